@@ -1,0 +1,79 @@
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# make          build harness/thpbench and workloads/*
+# make check    unit tests, workload tests, integration tests (root parts skip when not root)
+# make unit     cmocka unit tests only
+# make static   static thpbench + workloads for a kernel A/B initramfs
+# make clean
+#
+# New files need no edit here: harness/*.c (but main.c) form libthpbench.a,
+# workloads/*.c and workloads/*.cc are one program each, tests/unit/test_*.c
+# are one cmocka binary each.
+
+CC	?= gcc
+CXX	?= g++
+CFLAGS	?= -O2 -g
+CXXFLAGS ?= -O2 -g
+WARN	:= -Wall -Wextra
+override CFLAGS += -std=c11 -D_GNU_SOURCE $(WARN) -MMD -MP
+override CXXFLAGS += -std=c++17 $(WARN)
+LDLIBS_HARNESS := -lpfm -lnuma -lgsl -lgslcblas -ljansson -linih -lm
+LDLIBS_WL := -lnuma -lpthread -lm
+
+ifeq ($(STATIC),1)
+override LDFLAGS += -static
+endif
+
+HARNESS_SRC := $(filter-out harness/main.c,$(wildcard harness/*.c))
+HARNESS_OBJ := $(HARNESS_SRC:.c=.o)
+WL_LIB_SRC := $(wildcard workloads/lib/*.c)
+WL_LIB_OBJ := $(WL_LIB_SRC:.c=.o)
+WL_C := $(patsubst %.c,%,$(wildcard workloads/*.c))
+WL_CXX := $(patsubst %.cc,%,$(wildcard workloads/*.cc))
+UNIT_SRC := $(wildcard tests/unit/test_*.c)
+UNIT_BIN := $(UNIT_SRC:.c=)
+
+all: harness/thpbench $(WL_C) $(WL_CXX)
+
+harness/%.o: CFLAGS += -Iharness
+harness/libthpbench.a: $(HARNESS_OBJ)
+	$(AR) rcs $@ $^
+
+harness/thpbench: harness/main.o harness/libthpbench.a
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS_HARNESS)
+
+workloads/%.o: CFLAGS += -Iworkloads/lib
+workloads/lib/libwl.a: $(WL_LIB_OBJ)
+	$(AR) rcs $@ $^
+
+$(WL_C): %: %.o workloads/lib/libwl.a
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS_WL)
+
+$(WL_CXX): %: %.cc workloads/lib/libwl.a
+	$(CXX) $(CXXFLAGS) -Iworkloads/lib $(LDFLAGS) -o $@ $^ $(LDLIBS_WL)
+
+tests/unit/%.o: CFLAGS += -Iharness
+$(UNIT_BIN): %: %.o harness/libthpbench.a
+	$(CC) $(LDFLAGS) -o $@ $^ -lcmocka $(LDLIBS_HARNESS)
+
+unit: $(UNIT_BIN)
+	@sh tests/run-unit.sh $(UNIT_BIN)
+
+check: all unit
+	@sh tests/run-integration.sh
+
+static:
+	$(MAKE) clean-bin
+	$(MAKE) STATIC=1 harness/thpbench $(WL_C) $(WL_CXX)
+
+clean-bin:
+	rm -f harness/thpbench $(WL_C) $(WL_CXX)
+
+clean:
+	rm -f harness/*.o harness/*.d harness/*.a workloads/*.o workloads/*.d \
+		workloads/lib/*.o workloads/lib/*.d workloads/lib/*.a \
+		tests/unit/*.o tests/unit/*.d $(UNIT_BIN) harness/thpbench $(WL_C) $(WL_CXX)
+
+.PHONY: all unit check static clean clean-bin
+.SECONDARY:
+-include $(wildcard harness/*.d workloads/*.d workloads/lib/*.d tests/unit/*.d)

@@ -1,0 +1,60 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * counters - a set of perf_event_open counters on one child process.
+ *
+ * The runner forks a child that waits on a pipe; counters_open() attaches
+ * to it before it execs: disabled, enable_on_exec, inherit (threads and
+ * children count), read_format TOTAL_TIME_ENABLED|RUNNING so values can be
+ * scaled for multiplexing. Counters are independent (no group), as perf
+ * stat does by default. An event that fails to open is kept with
+ * open_errno and a reason and never read as 0. When the kernel refuses
+ * kernel-mode counting (perf_event_paranoid), the open is retried with
+ * exclude_kernel, as perf does, and that is recorded.
+ *
+ * Region of interest: counters_roi_begin() resets the counts and enables;
+ * counters_roi_end() disables. The first begin discards what was counted
+ * between exec and the region; later begin/end pairs accumulate.
+ */
+#ifndef THPBENCH_COUNTERS_H
+#define THPBENCH_COUNTERS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "events.h"
+
+struct counter {
+	const struct event_spec *ev;
+	int fd;			/* -1 when not open */
+	int open_errno;		/* 0 when open */
+	char reason[160];	/* why it is not supported */
+	bool user_only;		/* had to fall back to exclude_kernel */
+	uint64_t raw;		/* last read count */
+	uint64_t enabled, running;	/* last read times */
+	uint64_t base_enabled, base_running;	/* at the first ROI begin */
+};
+
+struct counter_set {
+	struct counter *c;
+	size_t n;
+	bool roi_started;
+};
+
+/* Open every event on pid. Returns the number opened (0 is fine: all
+ * unsupported); never fails the run. */
+int counters_open(struct counter_set *cs, const struct event_spec *evs,
+		  size_t n, pid_t pid);
+void counters_roi_begin(struct counter_set *cs);
+void counters_roi_end(struct counter_set *cs);
+/* Read every open counter (after the child exited, or any time). */
+void counters_read(struct counter_set *cs);
+/*
+ * Scaled value of a counter: raw * enabled / running. Returns false when
+ * the counter is not open or never ran (running == 0 while enabled > 0:
+ * perf's "<not counted>"), with *why set to a reason.
+ */
+bool counter_value(const struct counter *c, double *value, const char **why);
+void counters_close(struct counter_set *cs);
+
+#endif

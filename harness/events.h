@@ -1,0 +1,68 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * events - event names -> struct perf_event_attr.
+ *
+ * Accepted spellings, tried in this order:
+ *   1. perf's generic names: cycles, instructions, cache-misses,
+ *      dTLB-load-misses, iTLB-loads, page-faults, task-clock, faults,
+ *      minor-faults, context-switches, cpu-migrations ... (the names
+ *      `perf list` prints for hardware, software and hw-cache events);
+ *   2. tracepoints "subsys:event" (id read from tracefs events/SUBSYS/EVENT/id);
+ *   3. anything libpfm4 knows: "perf::DTLB-LOAD-MISSES",
+ *      "INST_RETIRED:ANY_P", "amd64_fam19h_zen4::..." through
+ *      pfm_get_os_event_encoding(PFM_OS_PERF_EVENT_EXT).
+ * A name none of these knows is an error (event_encode() returns -1 and
+ * fills ev->error). A known name whose hardware is absent (no PMU in a VM)
+ * encodes fine here and fails later, at open time: counters.h reports it
+ * "<not supported>" with the errno.
+ *
+ * The tracefs root is found in this order: THPBENCH_TRACEFS (tests point
+ * it at a fake tree), /sys/kernel/tracing, /sys/kernel/debug/tracing; if
+ * none has an events/ directory, tracefs is mounted at /sys/kernel/tracing.
+ */
+#ifndef THPBENCH_EVENTS_H
+#define THPBENCH_EVENTS_H
+
+#include <linux/perf_event.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+enum event_source {
+	EVSRC_PERF_NAME,	/* perf's generic hardware/software/cache names */
+	EVSRC_TRACEPOINT,
+	EVSRC_LIBPFM,
+};
+
+struct event_spec {
+	char name[128];			/* exactly as the user spelled it */
+	enum event_source source;
+	struct perf_event_attr attr;
+	bool hardware;			/* needs a PMU (for "<not supported>" reasons) */
+	char error[256];		/* why encoding failed; "" on success */
+};
+
+/* pfm_initialize() once; safe to call again. -1 if libpfm4 failed. */
+int events_init(void);
+
+/* Encode one name. 0 on success; -1 with ev->error set ("unknown event ..."). */
+int event_encode(const char *name, struct event_spec *ev);
+
+/*
+ * Split a comma-separated list ("page-faults,tlb:tlb_flush,cycles") and
+ * encode each; tracepoint names may contain ':' but not ','. libpfm4
+ * modifiers use ':' too ("INST_RETIRED:ANY_P:u"). On the first unknown
+ * name: -1, *evs freed, and err says which name and to run `thpbench list`.
+ */
+int events_parse_list(const char *csv, struct event_spec **evs, size_t *n,
+		      char *err, size_t errlen);
+
+/* Root of tracefs (see above); NULL when it cannot be found or mounted. */
+const char *tracefs_root(void);
+
+/* Print the events usable on this machine (for `thpbench list`):
+ * each generic name with "ok" or "<not supported> (reason)" after trying
+ * to open it on the calling process, tracepoints of interest, PMUs libpfm4
+ * detected. */
+void events_print_usable(void);
+
+#endif

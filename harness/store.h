@@ -1,0 +1,22 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * store - results.json <-> struct tb_results (jansson).
+ *
+ * store_write() writes PATH.tmp.PID, fsyncs and renames it over PATH, so a
+ * reader never sees half a file. Each case gets a derived "summary" (one
+ * struct summary per metric over its ok runs); store_load() ignores it and
+ * rebuilds everything from the raw runs.
+ */
+#ifndef THPBENCH_STORE_H
+#define THPBENCH_STORE_H
+
+#include <stddef.h>
+
+#include "results.h"
+
+int store_write(const struct tb_results *r, const char *path, char *err,
+		size_t errlen);
+int store_load(const char *path, struct tb_results *r, char *err,
+	       size_t errlen);
+
+#endif

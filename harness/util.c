@@ -1,0 +1,245 @@
+// SPDX-License-Identifier: GPL-2.0-only
+#include "util.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+static void vmsg(const char *prefix, const char *fmt, va_list ap)
+{
+	fprintf(stderr, "thpbench: %s", prefix);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+}
+
+void tb_err(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vmsg("", fmt, ap);
+	va_end(ap);
+}
+
+void tb_warn(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vmsg("warning: ", fmt, ap);
+	va_end(ap);
+}
+
+noreturn void tb_die(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vmsg("", fmt, ap);
+	va_end(ap);
+	exit(TB_EXIT_ERROR);
+}
+
+void *xmalloc(size_t n)
+{
+	void *p = malloc(n ? n : 1);
+
+	if (!p)
+		tb_die("out of memory allocating %zu bytes", n);
+	return p;
+}
+
+void *xcalloc(size_t nmemb, size_t n)
+{
+	void *p = calloc(nmemb ? nmemb : 1, n ? n : 1);
+
+	if (!p)
+		tb_die("out of memory allocating %zu x %zu bytes", nmemb, n);
+	return p;
+}
+
+void *xrealloc(void *p, size_t n)
+{
+	p = realloc(p, n ? n : 1);
+	if (!p)
+		tb_die("out of memory allocating %zu bytes", n);
+	return p;
+}
+
+char *xstrdup(const char *s)
+{
+	char *d = strdup(s ? s : "");
+
+	if (!d)
+		tb_die("out of memory");
+	return d;
+}
+
+void *xgrow(void *arr, size_t elsz, size_t *cap, size_t idx)
+{
+	size_t old = *cap;
+
+	if (idx < *cap)
+		return arr;
+	while (*cap <= idx)
+		*cap = *cap ? *cap * 2 : 8;
+	arr = xrealloc(arr, *cap * elsz);
+	memset((char *)arr + old * elsz, 0, (*cap - old) * elsz);
+	return arr;
+}
+
+static int size_shift(const char *suffix)
+{
+	static const char units[] = "KMGT";
+	const char *u;
+
+	if (!*suffix)
+		return 0;
+	u = strchr(units, toupper((unsigned char)*suffix));
+	if (!u)
+		return -1;
+	suffix++;
+	if (!strcasecmp(suffix, "") || !strcasecmp(suffix, "b") ||
+	    !strcasecmp(suffix, "ib"))
+		return 10 * (int)(u - units + 1);
+	return -1;
+}
+
+int parse_size(const char *s, uint64_t *out)
+{
+	unsigned long long v;
+	char *end;
+	int shift;
+
+	if (!s || !isdigit((unsigned char)*s))
+		return -1;
+	errno = 0;
+	v = strtoull(s, &end, 10);
+	if (errno)
+		return -1;
+	if (!strcasecmp(end, "b"))
+		shift = 0;
+	else
+		shift = size_shift(end);
+	if (shift < 0)
+		return -1;
+	if (shift && v > (UINT64_MAX >> shift))
+		return -1;
+	*out = (uint64_t)v << shift;
+	return 0;
+}
+
+int parse_double(const char *s, double *out)
+{
+	char *end;
+
+	if (!s || !*s)
+		return -1;
+	errno = 0;
+	*out = strtod(s, &end);
+	if (errno || end == s || *end || !isfinite(*out))
+		return -1;
+	return 0;
+}
+
+int parse_long(const char *s, long *out)
+{
+	char *end;
+
+	if (!s || !*s)
+		return -1;
+	errno = 0;
+	*out = strtol(s, &end, 0);
+	if (errno || end == s || *end)
+		return -1;
+	return 0;
+}
+
+int read_file_str(const char *path, char *buf, size_t len)
+{
+	ssize_t n;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return -1;
+	n = read(fd, buf, len - 1);
+	close(fd);
+	if (n < 0)
+		return -1;
+	buf[n] = '\0';
+	while (n > 0 && (buf[n - 1] == '\n' || buf[n - 1] == ' '))
+		buf[--n] = '\0';
+	return 0;
+}
+
+int write_file_str(const char *path, const char *val)
+{
+	size_t len = strlen(val);
+	ssize_t n;
+	int saved, fd = open(path, O_WRONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return -1;
+	n = write(fd, val, len);
+	saved = errno;
+	close(fd);
+	errno = saved;
+	if (n < 0)
+		return -1;
+	if ((size_t)n != len) {
+		errno = EIO;
+		return -1;
+	}
+	return 0;
+}
+
+int mkdir_p(const char *path, unsigned int mode)
+{
+	char tmp[PATH_MAX];
+	char *p;
+
+	if (snprintf(tmp, sizeof(tmp), "%s", path) >= (int)sizeof(tmp)) {
+		errno = ENAMETOOLONG;
+		return -1;
+	}
+	for (p = tmp + 1; *p; p++) {
+		if (*p != '/')
+			continue;
+		*p = '\0';
+		if (mkdir(tmp, mode) && errno != EEXIST)
+			return -1;
+		*p = '/';
+	}
+	if (mkdir(tmp, mode) && errno != EEXIST)
+		return -1;
+	return 0;
+}
+
+double now_usec(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1e6 + ts.tv_nsec / 1e3;
+}
+
+char *str_trim(char *s)
+{
+	char *end;
+
+	while (isspace((unsigned char)*s))
+		s++;
+	end = s + strlen(s);
+	while (end > s && isspace((unsigned char)end[-1]))
+		*--end = '\0';
+	return s;
+}

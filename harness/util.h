@@ -1,0 +1,61 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * util - error reporting, exit codes, small file and number helpers.
+ *
+ * Every user-facing error goes through tb_err()/tb_die() so messages share
+ * one prefix and errors exit with TB_EXIT_ERROR (2), per the CLI contract.
+ */
+#ifndef THPBENCH_UTIL_H
+#define THPBENCH_UTIL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdnoreturn.h>
+
+enum tb_exit {
+	TB_EXIT_OK = 0,
+	TB_EXIT_VERDICT = 1,	/* a comparison/regression gate failed */
+	TB_EXIT_ERROR = 2,	/* usage, configuration or environment */
+};
+
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+/* "thpbench: <msg>\n" on stderr. */
+void tb_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* "thpbench: warning: <msg>\n" on stderr. */
+void tb_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* tb_err() then exit(TB_EXIT_ERROR); atexit handlers (settings restore) run. */
+noreturn void tb_die(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+void *xmalloc(size_t n);
+void *xcalloc(size_t nmemb, size_t n);
+void *xrealloc(void *p, size_t n);
+char *xstrdup(const char *s);
+/* Grow *arr (element size elsz) so that index idx fits; *cap is updated. */
+void *xgrow(void *arr, size_t elsz, size_t *cap, size_t idx);
+
+/*
+ * Parse "512", "4k", "2M", "1G", "1T" (binary multiples, case-insensitive,
+ * optional trailing "B"/"iB"). Returns 0, or -1 on a malformed or
+ * overflowing value.
+ */
+int parse_size(const char *s, uint64_t *out);
+/* Parse a whole string as a number; -1 when anything but the number is there. */
+int parse_double(const char *s, double *out);
+int parse_long(const char *s, long *out);
+
+/* Read a whole (small) file; trailing newline stripped. -1 with errno set. */
+int read_file_str(const char *path, char *buf, size_t len);
+/* Write val to path (no O_CREAT: sysfs style). -1 with errno set. */
+int write_file_str(const char *path, const char *val);
+/* mkdir -p; 0 or -1 with errno set. */
+int mkdir_p(const char *path, unsigned int mode);
+
+/* Monotonic clock in microseconds. */
+double now_usec(void);
+
+/* Trim leading/trailing white space in place; returns s. */
+char *str_trim(char *s);
+
+#endif
