@@ -1,0 +1,289 @@
+// SPDX-License-Identifier: GPL-2.0-only
+#include "store.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "stats.h"
+#include "util.h"
+
+static json_t *strv_to_json(char **v, size_t n)
+{
+	json_t *a = json_array();
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		json_array_append_new(a, json_string(v[i]));
+	return a;
+}
+
+static json_t *run_to_json(const struct tb_run *run)
+{
+	json_t *o = json_object(), *m = json_object(), *u = json_object();
+	size_t i;
+
+	json_object_set_new(o, "status", json_string(run_status_name(run->status)));
+	if (run->reason)
+		json_object_set_new(o, "reason", json_string(run->reason));
+	json_object_set_new(o, "exit_code", json_integer(run->exit_code));
+	json_object_set_new(o, "signal", json_integer(run->signal));
+	json_object_set_new(o, "roi", json_boolean(run->roi));
+	json_object_set_new(o, "huge", json_integer(run->huge));
+	json_object_set_new(o, "seq", json_integer(run->seq));
+	for (i = 0; i < run->metrics.n; i++)
+		json_object_set_new(m, run->metrics.v[i].name,
+				    json_real(run->metrics.v[i].value));
+	for (i = 0; i < run->unsupported.n; i++)
+		json_object_set_new(u, run->unsupported.v[i].name,
+				    json_string(run->unsupported.v[i].reason));
+	json_object_set_new(o, "metrics", m);
+	json_object_set_new(o, "unsupported", u);
+	return o;
+}
+
+static json_t *num_or_null(double v)
+{
+	return isfinite(v) ? json_real(v) : json_null();
+}
+
+static json_t *summary_to_json(const struct tb_case *c)
+{
+	json_t *o = json_object();
+	struct summary s;
+	char **names;
+	double *vals = xmalloc((c->nruns ? c->nruns : 1) * sizeof(*vals));
+	size_t i, n, nn = case_metric_names(c, &names);
+
+	for (i = 0; i < nn; i++) {
+		json_t *m;
+
+		n = case_metric_values(c, names[i], vals, c->nruns);
+		if (stats_summary(vals, n, &s))
+			continue;
+		m = json_object();
+		json_object_set_new(m, "n", json_integer((json_int_t)s.n));
+		json_object_set_new(m, "mean", num_or_null(s.mean));
+		json_object_set_new(m, "stddev", num_or_null(s.stddev));
+		json_object_set_new(m, "stderr", num_or_null(s.stderr_mean));
+		json_object_set_new(m, "min", num_or_null(s.min));
+		json_object_set_new(m, "median", num_or_null(s.median));
+		json_object_set_new(m, "max", num_or_null(s.max));
+		json_object_set_new(m, "ci95_lo", num_or_null(s.ci95_lo));
+		json_object_set_new(m, "ci95_hi", num_or_null(s.ci95_hi));
+		json_object_set_new(o, names[i], m);
+	}
+	free(names);
+	free(vals);
+	return o;
+}
+
+static json_t *case_to_json(const struct tb_case *c)
+{
+	json_t *o = json_object(), *runs = json_array();
+	size_t i;
+
+	json_object_set_new(o, "id", json_string(c->id));
+	json_object_set_new(o, "name", json_string(c->name ? c->name : ""));
+	json_object_set_new(o, "workload", json_string(c->workload));
+	json_object_set_new(o, "args", strv_to_json(c->args, c->nargs));
+	json_object_set_new(o, "env", strv_to_json(c->env, c->nenv));
+	json_object_set_new(o, "thp", json_string(c->thp ? c->thp : ""));
+	json_object_set_new(o, "label", json_string(c->label ? c->label : ""));
+	json_object_set_new(o, "expect_huge", json_boolean(c->expect_huge));
+	json_object_set_new(o, "settings",
+			    c->settings ? json_incref(c->settings) : json_object());
+	if (c->extra)
+		json_object_set(o, "extra", c->extra);
+	for (i = 0; i < c->nruns; i++)
+		json_array_append_new(runs, run_to_json(&c->runs[i]));
+	json_object_set_new(o, "runs", runs);
+	json_object_set_new(o, "summary", summary_to_json(c));
+	return o;
+}
+
+static json_t *results_to_json(const struct tb_results *r)
+{
+	json_t *o = json_object(), *cases = json_array();
+	size_t i;
+
+	json_object_set_new(o, "schema", json_string(RESULTS_SCHEMA));
+	json_object_set_new(o, "env", r->env ? json_incref(r->env) : json_object());
+	json_object_set_new(o, "meta", r->meta ? json_incref(r->meta) : json_object());
+	for (i = 0; i < r->ncases; i++)
+		json_array_append_new(cases, case_to_json(&r->cases[i]));
+	json_object_set_new(o, "cases", cases);
+	return o;
+}
+
+int store_write(const struct tb_results *r, const char *path, char *err,
+		size_t errlen)
+{
+	char tmp[4096];
+	json_t *o = results_to_json(r);
+	FILE *f;
+	int rc = -1;
+
+	snprintf(tmp, sizeof(tmp), "%s.tmp.%d", path, (int)getpid());
+	f = fopen(tmp, "w");
+	if (!f) {
+		snprintf(err, errlen, "%s: cannot create: %s", tmp, strerror(errno));
+		goto out;
+	}
+	if (json_dumpf(o, f, JSON_INDENT(1) | JSON_REAL_PRECISION(17)) ||
+	    fputc('\n', f) == EOF || fflush(f) || fsync(fileno(f))) {
+		snprintf(err, errlen, "%s: write failed: %s", tmp, strerror(errno));
+		fclose(f);
+		unlink(tmp);
+		goto out;
+	}
+	fclose(f);
+	if (rename(tmp, path)) {
+		snprintf(err, errlen, "%s: rename to %s failed: %s", tmp, path,
+			 strerror(errno));
+		unlink(tmp);
+		goto out;
+	}
+	rc = 0;
+out:
+	json_decref(o);
+	return rc;
+}
+
+static char **json_to_strv(json_t *a, size_t *n)
+{
+	char **v;
+	size_t i;
+
+	*n = json_is_array(a) ? json_array_size(a) : 0;
+	v = xcalloc(*n + 1, sizeof(*v));
+	for (i = 0; i < *n; i++) {
+		const char *s = json_string_value(json_array_get(a, i));
+
+		v[i] = xstrdup(s ? s : "");
+	}
+	return v;
+}
+
+static const char *jstr(json_t *o, const char *key)
+{
+	const char *s = json_string_value(json_object_get(o, key));
+
+	return s ? s : "";
+}
+
+static int load_run(json_t *jr, struct tb_case *c, char *err, size_t errlen)
+{
+	struct tb_run *run = case_add_run(c);
+	json_t *m = json_object_get(jr, "metrics"), *v;
+	const char *key;
+	int st = run_status_parse(jstr(jr, "status"));
+
+	if (st < 0) {
+		snprintf(err, errlen, "case %s: run %zu has unknown status \"%s\"",
+			 c->id, c->nruns, jstr(jr, "status"));
+		return -1;
+	}
+	run->status = st;
+	if (json_is_string(json_object_get(jr, "reason")))
+		run->reason = xstrdup(jstr(jr, "reason"));
+	run->exit_code = (int)json_integer_value(json_object_get(jr, "exit_code"));
+	run->signal = (int)json_integer_value(json_object_get(jr, "signal"));
+	run->roi = json_is_true(json_object_get(jr, "roi"));
+	v = json_object_get(jr, "huge");
+	run->huge = v ? (int)json_integer_value(v) : -1;
+	run->seq = (long)json_integer_value(json_object_get(jr, "seq"));
+	json_object_foreach(m, key, v) {
+		if (!json_is_number(v)) {
+			snprintf(err, errlen, "case %s: metric %s is not a number",
+				 c->id, key);
+			return -1;
+		}
+		metric_set_put(&run->metrics, key, json_number_value(v));
+	}
+	json_object_foreach(json_object_get(jr, "unsupported"), key, v)
+		note_set_put(&run->unsupported, key, json_string_value(v) ?
+			     json_string_value(v) : "");
+	return 0;
+}
+
+static int load_case(json_t *jc, struct tb_results *r, char *err, size_t errlen)
+{
+	struct tb_case *c = results_add_case(r);
+	json_t *runs, *jr, *v;
+	size_t i;
+
+	c->id = xstrdup(jstr(jc, "id"));
+	if (!*c->id) {
+		snprintf(err, errlen, "case %zu has no \"id\"", r->ncases);
+		return -1;
+	}
+	c->name = xstrdup(jstr(jc, "name"));
+	c->workload = xstrdup(jstr(jc, "workload"));
+	c->args = json_to_strv(json_object_get(jc, "args"), &c->nargs);
+	c->env = json_to_strv(json_object_get(jc, "env"), &c->nenv);
+	c->thp = xstrdup(jstr(jc, "thp"));
+	c->label = xstrdup(jstr(jc, "label"));
+	c->expect_huge = json_is_true(json_object_get(jc, "expect_huge"));
+	v = json_object_get(jc, "settings");
+	c->settings = json_is_object(v) ? json_incref(v) : json_object();
+	v = json_object_get(jc, "extra");
+	c->extra = json_is_object(v) ? json_incref(v) : NULL;
+	runs = json_object_get(jc, "runs");
+	if (!json_is_array(runs)) {
+		snprintf(err, errlen, "case %s has no \"runs\" array", c->id);
+		return -1;
+	}
+	json_array_foreach(runs, i, jr)
+		if (load_run(jr, c, err, errlen))
+			return -1;
+	return 0;
+}
+
+int store_load(const char *path, struct tb_results *r, char *err,
+	       size_t errlen)
+{
+	json_error_t jerr;
+	json_t *root, *cases, *jc;
+	char msg[512] = "";
+	size_t i;
+	int rc = -1;
+
+	memset(r, 0, sizeof(*r));
+	root = json_load_file(path, 0, &jerr);
+	if (!root) {
+		snprintf(err, errlen, "%s:%d: %s", path, jerr.line, jerr.text);
+		return -1;
+	}
+	if (strcmp(jstr(root, "schema"), RESULTS_SCHEMA)) {
+		snprintf(err, errlen, "%s: schema is \"%s\", expected \"%s\"",
+			 path, jstr(root, "schema"), RESULTS_SCHEMA);
+		goto out;
+	}
+	cases = json_object_get(root, "cases");
+	if (!json_is_array(cases)) {
+		snprintf(err, errlen, "%s: no \"cases\" array", path);
+		goto out;
+	}
+	r->env = json_incref(json_object_get(root, "env"));
+	if (!r->env)
+		r->env = json_object();
+	r->meta = json_incref(json_object_get(root, "meta"));
+	if (!r->meta)
+		r->meta = json_object();
+	json_array_foreach(cases, i, jc) {
+		if (load_case(jc, r, msg, sizeof(msg))) {
+			snprintf(err, errlen, "%s: %s", path, msg);
+			results_free(r);
+			goto out;
+		}
+	}
+	rc = 0;
+out:
+	json_decref(root);
+	return rc;
+}
