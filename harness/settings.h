@@ -66,10 +66,16 @@ void settings_init(struct settings_ctx *ctx, const char *root,
 int snapshot_take(const char *root, struct snapshot *snap, char *err,
 		  size_t errlen);
 const char *snapshot_get(const struct snapshot *snap, const char *name);
+/* Append a knob, prebuilding its abspath as root + "/" + name. */
+void snapshot_add(struct snapshot *snap, const char *root, const char *name,
+		  const char *value);
 void snapshot_free(struct snapshot *snap);
 
 /* Current value of one knob (bracketed choice resolved). 0 or -1. */
 int knob_read(const char *root, const char *name, char *buf, size_t len);
+
+/* Free what settings_init allocated (call after settings_end). */
+void settings_free(struct settings_ctx *ctx);
 
 /* True when the knobs can be changed here (root writable by us). */
 bool settings_writable(const struct settings_ctx *ctx);
@@ -91,6 +97,16 @@ void settings_set_child(pid_t pgid);
  */
 int settings_restore_journal(struct settings_ctx *ctx, int *restored,
 			     char *err, size_t errlen);
+
+/*
+ * Tests only: route the knob writes of settings_apply, settings_end and
+ * settings_restore_journal (never the signal path) through fn, so a fake
+ * sysfs tree can act like a kernel that rejects a value (fn fails with
+ * EINVAL) or grants fewer huge pages than asked. NULL: plain write(2).
+ * fn returns 0, or -1 with errno set.
+ */
+typedef int (*knob_write_fn)(const char *abspath, const char *value);
+void settings_set_write_hook(knob_write_fn fn);
 
 /* The THP modes the running kernel offers ("always madvise never"). */
 int thp_modes_available(const char *root, char modes[][16], size_t max);
