@@ -28,11 +28,15 @@ struct counter {
 	const struct event_spec *ev;
 	int fd;			/* -1 when not open */
 	int open_errno;		/* 0 when open */
-	char reason[160];	/* why it is not supported */
+	char reason[160];	/* why it is not supported, perf style:
+				 * "<not supported>: no hardware PMU ... (ENOENT)" */
 	bool user_only;		/* had to fall back to exclude_kernel */
-	uint64_t raw;		/* last read count */
-	uint64_t enabled, running;	/* last read times */
+	uint64_t raw;		/* last read count, less base_raw */
+	uint64_t enabled, running;	/* last read times, less the bases */
 	uint64_t base_enabled, base_running;	/* at the first ROI begin */
+	uint64_t base_raw;	/* count left after the ROI reset: exited
+				 * threads' counts, which the reset cannot
+				 * clear, are subtracted */
 };
 
 struct counter_set {
@@ -56,5 +60,13 @@ void counters_read(struct counter_set *cs);
  */
 bool counter_value(const struct counter *c, double *value, const char **why);
 void counters_close(struct counter_set *cs);
+
+/*
+ * Open ev on pid (0: the caller) the way counters_open() would, then close
+ * it: for `thpbench list`. true when it opens; otherwise reason says why,
+ * as counter.reason would.
+ */
+bool counter_probe(const struct event_spec *ev, pid_t pid, char *reason,
+		   size_t len);
 
 #endif

@@ -17,8 +17,14 @@
  * "<not supported>" with the errno.
  *
  * The tracefs root is found in this order: THPBENCH_TRACEFS (tests point
- * it at a fake tree), /sys/kernel/tracing, /sys/kernel/debug/tracing; if
- * none has an events/ directory, tracefs is mounted at /sys/kernel/tracing.
+ * it at a fake tree; when set it is the only root tried, so a test never
+ * reaches the real one), /sys/kernel/tracing, /sys/kernel/debug/tracing; if
+ * none has an events/ directory, tracefs is mounted at /sys/kernel/tracing
+ * (once; the mount is left in place, as perf does).
+ *
+ * Generic names also take perf's privilege modifiers ("cycles:u",
+ * "page-faults:k", "instructions:uk"); hw-cache names match case-insensitively
+ * and only for the cache/op pairs perf accepts.
  */
 #ifndef THPBENCH_EVENTS_H
 #define THPBENCH_EVENTS_H
@@ -52,6 +58,8 @@ int event_encode(const char *name, struct event_spec *ev);
  * encode each; tracepoint names may contain ':' but not ','. libpfm4
  * modifiers use ':' too ("INST_RETIRED:ANY_P:u"). On the first unknown
  * name: -1, *evs freed, and err says which name and to run `thpbench list`.
+ * A blank csv is an empty list (0, *n = 0); an empty item ("a,,b") is an
+ * error. Items are trimmed of white space.
  */
 int events_parse_list(const char *csv, struct event_spec **evs, size_t *n,
 		      char *err, size_t errlen);
