@@ -1,0 +1,66 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Physical backing of one 2 MiB range, from /proc/self/pagemap and
+ * /proc/kpageflags (both need CAP_SYS_ADMIN for frame numbers). This is a
+ * second opinion next to smaps' AnonHugePages: it looks at the page
+ * itself, not at the counter the kernel keeps for the mapping.
+ */
+#include "wl.h"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#define PM_PRESENT (1ULL << 63)
+#define PM_PFN_MASK ((1ULL << 55) - 1)
+#define KPF_COMPOUND_HEAD 15
+#define KPF_COMPOUND_TAIL 16
+#define KPF_THP 22
+#define PMD_PAGES (WL_PMD_SIZE / WL_BASE_PAGE)
+
+static int open_once(int *fd, const char *path)
+{
+	if (*fd == -1)
+		*fd = open(path, O_RDONLY | O_CLOEXEC);
+	return *fd;
+}
+
+static int read_u64(int fd, uint64_t index, uint64_t *v)
+{
+	ssize_t n = pread(fd, v, sizeof(*v), (off_t)(index * sizeof(*v)));
+
+	return n == (ssize_t)sizeof(*v) ? 0 : -1;
+}
+
+static int pfn_of(int pm, uintptr_t vaddr, uint64_t *pfn)
+{
+	uint64_t e;
+
+	if (read_u64(pm, vaddr / WL_BASE_PAGE, &e))
+		return -1;
+	*pfn = (e & PM_PRESENT) ? (e & PM_PFN_MASK) : 0;
+	return 0;
+}
+
+int wl_pagemap_is_thp(const void *addr)
+{
+	static int pm = -1, kf = -1;
+	uintptr_t va = (uintptr_t)addr;
+	uint64_t first, last, ff, lf;
+
+	if (open_once(&pm, "/proc/self/pagemap") < 0 ||
+	    open_once(&kf, "/proc/kpageflags") < 0)
+		return -1;
+	if (pfn_of(pm, va, &first) ||
+	    pfn_of(pm, va + WL_PMD_SIZE - WL_BASE_PAGE, &last))
+		return -1;
+	/* Without CAP_SYS_ADMIN pagemap reads frame 0: we cannot tell. */
+	if (!first && !last)
+		return -1;
+	if (!first || last != first + PMD_PAGES - 1 || first % PMD_PAGES)
+		return 0;
+	if (read_u64(kf, first, &ff) || read_u64(kf, last, &lf))
+		return -1;
+	return (ff & (1ULL << KPF_THP)) && (lf & (1ULL << KPF_THP)) &&
+	       (ff & (1ULL << KPF_COMPOUND_HEAD)) &&
+	       (lf & (1ULL << KPF_COMPOUND_TAIL));
+}

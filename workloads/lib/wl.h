@@ -1,0 +1,170 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * wl - what every thpbench workload shares: messages and exit codes,
+ * option values, the region-of-interest and metric protocols spoken with
+ * the harness (or perf), and reading how memory is backed.
+ *
+ * Exit codes (contract, see workloads/README.md):
+ *   0 ok; 1 runtime failure (verification mismatch, mmap failed);
+ *   2 usage or environment error (bad option, size too large);
+ *   3 invalid measurement: the pages were not huge.
+ *
+ * The harness's util.c is not linked into workloads (they must also build
+ * static, alone); this library is small on purpose. Usable from C++.
+ */
+#ifndef THPBENCH_WL_H
+#define THPBENCH_WL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define WL_NORETURN __attribute__((noreturn))
+#define WL_PRINTF(a, b) __attribute__((format(printf, a, b)))
+
+enum wl_exit {
+	WL_EXIT_OK = 0,
+	WL_EXIT_FAIL = 1,
+	WL_EXIT_USAGE = 2,
+	WL_EXIT_INVALID = 3,
+};
+
+#define WL_KIB 1024ULL
+#define WL_MIB (1024ULL * 1024)
+#define WL_GIB (1024ULL * 1024 * 1024)
+#define WL_BASE_PAGE 4096ULL
+#define WL_PMD_SIZE (2 * WL_MIB)
+
+/* --- messages (msg.c); all go to stderr prefixed with the program name --- */
+
+void wl_warn(const char *fmt, ...) WL_PRINTF(1, 2);
+/* Usage or environment error: message, exit 2. */
+WL_NORETURN void wl_die(const char *fmt, ...) WL_PRINTF(1, 2);
+/* Runtime failure (mismatch, mmap failed): message, exit 1. */
+WL_NORETURN void wl_fail(const char *fmt, ...) WL_PRINTF(1, 2);
+/* The measurement is not what was asked for (no huge pages): exit 3. */
+WL_NORETURN void wl_invalid(const char *fmt, ...) WL_PRINTF(1, 2);
+/* Bad command line: message, then usage, exit 2. */
+WL_NORETURN void wl_usage_error(const char *usage, const char *fmt, ...)
+	WL_PRINTF(2, 3);
+/* --help: usage on stdout, exit 0. */
+WL_NORETURN void wl_usage_exit(const char *usage);
+
+/* --- option values (parse.c) --- */
+
+/*
+ * "512", "4k", "2M", "1G", "1T": binary multiples, case-insensitive, an
+ * optional trailing "B" or "iB". 0, or -1 on a malformed or overflowing
+ * value (negative numbers are malformed).
+ */
+int wl_parse_size(const char *s, uint64_t *out);
+/* A plain decimal unsigned number, nothing else. 0 or -1. */
+int wl_parse_u64(const char *s, uint64_t *out);
+/* The value of size option opt; bad or zero values are a usage error. */
+uint64_t wl_opt_size(const char *opt, const char *arg, const char *usage);
+/* The value of count option opt, in [min, max]; else a usage error. */
+uint64_t wl_opt_count(const char *opt, const char *arg, uint64_t min,
+		      uint64_t max, const char *usage);
+/* "1.50 GiB"; buf of at least 32 bytes. */
+const char *wl_fmt_size(uint64_t bytes, char *buf, size_t len);
+
+/* --- region of interest (roi.c) --- */
+
+/*
+ * perf's control protocol. With PERF_CTL_FD set, write "enable\n" /
+ * "disable\n" to it; with PERF_ACK_FD also set, wait for "ack\n" (NUL
+ * bytes, which perf sends after it, are skipped) for up to 5 s, then
+ * carry on with a warning. Without PERF_CTL_FD these do nothing. A
+ * malformed or unusable fd is an environment error (exit 2).
+ */
+void wl_roi_begin(void);
+void wl_roi_end(void);
+
+/* Monotonic clock in microseconds. */
+double wl_now_usec(void);
+
+/* --- metrics (metric.c) --- */
+
+/*
+ * With THPBENCH_METRIC_FD set, write "name value\n" (value as %.17g) to
+ * it; otherwise nothing. Names have no white space. Workloads print their
+ * own human-readable lines on stdout as well.
+ */
+void wl_metric(const char *name, double value);
+
+/* --- memory (mem.c) --- */
+
+/* A field of /proc/meminfo in kB, -1 when absent or unreadable. */
+long long wl_meminfo_kb(const char *field);
+/*
+ * Refuse, before anything is allocated, to use more than MemAvailable:
+ * exit 2 naming the size asked for (what) and the memory available.
+ */
+void wl_check_memory(uint64_t bytes, const char *what);
+/* As wl_check_memory() against MemTotal (hugetlb pools come out of it). */
+void wl_check_memory_total(uint64_t bytes, const char *what);
+
+struct wl_self_mem {
+	long long rss_kb;	/* smaps_rollup Rss */
+	long long anon_huge_kb;	/* AnonHugePages: PMD-mapped THP */
+	long long hugetlb_kb;	/* Private_Hugetlb + Shared_Hugetlb */
+};
+
+/* This process, from /proc/self/smaps_rollup. 0, or -1 (fields at -1). */
+int wl_self_mem(struct wl_self_mem *m);
+/*
+ * Read wl_self_mem(), print "rss_kb N", "anon_huge_kb N", "hugetlb_kb N"
+ * on stdout and report them as metrics. Call right after wl_roi_end().
+ */
+void wl_report_self_mem(void);
+/* Print "name kb" and report it as a metric; nothing when kb < 0 (not
+ * measured is absent, never a 0). */
+void wl_report_kb(const char *name, long long kb);
+/*
+ * Sum of AnonHugePages over the VMAs of /proc/self/smaps that intersect
+ * [addr, addr + len), in kB; -1 when unreadable. Map the range as its
+ * own VMA so that the figure is the range's.
+ */
+long long wl_range_anon_huge_kb(const void *addr, size_t len);
+
+/* --- mappings (map.c) --- */
+
+/*
+ * Private anonymous mapping of len bytes starting at a multiple of align
+ * (a power of two), the slack trimmed so it is one VMA of exactly len.
+ * prot PROT_NONE reserves address space only. NULL with errno on failure.
+ */
+void *wl_map_aligned(size_t len, size_t align, int prot);
+
+/* --- /proc/vmstat (vmstat.c) --- */
+
+/* Read the named counters (absent ones read 0, and *missing counts them).
+ * 0, or -1 when /proc/vmstat cannot be read. */
+int wl_vmstat_read(const char *const *names, uint64_t *vals, size_t n,
+		   size_t *missing);
+
+/* --- hugetlb pools (hugetlb.c) --- */
+
+/* free_hugepages / nr_hugepages of the pool of this page size, -1 when
+ * the kernel has no such pool (or it cannot be read). */
+long wl_hugetlb_free(uint64_t page_size);
+long wl_hugetlb_total(uint64_t page_size);
+
+/* --- page backing (pagemap.c) --- */
+
+/*
+ * Is the 2 MiB-aligned address addr (touched already) backed by one PMD
+ * THP? pagemap + /proc/kpageflags: KPF_THP on the first and last base
+ * page, head then tail, physically contiguous from a 2 MiB-aligned frame.
+ * 1 yes, 0 no, -1 when pagemap or kpageflags cannot be read (not root).
+ */
+int wl_pagemap_is_thp(const void *addr);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
