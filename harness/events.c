@@ -354,7 +354,7 @@ ok:
 int events_parse_list(const char *csv, struct event_spec **evs, size_t *n,
 		      char *err, size_t errlen)
 {
-	char *copy = xstrdup(csv), *item = copy, *end;
+	char *copy = xstrdup(csv), *next = copy, *item, *end;
 	struct event_spec *arr = NULL;
 	size_t cap = 0, cnt = 0;
 	bool last = false;
@@ -366,12 +366,13 @@ int events_parse_list(const char *csv, struct event_spec **evs, size_t *n,
 		return 0;
 	}
 	while (!last) {
+		item = next;
 		end = strchr(item, ',');
 		if (end)
 			*end = '\0';
 		else
 			last = true;
-		str_trim(item);
+		item = str_trim(item);
 		arr = xgrow(arr, sizeof(*arr), &cap, cnt);
 		if (!*item) {
 			snprintf(err, errlen, "event list '%s': item %zu is empty",
@@ -383,7 +384,8 @@ int events_parse_list(const char *csv, struct event_spec **evs, size_t *n,
 			goto fail;
 		}
 		cnt++;
-		item = end + 1;
+		if (end)
+			next = end + 1;
 	}
 	free(copy);
 	*evs = arr;
