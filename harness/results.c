@@ -192,15 +192,6 @@ size_t case_metric_names(const struct tb_case *c, char ***names)
 	return j;
 }
 
-static void free_strv(char **v, size_t n)
-{
-	size_t i;
-
-	for (i = 0; i < n; i++)
-		free(v[i]);
-	free(v);
-}
-
 static void case_free(struct tb_case *c)
 {
 	size_t i;

@@ -243,3 +243,12 @@ char *str_trim(char *s)
 		*--end = '\0';
 	return s;
 }
+
+void free_strv(char **v, size_t n)
+{
+	size_t i;
+
+	for (i = 0; v && i < n; i++)
+		free(v[i]);
+	free(v);
+}

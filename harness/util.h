@@ -55,6 +55,9 @@ int mkdir_p(const char *path, unsigned int mode);
 /* Monotonic clock in microseconds. */
 double now_usec(void);
 
+/* Free n strings and the vector holding them. */
+void free_strv(char **v, size_t n);
+
 /* Trim leading/trailing white space in place; returns s. */
 char *str_trim(char *s);
 

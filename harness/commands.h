@@ -1,0 +1,16 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * commands - the thpbench sub-commands. Each takes the arguments after
+ * its own name (argv[0] is the sub-command) and returns the exit code
+ * (util.h enum tb_exit).
+ */
+#ifndef THPBENCH_COMMANDS_H
+#define THPBENCH_COMMANDS_H
+
+int cmd_run(int argc, char **argv);
+int cmd_compare(int argc, char **argv);
+int cmd_plot(int argc, char **argv);
+int cmd_restore(int argc, char **argv);
+int cmd_list(int argc, char **argv);
+
+#endif

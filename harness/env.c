@@ -1,0 +1,161 @@
+// SPDX-License-Identifier: GPL-2.0-only
+#include "env.h"
+
+#include <gnu/libc-version.h>
+#include <linux/perf_event.h>
+#include <numa.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <sys/utsname.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "util.h"
+
+bool env_has_pmu(void)
+{
+	struct perf_event_attr attr = {
+		.type = PERF_TYPE_HARDWARE,
+		.size = sizeof(attr),
+		.config = PERF_COUNT_HW_CPU_CYCLES,
+		.disabled = 1,
+		.exclude_kernel = 1,
+		.exclude_hv = 1,
+	};
+	int fd = (int)syscall(SYS_perf_event_open, &attr, 0, -1, -1, 0);
+
+	if (fd < 0)
+		return false;
+	close(fd);
+	return true;
+}
+
+static void cpu_model(char *buf, size_t len)
+{
+	char line[512];
+	FILE *f = fopen("/proc/cpuinfo", "re");
+
+	snprintf(buf, len, "unknown");
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f)) {
+		char *colon = strchr(line, ':');
+
+		if (strncmp(line, "model name", 10) || !colon)
+			continue;
+		snprintf(buf, len, "%s", str_trim(colon + 1));
+		break;
+	}
+	fclose(f);
+}
+
+static long meminfo_kb(const char *key)
+{
+	char line[256];
+	long v = -1;
+	size_t klen = strlen(key);
+	FILE *f = fopen("/proc/meminfo", "re");
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (!strncmp(line, key, klen) && line[klen] == ':') {
+			v = strtol(line + klen + 1, NULL, 10);
+			break;
+		}
+	fclose(f);
+	return v;
+}
+
+/* FNV-1a of the kernel config, so results can say "same config" cheaply. */
+static json_t *config_hash(const char *release)
+{
+	char path[256], buf[65536], hex[32];
+	unsigned long long h = 1469598103934665603ULL;
+	size_t n, i;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/boot/config-%s", release);
+	f = fopen(path, "re");
+	if (!f)
+		return json_null();
+	while ((n = fread(buf, 1, sizeof(buf), f)) > 0)
+		for (i = 0; i < n; i++)
+			h = (h ^ (unsigned char)buf[i]) * 1099511628211ULL;
+	fclose(f);
+	snprintf(hex, sizeof(hex), "fnv1a64:%016llx", h);
+	return json_string(hex);
+}
+
+static void add_knobs(json_t *env, const struct snapshot *snap)
+{
+	json_t *thp = json_object(), *htlb = json_object();
+	const char *thp_pfx = "transparent_hugepage/";
+	const char *htlb_pfx = "hugepages/hugepages-";
+	size_t i;
+
+	for (i = 0; i < snap->n; i++) {
+		const char *name = snap->v[i].name, *val = snap->v[i].value;
+		long n;
+
+		if (!strncmp(name, thp_pfx, strlen(thp_pfx))) {
+			json_object_set_new(thp, name + strlen(thp_pfx),
+					    json_string(val));
+		} else if (!strncmp(name, htlb_pfx, strlen(htlb_pfx)) &&
+			   strstr(name, "/nr_hugepages") && !parse_long(val, &n)) {
+			char size[32];
+
+			snprintf(size, sizeof(size), "%.*s",
+				 (int)strcspn(name + strlen(htlb_pfx), "/"),
+				 name + strlen(htlb_pfx));
+			json_object_set_new(htlb, size, json_integer(n));
+		}
+	}
+	json_object_set_new(env, "thp", thp);
+	json_object_set_new(env, "hugetlb", htlb);
+}
+
+static json_t *iso_now(void)
+{
+	char buf[64];
+	time_t t = time(NULL);
+	struct tm tm;
+
+	gmtime_r(&t, &tm);
+	strftime(buf, sizeof(buf), "%Y-%m-%dT%H:%M:%SZ", &tm);
+	return json_string(buf);
+}
+
+json_t *env_collect(const char *sysfs_root, const struct snapshot *snap)
+{
+	json_t *env = json_object();
+	struct snapshot own = { 0 };
+	struct utsname u;
+	char cpu[256], err[256];
+
+	uname(&u);
+	cpu_model(cpu, sizeof(cpu));
+	json_object_set_new(env, "kernel", json_string(u.release));
+	json_object_set_new(env, "kernel_version", json_string(u.version));
+	json_object_set_new(env, "kernel_config", config_hash(u.release));
+	json_object_set_new(env, "machine", json_string(u.machine));
+	json_object_set_new(env, "hostname", json_string(u.nodename));
+	json_object_set_new(env, "cpu", json_string(cpu));
+	json_object_set_new(env, "nr_cpus",
+			    json_integer(sysconf(_SC_NPROCESSORS_ONLN)));
+	json_object_set_new(env, "mem_total_kb", json_integer(meminfo_kb("MemTotal")));
+	json_object_set_new(env, "numa_nodes", json_integer(numa_available() < 0 ?
+				    1 : numa_num_configured_nodes()));
+	json_object_set_new(env, "glibc", json_string(gnu_get_libc_version()));
+	json_object_set_new(env, "pmu", json_boolean(env_has_pmu()));
+	json_object_set_new(env, "root", json_boolean(geteuid() == 0));
+	if (!snap && !snapshot_take(sysfs_root, &own, err, sizeof(err)))
+		snap = &own;
+	if (snap)
+		add_knobs(env, snap);
+	snapshot_free(&own);
+	json_object_set_new(env, "started", iso_now());
+	return env;
+}

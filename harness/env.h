@@ -1,0 +1,25 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * env - what a results file says about the machine it came from: kernel
+ * (uname -r and -v, config hash when /proc/config.gz or /boot/config-*
+ * is readable), hostname, CPU model, nr_cpus, memory, NUMA nodes, glibc
+ * version, whether a hardware PMU answers, the THP knobs and hugetlb
+ * pools as found (before the run changed anything), start time.
+ * compare.c decides from these whether two files are comparable.
+ */
+#ifndef THPBENCH_ENV_H
+#define THPBENCH_ENV_H
+
+#include <jansson.h>
+#include <stdbool.h>
+
+#include "settings.h"
+
+/* Build the env object; snap is the settings snapshot taken before any
+ * change (NULL: read the knobs now from sysfs_root). */
+json_t *env_collect(const char *sysfs_root, const struct snapshot *snap);
+
+/* True when a hardware cycles counter can be opened on this process. */
+bool env_has_pmu(void);
+
+#endif

@@ -1,0 +1,131 @@
+// SPDX-License-Identifier: GPL-2.0-only
+#include "report.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "stats.h"
+#include "util.h"
+
+void fmt_grouped(char *buf, size_t len, double v)
+{
+	char digits[64], out[96];
+	int decimals = fabs(v) >= 1000 ? 0 : (fabs(v) >= 10 ? 2 : 3);
+	size_t i, n, o = 0, int_len;
+	const char *dot;
+
+	if (!isfinite(v)) {
+		snprintf(buf, len, "-");
+		return;
+	}
+	snprintf(digits, sizeof(digits), "%.*f", decimals, fabs(v));
+	dot = strchr(digits, '.');
+	int_len = dot ? (size_t)(dot - digits) : strlen(digits);
+	if (v < 0 && strspn(digits, "0.") != strlen(digits))
+		out[o++] = '-';
+	for (i = 0, n = strlen(digits); i < n; i++) {
+		if (i && i < int_len && (int_len - i) % 3 == 0)
+			out[o++] = ',';
+		out[o++] = digits[i];
+	}
+	out[o] = '\0';
+	snprintf(buf, len, "%s", out);
+}
+
+static void print_header(FILE *f, const struct tb_case *c)
+{
+	size_t i, ok = case_ok_runs(c);
+
+	fprintf(f, "\n %s: '%s", c->id, c->workload);
+	for (i = 0; i < c->nargs; i++)
+		fprintf(f, " %s", c->args[i]);
+	fprintf(f, "'");
+	if (c->label && *c->label)
+		fprintf(f, " [%s]", c->label);
+	fprintf(f, " (%zu of %zu runs ok)\n", ok, c->nruns);
+	for (i = 0; i < c->nruns; i++)
+		if (c->runs[i].status != RUN_OK)
+			fprintf(f, "   run %zu: %s: %s\n", i + 1,
+				run_status_name(c->runs[i].status),
+				c->runs[i].reason ? c->runs[i].reason : "");
+	fprintf(f, "\n%16s %-14s %4s %12s %12s %12s  %s\n", "mean",
+		"( +- stderr )", "n", "min", "median", "max", "metric");
+}
+
+static void print_metric(FILE *f, const char *name, const struct summary *s)
+{
+	char mean[32], mn[32], med[32], mx[32], pct[32];
+
+	fmt_grouped(mean, sizeof(mean), s->mean);
+	fmt_grouped(mn, sizeof(mn), s->min);
+	fmt_grouped(med, sizeof(med), s->median);
+	fmt_grouped(mx, sizeof(mx), s->max);
+	if (isfinite(s->stderr_mean) && s->mean != 0)
+		snprintf(pct, sizeof(pct), "( +- %6.2f%% )",
+			 100 * s->stderr_mean / fabs(s->mean));
+	else
+		snprintf(pct, sizeof(pct), "%14s", "");
+	fprintf(f, "%16s %-14s %4zu %12s %12s %12s  %s\n", mean, pct, s->n,
+		mn, med, mx, name);
+}
+
+static void print_unsupported(FILE *f, const struct tb_case *c)
+{
+	size_t i, j;
+
+	for (i = 0; i < c->nruns; i++) {
+		const struct note_set *ns = &c->runs[i].unsupported;
+
+		for (j = 0; j < ns->n; j++) {
+			size_t k;
+			bool seen = false;
+
+			for (k = 0; k < i && !seen; k++)
+				seen = note_set_find(&c->runs[k].unsupported,
+						     ns->v[j].name);
+			if (!seen)
+				fprintf(f, "%16s %-14s %4s %12s %12s %12s  %s (%s)\n",
+					"<not supported>", "", "", "", "", "",
+					ns->v[j].name, ns->v[j].reason);
+		}
+	}
+}
+
+void report_case(FILE *f, const struct tb_case *c)
+{
+	char **names;
+	double *vals = xmalloc((c->nruns ? c->nruns : 1) * sizeof(*vals));
+	size_t i, n, nn = case_metric_names(c, &names), quiet = 0;
+	struct summary s;
+
+	print_header(f, c);
+	for (i = 0; i < nn; i++) {
+		n = case_metric_values(c, names[i], vals, c->nruns);
+		if (stats_summary(vals, n, &s))
+			continue;
+		if (!strncmp(names[i], "vmstat.", 7) && s.min == 0 && s.max == 0) {
+			quiet++;
+			continue;
+		}
+		print_metric(f, names[i], &s);
+	}
+	print_unsupported(f, c);
+	if (quiet)
+		fprintf(f, "%16s (%zu vmstat counters did not move; all are in results.json)\n",
+			"", quiet);
+	free(names);
+	free(vals);
+}
+
+void report_results(FILE *f, const struct tb_results *r)
+{
+	size_t i;
+
+	for (i = 0; i < r->ncases; i++)
+		report_case(f, &r->cases[i]);
+	fprintf(f, "\n ( +- x%% ) is the standard error of the mean as a percentage "
+		"of the mean, as in perf stat -r.\n"
+		" min/median/max are over the ok runs; failed runs are listed "
+		"above and not averaged in.\n");
+}

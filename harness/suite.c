@@ -1,0 +1,485 @@
+// SPDX-License-Identifier: GPL-2.0-only
+#include "suite.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <ini.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util.h"
+
+struct parse_state {
+	struct suite *s;
+	char err[512];
+	char section[160];
+	struct suite_case *cur_case;
+	struct suite_claim *cur_claim;
+};
+
+static const char *const thp_modes[] = { "always", "madvise", "never", "current" };
+
+static int fail(struct parse_state *ps, const char *fmt, const char *a,
+		const char *b)
+{
+	if (!ps->err[0])
+		snprintf(ps->err, sizeof(ps->err), fmt, a, b);
+	return 0;
+}
+
+int split_args(const char *s, char ***out, size_t *n)
+{
+	char **v = NULL, *tok = xmalloc(strlen(s) + 1);
+	size_t cap = 0, len;
+	char quote;
+
+	*n = 0;
+	while (*s) {
+		while (isspace((unsigned char)*s))
+			s++;
+		if (!*s)
+			break;
+		len = 0;
+		while (*s && !isspace((unsigned char)*s)) {
+			if (*s != '\'' && *s != '"') {
+				tok[len++] = *s++;
+				continue;
+			}
+			quote = *s++;
+			while (*s && *s != quote)
+				tok[len++] = *s++;
+			if (*s != quote) {
+				free(tok);
+				free_strv(v, *n);
+				return -1;
+			}
+			s++;
+		}
+		tok[len] = '\0';
+		v = xgrow(v, sizeof(*v), &cap, *n + 1);
+		v[(*n)++] = xstrdup(tok);
+	}
+	free(tok);
+	*out = v;
+	return 0;
+}
+
+int parse_thp_list(const char *list, char ***out, size_t *n, char *err,
+		   size_t errlen)
+{
+	char *copy = xstrdup(list), *save = NULL, *tok;
+	char **v = NULL;
+	size_t cap = 0, i;
+
+	*n = 0;
+	for (tok = strtok_r(copy, ", ", &save); tok;
+	     tok = strtok_r(NULL, ", ", &save)) {
+		for (i = 0; i < ARRAY_SIZE(thp_modes); i++)
+			if (!strcmp(tok, thp_modes[i]))
+				break;
+		if (i == ARRAY_SIZE(thp_modes)) {
+			snprintf(err, errlen, "unknown THP mode \"%s\" "
+				 "(use always, madvise, never or current)", tok);
+			free(copy);
+			free_strv(v, *n);
+			return -1;
+		}
+		v = xgrow(v, sizeof(*v), &cap, *n);
+		v[(*n)++] = xstrdup(tok);
+	}
+	free(copy);
+	if (!*n) {
+		snprintf(err, errlen, "empty THP mode list");
+		return -1;
+	}
+	*out = v;
+	return 0;
+}
+
+static int to_int(struct parse_state *ps, const char *key, const char *val,
+		  int *out)
+{
+	long v;
+
+	if (parse_long(val, &v) || v < 0 || v > 1000000)
+		return fail(ps, "%s: \"%s\" is not a whole number >= 0", key, val);
+	*out = (int)v;
+	return 1;
+}
+
+static int to_seconds(struct parse_state *ps, const char *key,
+		      const char *val, double *out)
+{
+	if (parse_double(val, out) || *out < 0)
+		return fail(ps, "%s: \"%s\" is not a number of seconds", key, val);
+	return 1;
+}
+
+static void push_str(char ***v, size_t *n, const char *s)
+{
+	*v = xrealloc(*v, (*n + 1) * sizeof(**v));
+	(*v)[(*n)++] = xstrdup(s);
+}
+
+static int suite_key(struct parse_state *ps, const char *key, const char *val)
+{
+	struct suite *s = ps->s;
+
+	if (!strcmp(key, "name"))
+		free(s->name), s->name = xstrdup(val);
+	else if (!strcmp(key, "description"))
+		free(s->description), s->description = xstrdup(val);
+	else if (!strcmp(key, "repetitions"))
+		return to_int(ps, key, val, &s->repetitions);
+	else if (!strcmp(key, "warmup"))
+		return to_int(ps, key, val, &s->warmup);
+	else if (!strcmp(key, "timeout"))
+		return to_seconds(ps, key, val, &s->timeout_s);
+	else if (!strcmp(key, "events"))
+		free(s->events), s->events = xstrdup(val);
+	else if (!strcmp(key, "thp")) {
+		free_strv(s->thp, s->nthp);
+		s->thp = NULL;
+		if (parse_thp_list(val, &s->thp, &s->nthp, ps->err, sizeof(ps->err)))
+			return 0;
+	} else if (!strcmp(key, "order")) {
+		if (strcmp(val, "interleave") && strcmp(val, "shuffle") &&
+		    strcmp(val, "sequential"))
+			return fail(ps, "order: \"%s\" is not one of interleave, shuffle, sequential%s",
+				    val, "");
+		free(s->order), s->order = xstrdup(val);
+	} else if (!strcmp(key, "seed")) {
+		long v;
+
+		if (parse_long(val, &v) || v < 0)
+			return fail(ps, "seed: \"%s\" is not a whole number%s", val, "");
+		s->seed = (unsigned long)v;
+		s->seed_set = true;
+	} else {
+		return fail(ps, "unknown key \"%s\" in [suite]%s", key, "");
+	}
+	return 1;
+}
+
+static int hugetlb_key(struct parse_state *ps, const char *key, const char *val)
+{
+	struct suite_case *c = ps->cur_case;
+	char knob[128];
+	long v;
+
+	if (parse_long(val, &v) || v < 0)
+		return fail(ps, "%s: \"%s\" is not a number of huge pages", key, val);
+	if (strspn(key + 8, "0123456789") + 2 != strlen(key + 8) ||
+	    strcmp(key + strlen(key) - 2, "kB"))
+		return fail(ps, "%s: name the page size in kB, e.g. hugetlb.2048kB%s",
+			    key, "");
+	snprintf(knob, sizeof(knob), "hugepages/hugepages-%s/nr_hugepages", key + 8);
+	c->set = xrealloc(c->set, (c->nset + 1) * sizeof(*c->set));
+	c->set[c->nset].key = xstrdup(knob);
+	c->set[c->nset++].value = xstrdup(val);
+	return 1;
+}
+
+static int set_key(struct parse_state *ps, const char *val)
+{
+	struct suite_case *c = ps->cur_case;
+	const char *eq = strchr(val, '=');
+	char *knob;
+
+	if (!eq || eq == val)
+		return fail(ps, "set: \"%s\" is not knob=value%s", val, "");
+	knob = str_trim(strndup(val, (size_t)(eq - val)));
+	if (strstr(knob, "..") || (strncmp(knob, "transparent_hugepage/", 21) &&
+				   strncmp(knob, "hugepages/", 10))) {
+		fail(ps, "set: knob \"%s\" is not under transparent_hugepage/ or hugepages/%s",
+		     knob, "");
+		free(knob);
+		return 0;
+	}
+	c->set = xrealloc(c->set, (c->nset + 1) * sizeof(*c->set));
+	c->set[c->nset].key = xstrdup(knob);
+	c->set[c->nset++].value = xstrdup(str_trim((char *)eq + 1));
+	free(knob);
+	return 1;
+}
+
+static json_t *metric_obj(struct suite_case *c, const char *metric)
+{
+	json_t *all = json_object_get(c->extra, "metric"), *m;
+
+	if (!all) {
+		all = json_object();
+		json_object_set_new(c->extra, "metric", all);
+	}
+	m = json_object_get(all, metric);
+	if (!m) {
+		m = json_object();
+		json_object_set_new(all, metric, m);
+	}
+	return m;
+}
+
+static int metric_key(struct parse_state *ps, const char *key, const char *val)
+{
+	struct suite_case *c = ps->cur_case;
+	const char *metric = strchr(key, '.') + 1;
+	double pct;
+
+	if (!strncmp(key, "better.", 7)) {
+		if (strcmp(val, "lower") && strcmp(val, "higher"))
+			return fail(ps, "%s: \"%s\" is not lower or higher", key, val);
+		json_object_set_new(metric_obj(c, metric), "better", json_string(val));
+		return 1;
+	}
+	if (parse_double(val, &pct) && (strlen(val) < 2 || val[strlen(val) - 1] != '%'))
+		return fail(ps, "%s: \"%s\" is not a percentage", key, val);
+	pct = strtod(val, NULL);
+	if (pct < 0 || pct > 100)
+		return fail(ps, "%s: \"%s\" is not a percentage in 0..100", key, val);
+	json_object_set_new(metric_obj(c, metric), "threshold", json_real(pct / 100));
+	return 1;
+}
+
+static int case_key(struct parse_state *ps, const char *key, const char *val)
+{
+	struct suite_case *c = ps->cur_case;
+
+	if (!strcmp(key, "workload"))
+		free(c->workload), c->workload = xstrdup(val);
+	else if (!strcmp(key, "args")) {
+		free_strv(c->args, c->nargs);
+		if (split_args(val, &c->args, &c->nargs))
+			return fail(ps, "args: unbalanced quote in \"%s\"%s", val, "");
+	} else if (!strcmp(key, "env")) {
+		if (!strchr(val, '=') || *val == '=')
+			return fail(ps, "env: \"%s\" is not KEY=VALUE%s", val, "");
+		push_str(&c->env, &c->nenv, val);
+	} else if (!strcmp(key, "thp")) {
+		free_strv(c->thp, c->nthp);
+		c->thp = NULL;
+		if (parse_thp_list(val, &c->thp, &c->nthp, ps->err, sizeof(ps->err)))
+			return 0;
+	} else if (!strcmp(key, "label"))
+		free(c->label), c->label = xstrdup(val);
+	else if (!strcmp(key, "description"))
+		json_object_set_new(c->extra, "description", json_string(val));
+	else if (!strcmp(key, "set"))
+		return set_key(ps, val);
+	else if (!strncmp(key, "hugetlb.", 8))
+		return hugetlb_key(ps, key, val);
+	else if (!strcmp(key, "expect_huge")) {
+		if (!strcmp(val, "auto"))
+			c->expect_huge = EXPECT_AUTO;
+		else if (!strcmp(val, "yes"))
+			c->expect_huge = EXPECT_YES;
+		else if (!strcmp(val, "no"))
+			c->expect_huge = EXPECT_NO;
+		else
+			return fail(ps, "expect_huge: \"%s\" is not auto, yes or no%s", val, "");
+	} else if (!strcmp(key, "repetitions"))
+		return to_int(ps, key, val, &c->repetitions);
+	else if (!strcmp(key, "warmup"))
+		return to_int(ps, key, val, &c->warmup);
+	else if (!strcmp(key, "timeout"))
+		return to_seconds(ps, key, val, &c->timeout_s);
+	else if ((!strncmp(key, "better.", 7) || !strncmp(key, "threshold.", 10)) &&
+		 strchr(key, '.')[1])
+		return metric_key(ps, key, val);
+	else
+		return fail(ps, "unknown key \"%s\" in [case %s]", key, c->name);
+	return 1;
+}
+
+static const char *const claim_keys[] = {
+	"posting", "comparison", "metric", "base", "new", "claimed",
+	"claimed_value", "better", "unit", "needs",
+};
+
+static int claim_key(struct parse_state *ps, const char *key, const char *val)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(claim_keys); i++)
+		if (!strcmp(key, claim_keys[i]))
+			break;
+	if (i == ARRAY_SIZE(claim_keys))
+		return fail(ps, "unknown key \"%s\" in [claim %s]", key,
+			    ps->cur_claim->id);
+	json_object_set_new(ps->cur_claim->fields, key, json_string(val));
+	return 1;
+}
+
+static int find_section_line(const char *path, const char *section)
+{
+	char line[512], want[200];
+	int n = 0;
+	FILE *f = fopen(path, "re");
+
+	if (!f)
+		return 0;
+	snprintf(want, sizeof(want), "[%s]", section);
+	while (fgets(line, sizeof(line), f)) {
+		n++;
+		if (!strncmp(str_trim(line), want, strlen(want)))
+			break;
+	}
+	fclose(f);
+	return n;
+}
+
+static int open_section(struct parse_state *ps, const char *section)
+{
+	struct suite *s = ps->s;
+
+	snprintf(ps->section, sizeof(ps->section), "%s", section);
+	ps->cur_case = NULL;
+	ps->cur_claim = NULL;
+	if (!strcmp(section, "suite"))
+		return 1;
+	if (!strncmp(section, "case ", 5) && section[5]) {
+		struct suite_case *c;
+		size_t i;
+
+		for (i = 0; i < s->ncases; i++)
+			if (!strcmp(s->cases[i].name, section + 5))
+				return fail(ps, "[%s] appears twice%s", section, "");
+		s->cases = xgrow(s->cases, sizeof(*s->cases), &s->cap, s->ncases);
+		c = &s->cases[s->ncases++];
+		c->name = xstrdup(str_trim((char *)section + 5));
+		c->repetitions = c->warmup = -1;
+		c->timeout_s = -1;
+		c->extra = json_object();
+		c->line = find_section_line(s->path, section);
+		ps->cur_case = c;
+		return 1;
+	}
+	if (!strncmp(section, "claim ", 6) && section[6]) {
+		struct suite_claim *cl;
+
+		s->claims = xgrow(s->claims, sizeof(*s->claims), &s->claims_cap,
+				  s->nclaims);
+		cl = &s->claims[s->nclaims++];
+		cl->id = xstrdup(section + 6);
+		cl->fields = json_object();
+		cl->line = find_section_line(s->path, section);
+		ps->cur_claim = cl;
+		return 1;
+	}
+	return fail(ps, "unknown section [%s] (use [suite], [case NAME] or [claim ID])%s",
+		    section, "");
+}
+
+static int on_entry(void *user, const char *section, const char *key,
+		    const char *val)
+{
+	struct parse_state *ps = user;
+
+	if (ps->err[0])
+		return 0;
+	if (!*section)
+		return fail(ps, "\"%s\" is outside any section (start with [suite])%s",
+			    key, "");
+	if (strcmp(section, ps->section) && !open_section(ps, section))
+		return 0;
+	if (ps->cur_case)
+		return case_key(ps, key, val);
+	if (ps->cur_claim)
+		return claim_key(ps, key, val);
+	return suite_key(ps, key, val);
+}
+
+static int validate(struct suite *s, char *err, size_t errlen)
+{
+	size_t i;
+
+	if (!s->ncases) {
+		snprintf(err, errlen, "%s: no [case NAME] section: nothing to run",
+			 s->path);
+		return -1;
+	}
+	for (i = 0; i < s->ncases; i++) {
+		if (s->cases[i].workload)
+			continue;
+		snprintf(err, errlen, "%s:%d: [case %s] has no \"workload\" key",
+			 s->path, s->cases[i].line, s->cases[i].name);
+		return -1;
+	}
+	return 0;
+}
+
+static void set_defaults(struct suite *s, const char *path)
+{
+	const char *base = strrchr(path, '/');
+	char name[128];
+
+	memset(s, 0, sizeof(*s));
+	s->path = xstrdup(path);
+	snprintf(name, sizeof(name), "%s", base ? base + 1 : path);
+	name[strcspn(name, ".")] = '\0';
+	s->name = xstrdup(name);
+	s->repetitions = 5;
+	s->warmup = 1;
+	s->timeout_s = 300;
+	s->events = xstrdup("task-clock,page-faults");
+	s->order = xstrdup("interleave");
+}
+
+int suite_load(const char *path, struct suite *s, char *err, size_t errlen)
+{
+	struct parse_state ps = { .s = s };
+	int line;
+
+	set_defaults(s, path);
+	line = ini_parse(path, on_entry, &ps);
+	if (line == -1) {
+		snprintf(err, errlen, "%s: cannot open: %s", path, strerror(errno));
+		goto bad;
+	}
+	if (line > 0) {
+		snprintf(err, errlen, "%s:%d: %s", path, line,
+			 ps.err[0] ? ps.err : "syntax error (expected [section] or key = value)");
+		goto bad;
+	}
+	if (validate(s, err, errlen))
+		goto bad;
+	return 0;
+bad:
+	suite_free(s);
+	return -1;
+}
+
+void suite_free(struct suite *s)
+{
+	size_t i, j;
+
+	for (i = 0; i < s->ncases; i++) {
+		struct suite_case *c = &s->cases[i];
+
+		free(c->name);
+		free(c->workload);
+		free(c->label);
+		free_strv(c->args, c->nargs);
+		free_strv(c->env, c->nenv);
+		free_strv(c->thp, c->nthp);
+		for (j = 0; j < c->nset; j++) {
+			free(c->set[j].key);
+			free(c->set[j].value);
+		}
+		free(c->set);
+		json_decref(c->extra);
+	}
+	for (i = 0; i < s->nclaims; i++) {
+		free(s->claims[i].id);
+		json_decref(s->claims[i].fields);
+	}
+	free(s->claims);
+	free(s->cases);
+	free(s->path);
+	free(s->name);
+	free(s->description);
+	free(s->events);
+	free_strv(s->thp, s->nthp);
+	free(s->order);
+	memset(s, 0, sizeof(*s));
+}
