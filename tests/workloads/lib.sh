@@ -1,0 +1,190 @@
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# Helpers sourced by the workload tests (tests/workloads/<name>.sh); not a
+# test itself. Each test runs from the repository root after `make`, prints
+# one line per check and exits 0 (pass), 77 (skip) or 1 (fail).
+
+set -u
+
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/wltest.XXXXXX") || exit 1
+wl_fails=0
+wl_cleanups=""
+
+# Run "$@" on exit (LIFO), for restoring global state on every exit path.
+at_exit() {
+	wl_cleanups="$*; $wl_cleanups"
+}
+
+wl_exit_trap() {
+	eval "$wl_cleanups"
+	rm -rf "$tmp"
+}
+trap wl_exit_trap EXIT
+trap 'exit 1' INT TERM HUP
+
+pass() { echo "PASS: $*"; }
+fail() { echo "FAIL: $*"; wl_fails=$((wl_fails + 1)); }
+skip() { echo "SKIP: $*"; }
+skip_all() { echo "SKIP: $*"; exit 77; }
+
+finish() {
+	if [ "$wl_fails" -eq 0 ]; then
+		echo "all checks passed"
+		exit 0
+	fi
+	echo "$wl_fails check(s) failed"
+	exit 1
+}
+
+need_bin() {
+	if [ ! -x "$1" ]; then
+		echo "FAIL: $1 is not built (run make $1)"
+		exit 1
+	fi
+}
+
+# Show the last output of a failed check, indented.
+show_output() {
+	sed -n '1,20s/^/    out| /p' "$tmp/out"
+	sed -n '1,20s/^/    err| /p' "$tmp/err"
+}
+
+# expect_rc WANT DESC CMD...: run CMD (stdout in $tmp/out, stderr in
+# $tmp/err) and check its exit status.
+expect_rc() {
+	local want=$1 desc=$2 rc
+	shift 2
+	"$@" >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	if [ "$rc" -eq "$want" ]; then
+		pass "$desc (exit $rc)"
+		return 0
+	fi
+	fail "$desc: exit $rc, wanted $want"
+	show_output
+	return 1
+}
+
+# expect_grep FILE REGEX DESC: an extended regex must match a line of FILE.
+expect_grep() {
+	if grep -Eq -- "$2" "$1"; then
+		pass "$3"
+	else
+		fail "$3: no line matching /$2/ in $(basename "$1")"
+		sed -n '1,20s/^/    | /p' "$1"
+	fi
+}
+
+# metric_value FILE NAME: the value of metric NAME in a metric-fd file.
+metric_value() {
+	awk -v n="$2" '$1 == n { print $2; exit }' "$1"
+}
+
+# expect_metric FILE NAME: one "NAME number" line, the number strtod-able.
+expect_metric() {
+	expect_grep "$1" "^$2 -?[0-9]+(\.[0-9]+)?([eE][-+]?[0-9]+)?\$" \
+		"metric fd carries $2"
+}
+
+# Common usage checks every workload must pass: --help, an unknown
+# option, a malformed size, a zero size, extra arguments.
+# check_usage BIN SIZE_OPT
+check_usage() {
+	local bin=$1 opt=$2
+
+	expect_rc 0 "--help exits 0" "$bin" --help &&
+		expect_grep "$tmp/out" '^usage:' "--help prints usage on stdout"
+	expect_rc 2 "unknown option refused" "$bin" --no-such-option &&
+		expect_grep "$tmp/err" 'usage:' "unknown option: usage on stderr"
+	expect_rc 2 "malformed size refused" "$bin" "$opt" 12x &&
+		expect_grep "$tmp/err" "'12x' is not a size" \
+			"malformed size: message names the value"
+	expect_rc 2 "zero size refused" "$bin" "$opt" 0 &&
+		expect_grep "$tmp/err" 'greater than zero' \
+			"zero size: message says why"
+	expect_rc 2 "stray argument refused" "$bin" stray &&
+		expect_grep "$tmp/err" "unexpected argument 'stray'" \
+			"stray argument: message names it"
+}
+
+# check_too_big BIN ARGS...: a size beyond memory is refused with exit 2
+# before anything is allocated (quickly, naming the size and the memory).
+check_too_big() {
+	local t0 t1
+
+	t0=$(date +%s)
+	expect_rc 2 "over-large size refused" "$@" || return
+	t1=$(date +%s)
+	expect_grep "$tmp/err" 'needs .*TiB.*(MemAvailable|MemTotal)' \
+		"over-large size: message names size and memory"
+	if [ $((t1 - t0)) -le 2 ]; then
+		pass "over-large size refused before allocating"
+	else
+		fail "over-large size took $((t1 - t0)) s to be refused"
+	fi
+}
+
+# with_roi CMD...: run CMD with PERF_CTL_FD=3 / PERF_ACK_FD=4 on fifos
+# answered the way perf answers ("ack\n" and a NUL). The commands CMD
+# sent are left in $tmp/roi.log, one per line.
+with_roi() {
+	local rc responder
+
+	rm -f "$tmp/ctl" "$tmp/ack" "$tmp/roi.log"
+	mkfifo "$tmp/ctl" "$tmp/ack" || return 99
+	: >"$tmp/roi.log"
+	(
+		while IFS= read -r cmd; do
+			printf '%s\n' "$cmd" >>"$tmp/roi.log"
+			printf 'ack\n\000'
+		done <"$tmp/ctl" >"$tmp/ack"
+	) &
+	responder=$!
+	PERF_CTL_FD=3 PERF_ACK_FD=4 "$@" 3>"$tmp/ctl" 4<"$tmp/ack"
+	rc=$?
+	wait "$responder"
+	return $rc
+}
+
+# check_roi DESC CMD...: CMD speaks the ROI protocol: exactly "enable"
+# then "disable", each acknowledged, and still succeeds.
+check_roi() {
+	local desc=$1 got
+	shift
+	expect_rc 0 "$desc under the ROI protocol" with_roi "$@" || return
+	got=$(tr '\n' ' ' <"$tmp/roi.log")
+	if [ "$got" = "enable disable " ]; then
+		pass "ROI: enable before disable, each once"
+	else
+		fail "ROI: control fd got '$got', wanted 'enable disable '"
+	fi
+	if grep -q 'PERF_ACK_FD' "$tmp/err"; then
+		fail "ROI: acks were not understood"
+		show_output
+	else
+		pass "ROI: acks understood (no warning)"
+	fi
+}
+
+# check_metric_fd DESC NAMES CMD...: run CMD with THPBENCH_METRIC_FD=3 on
+# a file; each of NAMES (space separated) must be there. Leaves the file
+# in $tmp/metrics.
+check_metric_fd() {
+	local desc=$1 names=$2 n
+	shift 2
+	THPBENCH_METRIC_FD=3 "$@" >"$tmp/out" 2>"$tmp/err" 3>"$tmp/metrics"
+	n=$?
+	if [ "$n" -ne 0 ]; then
+		fail "$desc with a metric fd: exit $n"
+		show_output
+		return 1
+	fi
+	for n in $names; do
+		expect_metric "$tmp/metrics" "$n"
+	done
+}
+
+thp_enabled() {
+	sed -n 's/.*\[\(.*\)\].*/\1/p' /sys/kernel/mm/transparent_hugepage/enabled \
+		2>/dev/null
+}

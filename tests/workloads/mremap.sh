@@ -1,0 +1,104 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# workloads/mremap (seed 000): self-verification and output, the metric fd
+# and ROI protocols (also against real perf when it is there), option
+# checking, memory refusal.
+
+[ -n "${BASH_VERSION:-}" ] || exec bash "$0" "$@"
+. "$(dirname "$0")/lib.sh"
+
+bin=./workloads/mremap
+need_bin "$bin"
+
+expect_rc 0 "64M run verifies" "$bin" --size 64M &&
+	expect_grep "$tmp/out" '^usec [0-9]+$' "prints 'usec N'" &&
+	expect_grep "$tmp/out" '^ok$' "prints 'ok'"
+
+check_metric_fd "64M run" "roi_usec rss_kb anon_huge_kb hugetlb_kb region_anon_huge_kb" \
+	"$bin" --size 64M --no-verify
+usec=$(sed -n 's/^usec //p' "$tmp/out")
+roi=$(metric_value "$tmp/metrics" roi_usec)
+if awk -v a="$usec" -v b="$roi" 'BEGIN { d = a - b; exit !(d < 1 && d > -1) }'; then
+	pass "roi_usec metric ($roi) matches the printed usec ($usec)"
+else
+	fail "roi_usec metric '$roi' does not match the printed usec '$usec'"
+fi
+
+mode=$(thp_enabled)
+if [ "$mode" = never ] || [ -z "$mode" ]; then
+	skip "--madvise gives THP (THP enabled='$mode')"
+else
+	check_metric_fd "--madvise run" region_anon_huge_kb \
+		"$bin" --size 64M --madvise --no-verify
+	kb=$(metric_value "$tmp/metrics" region_anon_huge_kb)
+	if [ "${kb:-0}" -gt 0 ]; then
+		pass "--madvise: moved region is THP-backed ($kb kB)"
+	else
+		fail "--madvise: moved region has no AnonHugePages (THP $mode)"
+	fi
+fi
+
+check_roi "64M run" "$bin" --size 64M --no-verify
+
+PERF_CTL_FD=3 "$bin" --size 16M --no-verify >"$tmp/out" 2>"$tmp/err" 3>"$tmp/ctl.txt"
+if [ "$(tr '\n' ' ' <"$tmp/ctl.txt")" = "enable disable " ]; then
+	pass "ROI without PERF_ACK_FD: commands written, no wait"
+else
+	fail "ROI without PERF_ACK_FD: control fd got '$(cat "$tmp/ctl.txt")'"
+fi
+
+# An ack that never comes: warn after 5 s, carry on, still verify.
+PERF_CTL_FD=3 PERF_ACK_FD=4 "$bin" --size 16M >"$tmp/out" 2>"$tmp/err" \
+	3>/dev/null 4< <(sleep 12)
+rc=$?
+if [ "$rc" -eq 0 ] && grep -q 'no ack' "$tmp/err" && grep -q '^ok$' "$tmp/out"; then
+	pass "missing ack: warning, run carries on"
+else
+	fail "missing ack: exit $rc"
+	show_output
+fi
+
+expect_rc 2 "PERF_CTL_FD not a number" env PERF_CTL_FD=abc "$bin" --size 16M &&
+	expect_grep "$tmp/err" "PERF_CTL_FD='abc'" "bad PERF_CTL_FD named"
+expect_rc 2 "PERF_CTL_FD not open" env PERF_CTL_FD=57 "$bin" --size 16M &&
+	expect_grep "$tmp/err" 'PERF_CTL_FD=57 is not an open' "closed PERF_CTL_FD named"
+
+# Real perf: counters limited to the ROI see the mremap, not the memset
+# and memcmp faults around it.
+if command -v perf >/dev/null &&
+	perf stat -x, -e page-faults true >/dev/null 2>&1; then
+	rm -f "$tmp/pctl" "$tmp/pack"
+	mkfifo "$tmp/pctl" "$tmp/pack"
+	exec {ctl}<>"$tmp/pctl" {ack}<>"$tmp/pack"
+	PERF_CTL_FD=$ctl PERF_ACK_FD=$ack perf stat -x, -D -1 \
+		--control "fd:$ctl,$ack" -e page-faults -o "$tmp/perf.roi" -- \
+		"$bin" --size 64M >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	exec {ctl}>&- {ack}>&-
+	perf stat -x, -e page-faults -o "$tmp/perf.all" -- \
+		"$bin" --size 64M >/dev/null 2>&1
+	in_roi=$(awk -F, '$3 == "page-faults" { print $1 }' "$tmp/perf.roi")
+	all=$(awk -F, '$3 == "page-faults" { print $1 }' "$tmp/perf.all")
+	if [ "$rc" -eq 0 ] && [ -n "$in_roi" ] && [ -n "$all" ] &&
+		[ $((in_roi * 2)) -lt "$all" ]; then
+		pass "perf stat --control: ROI page-faults $in_roi < whole run $all"
+	else
+		fail "perf stat --control: exit $rc, ROI faults '$in_roi', whole run '$all'"
+		show_output
+	fi
+	if grep -q 'PERF_ACK_FD' "$tmp/err"; then
+		fail "perf stat --control: perf's acks not understood"
+	else
+		pass "perf stat --control: perf's acks understood"
+	fi
+else
+	skip "perf stat --control (perf missing or cannot count page-faults)"
+fi
+
+check_usage "$bin" --size
+expect_rc 2 "size not a multiple of 2M refused" "$bin" --size 3M &&
+	expect_grep "$tmp/err" 'multiple of 2M' "unaligned size: message says why"
+check_too_big "$bin" --size 64T
+
+finish
