@@ -65,8 +65,9 @@ static void format_reason(const struct event_spec *ev, int err, char *buf,
 
 /*
  * perf_event_paranoid >= 2 refuses kernel-mode counting to non-root; like
- * perf, count user mode only then. Not for tracepoints: they fire in the
- * kernel, so exclude_kernel would make them count nothing.
+ * perf, count user mode only then. Not for tracepoints (they fire in the
+ * kernel, so exclude_kernel would make them count nothing) nor for a
+ * kernel-only request (":k"), which would then count nothing at all.
  * Returns the fd or -errno.
  */
 static int open_counter(const struct event_spec *ev,
@@ -79,7 +80,7 @@ static int open_counter(const struct event_spec *ev,
 	if (fd >= 0)
 		return fd;
 	if ((errno != EACCES && errno != EPERM) || attr->exclude_kernel ||
-	    ev->source == EVSRC_TRACEPOINT)
+	    attr->exclude_user || ev->source == EVSRC_TRACEPOINT)
 		return -errno;
 	attr->exclude_kernel = 1;
 	attr->exclude_hv = 1;
