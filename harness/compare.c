@@ -1,0 +1,429 @@
+// SPDX-License-Identifier: GPL-2.0-only
+#include "compare.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "compare_env.h"
+#include "compare_metrics.h"
+#include "util.h"
+
+/* Which case fields make up the key that must be equal within a pair. */
+enum {
+	KEY_ENV = 1,
+	KEY_THP = 2,
+	KEY_LABEL = 4,
+};
+
+static const char *const test_names[] = {
+	[CMP_TEST_WELCH] = "welch",
+	[CMP_TEST_MW] = "mann-whitney",
+	[CMP_TEST_BOTH] = "both",
+};
+
+const char *cmp_test_name(enum cmp_test t)
+{
+	if ((size_t)t < ARRAY_SIZE(test_names))
+		return test_names[t];
+	return "welch";
+}
+
+int cmp_test_parse(const char *s)
+{
+	size_t i;
+
+	if (!strcmp(s, "mw"))
+		return CMP_TEST_MW;
+	for (i = 0; i < ARRAY_SIZE(test_names); i++)
+		if (!strcmp(s, test_names[i]))
+			return (int)i;
+	return -1;
+}
+
+void cmp_opts_init(struct cmp_opts *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->by = CMP_FILES;
+	o->confidence = 0.95;
+	o->threshold = 0.02;
+	o->power = 0.8;
+	o->test = CMP_TEST_WELCH;
+	o->outliers = OUTLIER_MAD;
+}
+
+struct sbuf {
+	char *s;
+	size_t n, cap;
+};
+
+static void sb_add(struct sbuf *b, const char *s)
+{
+	size_t l = strlen(s);
+
+	while (b->n + l + 1 > b->cap) {
+		b->cap = b->cap ? b->cap * 2 : 64;
+		b->s = xrealloc(b->s, b->cap);
+	}
+	memcpy(b->s + b->n, s, l + 1);
+	b->n += l;
+}
+
+static void sb_strv(struct sbuf *b, char **v, size_t n, const char *sep)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		if (i)
+			sb_add(b, sep);
+		sb_add(b, v[i]);
+	}
+}
+
+static char *case_key(const struct tb_case *c, int fields)
+{
+	struct sbuf b = { 0 };
+
+	sb_add(&b, c->workload ? c->workload : "");
+	sb_add(&b, "\x1f");
+	sb_strv(&b, c->args, c->nargs, "\x1e");
+	if (fields & KEY_ENV) {
+		sb_add(&b, "\x1f");
+		sb_strv(&b, c->env, c->nenv, "\x1e");
+	}
+	if (fields & KEY_THP) {
+		sb_add(&b, "\x1fthp=");
+		sb_add(&b, c->thp ? c->thp : "");
+	}
+	if (fields & KEY_LABEL) {
+		sb_add(&b, "\x1flabel=");
+		sb_add(&b, c->label ? c->label : "");
+	}
+	return b.s;
+}
+
+static const char *or_empty(const char *s)
+{
+	return s ? s : "";
+}
+
+/* What was run, in the words of the command line. */
+static char *case_title(const struct tb_case *c, enum cmp_by by)
+{
+	struct sbuf b = { 0 };
+
+	sb_add(&b, c->name && *c->name ? c->name : or_empty(c->workload));
+	if (c->nargs) {
+		sb_add(&b, " ");
+		sb_strv(&b, c->args, c->nargs, " ");
+	}
+	if (c->nenv && by != CMP_BY_LABEL) {
+		sb_add(&b, " [");
+		sb_strv(&b, c->env, c->nenv, " ");
+		sb_add(&b, "]");
+	}
+	if (by != CMP_BY_THP && c->thp && *c->thp) {
+		sb_add(&b, " thp=");
+		sb_add(&b, c->thp);
+	}
+	if (by == CMP_BY_THP && c->label && *c->label) {
+		sb_add(&b, " label=");
+		sb_add(&b, c->label);
+	}
+	return b.s ? b.s : xstrdup("");
+}
+
+static char *side_name(const struct tb_case *c, enum cmp_by by,
+		       const char *fallback)
+{
+	char buf[256];
+
+	if (by == CMP_BY_THP) {
+		snprintf(buf, sizeof(buf), "thp=%s",
+			 c->thp && *c->thp ? c->thp : "(as found)");
+		return xstrdup(buf);
+	}
+	if (c->label && *c->label)
+		return xstrdup(c->label);
+	return xstrdup(fallback);
+}
+
+static void add_unmatched(struct comparison *c, const struct tb_case *tc,
+			  const char *side, const char *why)
+{
+	struct cmp_unmatched *u;
+
+	c->un = xgrow(c->un, sizeof(*c->un), &c->ucap, c->nun);
+	u = &c->un[c->nun++];
+	u->c = tc;
+	u->side = side;
+	u->why = xstrdup(why);
+}
+
+static void add_pair(struct comparison *c, const struct tb_case *a,
+		     const struct tb_case *b)
+{
+	struct cmp_pair *p;
+
+	c->pairs = xgrow(c->pairs, sizeof(*c->pairs), &c->cap, c->npairs);
+	p = &c->pairs[c->npairs++];
+	memset(p, 0, sizeof(*p));
+	p->a = a;
+	p->b = b;
+	p->title = case_title(a, c->opts.by);
+	p->a_name = side_name(a, c->opts.by, "base");
+	p->b_name = side_name(b, c->opts.by, "new");
+	if (c->opts.by == CMP_FILES && !strcmp(p->a_name, p->b_name)) {
+		free(p->a_name);
+		free(p->b_name);
+		p->a_name = xstrdup("base");
+		p->b_name = xstrdup("new");
+	}
+}
+
+static int name_eq(const char *x, const char *y)
+{
+	return x && y && !strcmp(x, y);
+}
+
+/* Among the unused cases of rb with the key of a: same id, same name,
+ * then the first. */
+static long best_partner(const struct tb_case *a, const char *key,
+			 const struct tb_results *rb, char **keys, bool *used)
+{
+	long first = -1, by_name = -1;
+	size_t j;
+
+	for (j = 0; j < rb->ncases; j++) {
+		if (used[j] || strcmp(keys[j], key))
+			continue;
+		if (name_eq(a->id, rb->cases[j].id))
+			return (long)j;
+		if (by_name < 0 && name_eq(a->name, rb->cases[j].name))
+			by_name = (long)j;
+		if (first < 0)
+			first = (long)j;
+	}
+	return by_name >= 0 ? by_name : first;
+}
+
+static void pair_files(struct comparison *c)
+{
+	const struct tb_results *ra = c->ra, *rb = c->rb;
+	int fields = KEY_ENV | KEY_THP;
+	char **kb = xcalloc(rb->ncases + 1, sizeof(*kb));
+	bool *used = xcalloc(rb->ncases + 1, sizeof(*used));
+	size_t i;
+
+	for (i = 0; i < rb->ncases; i++)
+		kb[i] = case_key(&rb->cases[i], fields);
+	for (i = 0; i < ra->ncases; i++) {
+		char *ka = case_key(&ra->cases[i], fields);
+		long j = best_partner(&ra->cases[i], ka, rb, kb, used);
+
+		if (j < 0)
+			add_unmatched(c, &ra->cases[i], "base",
+				      "no case in NEW with the same workload, arguments, environment and THP mode");
+		else {
+			used[j] = true;
+			add_pair(c, &ra->cases[i], &rb->cases[j]);
+		}
+		free(ka);
+	}
+	for (i = 0; i < rb->ncases; i++) {
+		if (!used[i])
+			add_unmatched(c, &rb->cases[i], "new",
+				      "no case in BASE with the same workload, arguments, environment and THP mode");
+		free(kb[i]);
+	}
+	free(kb);
+	free(used);
+}
+
+static const char *by_value(const struct tb_case *tc, enum cmp_by by)
+{
+	return or_empty(by == CMP_BY_THP ? tc->thp : tc->label);
+}
+
+/* The base of one group: --base if given, else the first in file order. */
+static long group_base(const struct comparison *c, char **keys, size_t i0)
+{
+	const struct tb_results *r = c->ra;
+	size_t j;
+
+	if (!c->opts.base_value)
+		return (long)i0;
+	for (j = i0; j < r->ncases; j++)
+		if (!strcmp(keys[j], keys[i0]) &&
+		    !strcmp(by_value(&r->cases[j], c->opts.by), c->opts.base_value))
+			return (long)j;
+	return -1;
+}
+
+static void pair_group(struct comparison *c, char **keys, bool *done,
+		       size_t i0)
+{
+	const struct tb_results *r = c->ra;
+	const char *what = c->opts.by == CMP_BY_THP ? "THP mode" : "label";
+	long base = group_base(c, keys, i0);
+	size_t j, k, members = 0;
+	char why[300];
+
+	for (j = i0; j < r->ncases; j++) {
+		if (done[j] || strcmp(keys[j], keys[i0]))
+			continue;
+		done[j] = true;
+		members++;
+		if (base < 0) {
+			snprintf(why, sizeof(why), "no case with %s '%s' to compare with",
+				 what, c->opts.base_value);
+			add_unmatched(c, &r->cases[j], "", why);
+			continue;
+		}
+		if ((long)j == base)
+			continue;
+		for (k = i0; k < j; k++)
+			if (!strcmp(keys[k], keys[j]) &&
+			    !strcmp(by_value(&r->cases[k], c->opts.by),
+				    by_value(&r->cases[j], c->opts.by)))
+				break;
+		if (k < j || !strcmp(by_value(&r->cases[j], c->opts.by),
+				     by_value(&r->cases[base], c->opts.by))) {
+			snprintf(why, sizeof(why),
+				 "another case has the same workload, arguments and %s '%s': ambiguous",
+				 what, by_value(&r->cases[j], c->opts.by));
+			add_unmatched(c, &r->cases[j], "", why);
+			continue;
+		}
+		add_pair(c, &r->cases[base], &r->cases[j]);
+	}
+	if (members == 1 && base >= 0) {
+		snprintf(why, sizeof(why), "the only %s of its workload and arguments: nothing to compare with",
+			 what);
+		add_unmatched(c, &r->cases[base], "", why);
+	}
+}
+
+static void pair_by(struct comparison *c)
+{
+	const struct tb_results *r = c->ra;
+	int fields = c->opts.by == CMP_BY_THP ? KEY_ENV | KEY_LABEL : KEY_THP;
+	char **keys = xcalloc(r->ncases + 1, sizeof(*keys));
+	bool *done = xcalloc(r->ncases + 1, sizeof(*done));
+	size_t i;
+
+	for (i = 0; i < r->ncases; i++)
+		keys[i] = case_key(&r->cases[i], fields);
+	for (i = 0; i < r->ncases; i++)
+		if (!done[i])
+			pair_group(c, keys, done, i);
+	for (i = 0; i < r->ncases; i++)
+		free(keys[i]);
+	free(keys);
+	free(done);
+}
+
+static bool all_modes_set(const struct comparison *c)
+{
+	size_t i;
+
+	for (i = 0; i < c->npairs; i++)
+		if (!c->pairs[i].a->thp || !*c->pairs[i].a->thp ||
+		    !c->pairs[i].b->thp || !*c->pairs[i].b->thp)
+			return false;
+	return c->npairs > 0;
+}
+
+static bool any_tested(const struct comparison *c)
+{
+	size_t i, j;
+
+	for (i = 0; i < c->npairs; i++)
+		for (j = 0; j < c->pairs[i].nm; j++)
+			if (c->pairs[i].m[j].tested)
+				return true;
+	return false;
+}
+
+int compare_build(struct comparison *c, const struct tb_results *ra,
+		  const struct tb_results *rb, const struct cmp_opts *opts,
+		  char *err, size_t errlen)
+{
+	size_t i;
+
+	memset(c, 0, sizeof(*c));
+	c->opts = *opts;
+	c->ra = ra;
+	c->rb = rb;
+	if (opts->by == CMP_FILES)
+		pair_files(c);
+	else
+		pair_by(c);
+	if (opts->by == CMP_FILES)
+		compare_env_check(c, all_modes_set(c));
+	for (i = 0; i < c->npairs; i++)
+		compare_settings_check(c, &c->pairs[i]);
+	if (c->blocking && !opts->force) {
+		snprintf(err, errlen,
+			 "the results were measured in environments that differ (listed below); the comparison would not be valid. Rerun on the same machine with the same settings, or pass --force to compare anyway");
+		return -1;
+	}
+	if (!c->npairs) {
+		snprintf(err, errlen, "no case pairs up: nothing to compare (see the unmatched cases below)");
+		return -1;
+	}
+	for (i = 0; i < c->npairs; i++)
+		if (compare_pair_compute(&c->pairs[i], opts, err, errlen))
+			return -1;
+	if (!any_tested(c)) {
+		snprintf(err, errlen,
+			 "fewer than %d ok runs in every compared case: refusing to compute statistics (rerun with -r 5 or more)",
+			 VERDICT_MIN_N);
+		return -1;
+	}
+	return 0;
+}
+
+void compare_free(struct comparison *c)
+{
+	size_t i;
+
+	for (i = 0; i < c->npairs; i++)
+		compare_pair_free(&c->pairs[i]);
+	free(c->pairs);
+	for (i = 0; i < c->nun; i++)
+		free(c->un[i].why);
+	free(c->un);
+	for (i = 0; i < c->ndiffs; i++) {
+		free(c->diffs[i].what);
+		free(c->diffs[i].a);
+		free(c->diffs[i].b);
+	}
+	free(c->diffs);
+	memset(c, 0, sizeof(*c));
+}
+
+size_t compare_count(const struct comparison *c, enum verdict v)
+{
+	size_t i, j, n = 0;
+
+	for (i = 0; i < c->npairs; i++)
+		for (j = 0; j < c->pairs[i].nm; j++)
+			n += c->pairs[i].m[j].verdict == v;
+	return n;
+}
+
+const char *compare_env_str(const struct tb_results *r, const char *key,
+			    char *buf, size_t len)
+{
+	json_t *v = r && r->env ? json_object_get(r->env, key) : NULL;
+
+	buf[0] = 0;
+	if (json_is_string(v))
+		snprintf(buf, len, "%s", json_string_value(v));
+	else if (json_is_integer(v))
+		snprintf(buf, len, "%lld", (long long)json_integer_value(v));
+	else if (json_is_boolean(v))
+		snprintf(buf, len, "%s", json_is_true(v) ? "yes" : "no");
+	return buf;
+}

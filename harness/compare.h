@@ -1,0 +1,159 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * compare - A/B comparison of results: which cases pair up, whether the
+ * environments allow the comparison, and every statistic per metric.
+ *
+ * Pairing:
+ *   files       BASE vs NEW: cases with the same workload, arguments,
+ *               environment variables and THP mode (label and kernel are
+ *               what differ). With several candidates, the same id, then
+ *               the same name, then file order decides.
+ *   --by thp    inside one file: cases with the same workload, arguments,
+ *               environment and label; each THP mode against the base mode
+ *               (--base, else the first in file order).
+ *   --by label  inside one file: same workload, arguments and THP mode
+ *               (environment may differ: a label often names a tunable);
+ *               each label against the base label.
+ * A case that finds no partner is kept in `unmatched` with the reason.
+ *
+ * Environment (files only): a different hostname, cpu, nr_cpus or machine,
+ * any different env.thp knob (but "enabled" when every paired case set its
+ * own mode), or different per-case settings (but the THP mode knob under
+ * --by thp) invalidate the comparison; compare_build() then fails unless
+ * opts.force, and the differences are in `diffs` either way. Kernel,
+ * glibc, memory and hugetlb pools are reported, never blocking.
+ *
+ * Per metric of a pair: summaries of the ok runs, outliers (flagged, kept),
+ * Welch and Mann-Whitney, Holm-Bonferroni over the metrics of the pair
+ * (directional metrics form one family, neutral counters another, so
+ * dozens of vmstat counters do not dilute the timing metric), the change
+ * and its interval, the smallest detectable change and the n needed, and
+ * the verdict (verdict.h). The test deciding significance is opts.test.
+ */
+#ifndef THPBENCH_COMPARE_H
+#define THPBENCH_COMPARE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "hypothesis.h"
+#include "metric_info.h"
+#include "results.h"
+#include "stats.h"
+#include "verdict.h"
+
+enum cmp_by {
+	CMP_FILES,
+	CMP_BY_THP,
+	CMP_BY_LABEL,
+};
+
+enum cmp_test {
+	CMP_TEST_WELCH,
+	CMP_TEST_MW,
+	CMP_TEST_BOTH,	/* both must be significant */
+};
+
+const char *cmp_test_name(enum cmp_test t);
+int cmp_test_parse(const char *s);
+
+struct cmp_opts {
+	enum cmp_by by;
+	const char *base_value;	/* --base: THP mode or label; NULL: first */
+	double confidence;	/* 0.95 */
+	double threshold;	/* default noise threshold, 0.02 */
+	double power;		/* for the detectable change, 0.8 */
+	enum cmp_test test;
+	enum outlier_method outliers;
+	char **metrics;		/* globs selecting metrics; none: all */
+	size_t nmetrics;
+	const struct metric_override *ov;
+	size_t nov;
+	bool force;
+	const char *base_path, *new_path;	/* as given; new_path NULL for --by */
+	const char *command;	/* this compare command line, to reproduce */
+};
+
+void cmp_opts_init(struct cmp_opts *o);
+
+struct cmp_side {
+	double *v;
+	size_t n;
+	struct summary s;
+	double ci_lo, ci_hi;	/* interval of the mean at opts.confidence */
+	bool *outlier;
+	size_t noutliers;
+};
+
+struct cmp_metric {
+	char *name;
+	struct metric_info info;
+	struct cmp_side a, b;
+	bool tested;		/* both sides have >= VERDICT_MIN_N values */
+	struct welch w;
+	struct mann_whitney mw;
+	double p_welch_holm, p_mw_holm, p;	/* p: the deciding one */
+	double pct_change;	/* mean b / mean a - 1, LKP's %change */
+	struct change ch;
+	double cv_pooled;
+	double mde;		/* smallest detectable relative change */
+	size_t n_needed;	/* per side for info.threshold */
+	enum verdict verdict;
+};
+
+struct cmp_pair {
+	const struct tb_case *a, *b;
+	char *title;		/* what was run: "mremap --size 1G thp=always" */
+	char *a_name, *b_name;	/* what differs: labels, or "thp=never" */
+	size_t a_bad, b_bad;	/* runs not ok, excluded */
+	struct cmp_metric *m;
+	size_t nm;
+	char **only_a, **only_b;	/* metrics measured on one side only */
+	size_t nonly_a, nonly_b;
+	char **notes;		/* unsupported metrics, small n, bad runs */
+	size_t nnotes;
+};
+
+struct cmp_unmatched {
+	const struct tb_case *c;
+	const char *side;	/* "base", "new", or the file for --by */
+	char *why;
+};
+
+struct env_diff {
+	char *what;		/* "hostname", "thp.defrag", "settings of mremap/..." */
+	char *a, *b;
+	bool blocking;
+};
+
+struct comparison {
+	struct cmp_opts opts;
+	const struct tb_results *ra, *rb;
+	struct cmp_pair *pairs;
+	size_t npairs, cap;
+	struct cmp_unmatched *un;
+	size_t nun, ucap;
+	struct env_diff *diffs;
+	size_t ndiffs, dcap;
+	bool blocking;		/* some diff invalidates the comparison */
+};
+
+/*
+ * Pair the cases of ra and rb (the same pointer for --by), check the
+ * environments and compute everything. -1 with err set when the
+ * environments differ in a blocking way (and !opts->force), when nothing
+ * pairs up, or when no pair has 3 ok runs on both sides; *c is still
+ * filled (diffs, unmatched) for the caller to print, and must be freed.
+ */
+int compare_build(struct comparison *c, const struct tb_results *ra,
+		  const struct tb_results *rb, const struct cmp_opts *opts,
+		  char *err, size_t errlen);
+void compare_free(struct comparison *c);
+
+size_t compare_count(const struct comparison *c, enum verdict v);
+
+/* Environment value as text ("" when absent), for headers. */
+const char *compare_env_str(const struct tb_results *r, const char *key,
+			    char *buf, size_t len);
+
+#endif
