@@ -87,21 +87,26 @@ expect_metric() {
 }
 
 # Common usage checks every workload must pass: --help, an unknown
-# option, a malformed size, a zero size, extra arguments.
-# check_usage BIN SIZE_OPT
+# option, a malformed value, a zero value, extra arguments. KIND is
+# "size" (k/m/g/t suffixes) or "count" (plain number).
+# check_usage BIN OPT [KIND]
 check_usage() {
-	local bin=$1 opt=$2
+	local bin=$1 opt=$2 kind=${3:-size}
+	local bad="is not a size" zero="greater than zero"
 
 	expect_rc 0 "--help exits 0" "$bin" --help &&
 		expect_grep "$tmp/out" '^usage:' "--help prints usage on stdout"
 	expect_rc 2 "unknown option refused" "$bin" --no-such-option &&
 		expect_grep "$tmp/err" 'usage:' "unknown option: usage on stderr"
-	expect_rc 2 "malformed size refused" "$bin" "$opt" 12x &&
-		expect_grep "$tmp/err" "'12x' is not a size" \
-			"malformed size: message names the value"
-	expect_rc 2 "zero size refused" "$bin" "$opt" 0 &&
-		expect_grep "$tmp/err" 'greater than zero' \
-			"zero size: message says why"
+	if [ "$kind" = count ]; then
+		bad="is not a whole number"
+		zero="out of range"
+	fi
+	expect_rc 2 "malformed $opt refused" "$bin" "$opt" 12x &&
+		expect_grep "$tmp/err" "$opt: '12x' $bad" \
+			"malformed $opt: message names the value"
+	expect_rc 2 "zero $opt refused" "$bin" "$opt" 0 &&
+		expect_grep "$tmp/err" "$opt: .*$zero" "zero $opt: message says why"
 	expect_rc 2 "stray argument refused" "$bin" stray &&
 		expect_grep "$tmp/err" "unexpected argument 'stray'" \
 			"stray argument: message names it"
