@@ -1,0 +1,345 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Tiny static /init for the thpbench A/B guest.
+ *
+ * Contract (relied on by mkinitramfs.sh and extract-results.sh):
+ * - mounts proc, sysfs, devtmpfs, debugfs and a tmpfs on /tmp, and makes
+ *   /dev/console its stdin/stdout/stderr;
+ * - runs the command in /etc/thpbench/argv (one argument per line), with
+ *   every "@LABEL@" replaced by thpbench.label= from the kernel command
+ *   line and every "@BOOT@" by thpbench.boot=, environment from
+ *   /etc/thpbench/env (NAME=VALUE lines);
+ * - then sends /tmp/out/results.json over the console as
+ *     THPBENCH-RESULT-BEGIN name=results.json bytes=N cksum=C status=S
+ *     base64, 76 characters a line
+ *     THPBENCH-RESULT-END
+ *   where C is the POSIX cksum(1) CRC of the file, so the host can prove
+ *   the transfer complete; or "THPBENCH-RESULT-MISSING status=S" when the
+ *   run wrote no file;
+ * - with thpbench.probe=1 on the command line it only prints
+ *   "thpbench-init: probe ok" (the host testing an accelerator);
+ * - and reboots, which ends a qemu started with -no-reboot.
+ * Run by anything but the kernel (pid != 1) it does none of this: only
+ * "init --emit FILE STATUS" prints the block above for FILE, which is how
+ * tests/kernel/ checks the host side against the real encoder.
+ * A kernel panic (init exiting) would leave the host waiting for a
+ * timeout, so every failure path still reaches the reboot.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/reboot.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#define ARGV_FILE	"/etc/thpbench/argv"
+#define ENV_FILE	"/etc/thpbench/env"
+#define RESULT_FILE	"/tmp/out/results.json"
+#define MAX_ARGS	64
+#define MAX_LINE	1024
+
+static char label[128] = "guest";
+static char boot_nr[32] = "0";
+static char probe[8] = "0";
+
+static void say(const char *fmt, const char *arg)
+{
+	printf("thpbench-init: ");
+	printf(fmt, arg);
+	printf("\n");
+	fflush(stdout);
+}
+
+static void mount_one(const char *src, const char *dir, const char *type)
+{
+	mkdir(dir, 0755);
+	if (mount(src, dir, type, 0, NULL) && errno != EBUSY)
+		say("mount %s failed (continuing)", dir);
+}
+
+/* Kernel messages in the middle of the base64 would corrupt it. */
+static void quiet_kernel_console(void)
+{
+	int fd = open("/proc/sys/kernel/printk", O_WRONLY);
+
+	if (fd < 0)
+		return;
+	if (write(fd, "1\n", 2) != 2)
+		say("cannot lower the console log level%s", "");
+	close(fd);
+}
+
+static void setup_console(void)
+{
+	int fd = open("/dev/console", O_RDWR | O_NOCTTY);
+
+	if (fd < 0)
+		fd = open("/dev/ttyS0", O_RDWR | O_NOCTTY);
+	if (fd < 0)
+		return;
+	dup2(fd, 0);
+	dup2(fd, 1);
+	dup2(fd, 2);
+	if (fd > 2)
+		close(fd);
+}
+
+/* Copy the value of KEY=value from the kernel command line into @out. */
+static void cmdline_value(const char *cmdline, const char *key, char *out,
+			  size_t size)
+{
+	size_t klen = strlen(key);
+	const char *p = cmdline;
+
+	while ((p = strstr(p, key))) {
+		size_t n;
+
+		if ((p == cmdline || p[-1] == ' ') && p[klen] == '=') {
+			p += klen + 1;
+			n = strcspn(p, " \n");
+			if (n >= size)
+				n = size - 1;
+			memcpy(out, p, n);
+			out[n] = '\0';
+			return;
+		}
+		p += klen;
+	}
+}
+
+static void read_cmdline(void)
+{
+	char buf[2048] = "";
+	FILE *f = fopen("/proc/cmdline", "r");
+
+	if (!f)
+		return;
+	if (!fgets(buf, sizeof(buf), f))
+		buf[0] = '\0';
+	fclose(f);
+	cmdline_value(buf, "thpbench.label", label, sizeof(label));
+	cmdline_value(buf, "thpbench.boot", boot_nr, sizeof(boot_nr));
+	cmdline_value(buf, "thpbench.probe", probe, sizeof(probe));
+}
+
+/* Return a copy of @s with @LABEL@ and @BOOT@ replaced. */
+static char *expand(const char *s)
+{
+	char out[MAX_LINE];
+	size_t o = 0;
+
+	while (*s && o < sizeof(out) - 1) {
+		const char *val = NULL;
+		size_t skip = 0;
+
+		if (!strncmp(s, "@LABEL@", 7)) {
+			val = label;
+			skip = 7;
+		} else if (!strncmp(s, "@BOOT@", 6)) {
+			val = boot_nr;
+			skip = 6;
+		}
+		if (val) {
+			size_t n = strlen(val);
+
+			if (o + n >= sizeof(out))
+				break;
+			memcpy(out + o, val, n);
+			o += n;
+			s += skip;
+		} else {
+			out[o++] = *s++;
+		}
+	}
+	out[o] = '\0';
+	return strdup(out);
+}
+
+/* Read one line per entry from @path into @list; returns the count. */
+static int read_lines(const char *path, char **list, int max)
+{
+	char line[MAX_LINE];
+	FILE *f = fopen(path, "r");
+	int n = 0;
+
+	if (!f)
+		return 0;
+	while (n < max && fgets(line, sizeof(line), f)) {
+		line[strcspn(line, "\n")] = '\0';
+		if (line[0])
+			list[n++] = expand(line);
+	}
+	fclose(f);
+	list[n] = NULL;
+	return n;
+}
+
+static int run_suite(void)
+{
+	char *argv[MAX_ARGS + 1], *env[MAX_ARGS + 1];
+	int status;
+	pid_t pid;
+
+	if (read_lines(ARGV_FILE, argv, MAX_ARGS) == 0) {
+		say("%s is empty or missing", ARGV_FILE);
+		return 127;
+	}
+	read_lines(ENV_FILE, env, MAX_ARGS);
+	say("running %s", argv[0]);
+	pid = fork();
+	if (pid == 0) {
+		execve(argv[0], argv, env);
+		say("cannot execute %s", argv[0]);
+		_exit(127);
+	}
+	if (pid < 0 || waitpid(pid, &status, 0) < 0)
+		return 126;
+	if (WIFSIGNALED(status))
+		return 128 + WTERMSIG(status);
+	return WEXITSTATUS(status);
+}
+
+/* POSIX cksum(1): CRC-32 (poly 0x04c11db7, MSB first) over data + length. */
+static uint32_t crc_byte(uint32_t crc, unsigned char c)
+{
+	int i;
+
+	crc ^= (uint32_t)c << 24;
+	for (i = 0; i < 8; i++)
+		crc = (crc & 0x80000000u) ? (crc << 1) ^ 0x04c11db7u : crc << 1;
+	return crc;
+}
+
+static uint32_t posix_cksum(const unsigned char *buf, size_t len)
+{
+	uint32_t crc = 0;
+	size_t i;
+
+	for (i = 0; i < len; i++)
+		crc = crc_byte(crc, buf[i]);
+	for (i = len; i; i >>= 8)
+		crc = crc_byte(crc, i & 0xff);
+	return ~crc;
+}
+
+static void put_base64(const unsigned char *buf, size_t len)
+{
+	static const char tab[] =
+		"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+	size_t i;
+	int col = 0;
+
+	for (i = 0; i < len; i += 3) {
+		uint32_t v = (uint32_t)buf[i] << 16;
+		size_t left = len - i;
+
+		if (left > 1)
+			v |= (uint32_t)buf[i + 1] << 8;
+		if (left > 2)
+			v |= buf[i + 2];
+		putchar(tab[(v >> 18) & 63]);
+		putchar(tab[(v >> 12) & 63]);
+		putchar(left > 1 ? tab[(v >> 6) & 63] : '=');
+		putchar(left > 2 ? tab[v & 63] : '=');
+		col += 4;
+		if (col == 76) {
+			putchar('\n');
+			col = 0;
+		}
+	}
+	if (col)
+		putchar('\n');
+}
+
+static unsigned char *slurp(const char *path, size_t *len)
+{
+	struct stat st;
+	unsigned char *buf;
+	int fd = open(path, O_RDONLY);
+	size_t got = 0;
+
+	if (fd < 0)
+		return NULL;
+	if (fstat(fd, &st) < 0) {
+		close(fd);
+		return NULL;
+	}
+	buf = malloc(st.st_size + 1);
+	while (buf && got < (size_t)st.st_size) {
+		ssize_t n = read(fd, buf + got, st.st_size - got);
+
+		if (n <= 0)
+			break;
+		got += n;
+	}
+	close(fd);
+	*len = got;
+	return buf;
+}
+
+static int emit_file(const char *path, int status)
+{
+	size_t len = 0;
+	unsigned char *buf = slurp(path, &len);
+
+	if (!buf || !len) {
+		printf("THPBENCH-RESULT-MISSING status=%d\n", status);
+		fflush(stdout);
+		return 1;
+	}
+	printf("THPBENCH-RESULT-BEGIN name=results.json bytes=%zu cksum=%u status=%d\n",
+	       len, posix_cksum(buf, len), status);
+	put_base64(buf, len);
+	printf("THPBENCH-RESULT-END\n");
+	fflush(stdout);
+	free(buf);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	char status_str[16];
+	int status;
+
+	/*
+	 * Outside a guest (pid != 1) never mount or reboot: only the encoder
+	 * can be exercised, so the host tests check the real transfer format.
+	 */
+	if (getpid() != 1) {
+		if (argc == 4 && !strcmp(argv[1], "--emit"))
+			return emit_file(argv[2], atoi(argv[3]));
+		fprintf(stderr, "usage: %s --emit FILE STATUS (as pid 1 it is the guest init)\n",
+			argv[0]);
+		return 2;
+	}
+	mount_one("proc", "/proc", "proc");
+	mount_one("sysfs", "/sys", "sysfs");
+	mount_one("devtmpfs", "/dev", "devtmpfs");
+	mount_one("debugfs", "/sys/kernel/debug", "debugfs");
+	mount_one("tracefs", "/sys/kernel/tracing", "tracefs");
+	mount_one("tmpfs", "/tmp", "tmpfs");
+	setup_console();
+	quiet_kernel_console();
+	read_cmdline();
+	/* thpbench.probe=1: the host only asks whether this accelerator boots. */
+	if (strcmp(probe, "0")) {
+		say("probe ok%s", "");
+		goto out;
+	}
+	say("label %s", label);
+	mkdir("/tmp/out", 0755);
+	status = run_suite();
+	snprintf(status_str, sizeof(status_str), "%d", status);
+	say("suite exited with status %s", status_str);
+	emit_file(RESULT_FILE, status);
+out:
+	sync();
+	reboot(RB_AUTOBOOT);
+	for (;;)
+		pause();
+}

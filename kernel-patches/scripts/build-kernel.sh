@@ -1,0 +1,164 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# Build one x86-64 kernel for the A/B flow and cache it.
+#
+#   build-kernel.sh [--kernel-src TARBALL|DIR] [--series DIR] [--config FRAG]
+#                   [--jobs N]
+#
+# Without --series this is kernel A (the tree as it is); with it, kernel B
+# (the tree plus every DIR/*.patch, in name order). The image is cached under
+# $THPBENCH_BUILD_DIR/kernels/<key>/ where <key> hashes the tree, the
+# patches, the config fragment, the compiler and the build recipe, so a
+# second call with the same inputs rebuilds nothing. Prints the cache
+# directory (bzImage, config, build.log, inputs) on stdout.
+#
+# Exit: 0 built or cached; 2 usage error, a patch that does not apply (the
+# rejected hunks are shown), or a failed build (the log tail is shown).
+set -euo pipefail
+
+KP_DIR=$(cd "$(dirname "$0")/.." && pwd)
+. "$KP_DIR/scripts/common.sh"
+
+src=$DEFAULT_KERNEL_SRC
+series=
+frag=$KP_DIR/thpbench.config
+jobs=$(nproc)
+
+usage()
+{
+	sed -n '4,17p' "$0" | sed 's/^# \{0,1\}//' >&2
+	exit 2
+}
+
+while [ $# -gt 0 ]; do
+	case $1 in
+	--kernel-src) src=${2:?}; shift 2 ;;
+	--series) series=${2:?}; shift 2 ;;
+	--config) frag=${2:?}; shift 2 ;;
+	--jobs) jobs=${2:?}; shift 2 ;;
+	-h|--help) usage ;;
+	*) die "unknown argument '$1' (see --help)" ;;
+	esac
+done
+
+[ -e "$src" ] || die "kernel source '$src' not found; install linux-source-6.1 (kernel-patches/scripts/install-deps.sh) or pass --kernel-src"
+[ -f "$frag" ] || die "config fragment '$frag' not found (--config)"
+need_cmd make gcc flex bison bc perl xz patch
+if [ -n "$series" ]; then
+	[ -d "$series" ] || die "patch series '$series' is not a directory"
+	series=$(cd "$series" && pwd)
+	[ -n "$(series_patches "$series")" ] ||
+		die "patch series '$series' holds no *.patch file"
+fi
+
+mkdir -p "$AB_BUILD_DIR/src" "$AB_BUILD_DIR/kernels" "$AB_BUILD_DIR/work"
+exec 9>"$AB_BUILD_DIR/build.lock"
+flock 9
+
+tid=$(tree_id "$src")
+tkey=$(printf '%s' "$tid" | sha256_stdin | cut -c1-16)
+if [ -n "$series" ]; then
+	sname=$(basename "$series")
+	lv="-tb-${sname%%-*}"
+	phash=$(series_hash "$series")
+else
+	sname=base
+	lv=-tb-base
+	phash=none
+fi
+inputs=$(printf 'tree=%s\npatches=%s\nconfig=%s\ncompiler=%s\nrecipe=%s\nlocalversion=%s\n' \
+	"$tid" "$phash" "$(sha256_stdin < "$frag")" "$(gcc --version | head -1)" \
+	"$BUILD_RECIPE" "$lv")
+key=$(printf '%s' "$inputs" | sha256_stdin | cut -c1-16)
+out=$AB_BUILD_DIR/kernels/$sname-$key
+
+if [ -f "$out/ok" ] && [ -f "$out/bzImage" ]; then
+	log "cached: $out (no rebuild)"
+	echo "$out"
+	exit 0
+fi
+
+# A pristine copy of the tree, made once per tree and never built in, so
+# every kernel starts from the same clean source.
+pristine=$AB_BUILD_DIR/src/$tkey
+if [ ! -f "$pristine/.tb-ok" ]; then
+	log "preparing pristine tree from $src"
+	rm -rf "$pristine"
+	mkdir -p "$pristine"
+	if [ -f "$src" ]; then
+		tar -xf "$src" -C "$pristine" --strip-components=1
+	else
+		tar -C "$src" --exclude=.git -cf - . | tar -C "$pristine" -xf -
+		make -s -C "$pristine" mrproper
+	fi
+	[ -f "$pristine/Makefile" ] && [ -f "$pristine/mm/mremap.c" ] ||
+		die "'$src' does not look like a Linux source tree"
+	echo "$tid" > "$pristine/.tb-ok"
+fi
+
+work=$AB_BUILD_DIR/work/$sname-$key
+rm -rf "$work"
+mkdir -p "$work/obj"
+ksrc=$pristine
+if [ -n "$series" ]; then
+	ksrc=$work/src
+	log "copying tree for $sname"
+	cp -a "$pristine" "$ksrc"
+	for p in $(series_patches "$series"); do
+		log "applying $(basename "$p")"
+		if ! patch -d "$ksrc" -p1 --forward --batch \
+			--no-backup-if-mismatch -r "$work/rejects" \
+			< "$p" > "$work/patch.log" 2>&1; then
+			cat "$work/patch.log" >&2
+			if [ -s "$work/rejects" ]; then
+				printf '%s\n' "--- rejected hunks:" >&2
+				cat "$work/rejects" >&2
+			fi
+			die "$(basename "$p") does not apply to $src (work tree left in $work)"
+		fi
+	done
+fi
+
+blog=$work/build.log
+kmake() { make -C "$ksrc" O="$work/obj" ARCH=x86_64 "$@" >> "$blog" 2>&1; }
+fail_build()
+{
+	tail -n 40 "$blog" >&2
+	die "kernel build failed ($1); full log: $blog"
+}
+
+log "configuring $sname (tinyconfig + $(basename "$frag"))"
+kmake tinyconfig || fail_build tinyconfig
+(cd "$work/obj" && "$ksrc/scripts/kconfig/merge_config.sh" -m -O . .config "$frag") \
+	>> "$blog" 2>&1 || fail_build merge_config
+"$ksrc/scripts/config" --file "$work/obj/.config" --set-str LOCALVERSION "$lv" \
+	--disable LOCALVERSION_AUTO
+kmake olddefconfig || fail_build olddefconfig
+
+# merge_config only warns when a dependency drops an option; a kernel
+# without e.g. ADVISE_SYSCALLS would measure something else, so stop.
+missing=
+while IFS= read -r line; do
+	case $line in CONFIG_*=*) ;; *) continue ;; esac
+	grep -qxF "$line" "$work/obj/.config" || missing="$missing $line"
+done < "$frag"
+[ -z "$missing" ] || die "config options dropped by olddefconfig:$missing (fix $frag)"
+
+log "building $sname with $jobs jobs (log: $blog)"
+t0=$(date +%s)
+kmake -j"$jobs" bzImage || fail_build bzImage
+log "built $sname in $(( $(date +%s) - t0 )) s"
+
+rm -rf "$out"
+mkdir -p "$out"
+cp "$work/obj/arch/x86/boot/bzImage" "$out/bzImage"
+cp "$work/obj/.config" "$out/config"
+cp "$blog" "$out/build.log"
+make -s -C "$ksrc" O="$work/obj" ARCH=x86_64 kernelrelease > "$out/kernelrelease" 2>/dev/null
+printf '%s' "$inputs" > "$out/inputs"
+[ -n "$series" ] && series_patches "$series" | xargs -n1 basename > "$out/patches"
+touch "$out/ok"
+# Objects are not needed once the image is cached; the tree copy is large.
+rm -rf "$work"
+echo "$out"

@@ -1,0 +1,81 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# Pull results.json out of a guest's serial console log.
+#
+#   extract-results.sh CONSOLE.LOG OUT.json
+#
+# Finds the last block that kernel-patches/init/init.c printed:
+#   THPBENCH-RESULT-BEGIN name=results.json bytes=N cksum=C status=S
+#   <base64 lines>
+#   THPBENCH-RESULT-END
+# decodes it and checks the byte count and the POSIX cksum(1) CRC, so a
+# transfer cut short (guest timeout, console noise, qemu killed) is
+# reported instead of handing a partial file to `thpbench compare`.
+# On success writes OUT.json and prints "status=S" (the guest's thpbench
+# exit status). Exit 0 ok; 2 with a message saying what was wrong.
+set -euo pipefail
+
+KP_DIR=$(cd "$(dirname "$0")/.." && pwd)
+. "$KP_DIR/scripts/common.sh"
+
+[ $# -eq 2 ] || { sed -n '4,17p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
+logf=$1
+outf=$2
+[ -f "$logf" ] || die "console log '$logf' not found"
+need_cmd base64 cksum awk
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+tr -d '\r' < "$logf" > "$tmp/log"
+
+header=$(grep -a '^THPBENCH-RESULT-BEGIN ' "$tmp/log" | tail -n 1 || true)
+if [ -z "$header" ]; then
+	missing=$(grep -a '^THPBENCH-RESULT-MISSING' "$tmp/log" | tail -n 1 || true)
+	if [ -n "$missing" ]; then
+		die "$logf: the guest run wrote no results.json (${missing#* }); see the thpbench output above it in the log"
+	fi
+	log "last console lines of $logf:"
+	tail -n 15 "$tmp/log" | sed 's/^/  | /' >&2
+	die "$logf: no THPBENCH-RESULT-BEGIN line: the guest never reached the transfer (boot failure, panic or timeout)"
+fi
+
+field()
+{
+	printf '%s\n' "$header" | tr ' ' '\n' | sed -n "s/^$1=//p"
+}
+bytes=$(field bytes)
+sum=$(field cksum)
+status=$(field status)
+case "$bytes$sum" in *[!0-9]*|'')
+	die "$logf: malformed header '$header'" ;;
+esac
+
+# Lines after the last BEGIN; "END" present or not is recorded separately.
+awk '/^THPBENCH-RESULT-BEGIN /{buf=""; n=0; inb=1; end=0; next}
+     inb && /^THPBENCH-RESULT-END$/ {inb=0; end=1; next}
+     inb {buf = buf $0 "\n"}
+     END {printf "%s", buf > "/dev/stdout"; print end > "/dev/stderr"}' \
+	"$tmp/log" > "$tmp/b64" 2> "$tmp/ended"
+
+if grep -qv '^[A-Za-z0-9+/=]*$' "$tmp/b64"; then
+	bad=$(grep -nv '^[A-Za-z0-9+/=]*$' "$tmp/b64" | head -n 1)
+	die "$logf: transfer corrupted: non-base64 line inside the result block ($bad); kernel messages on the console?"
+fi
+if ! base64 -d < "$tmp/b64" > "$tmp/out" 2>/dev/null; then
+	# A cut in the middle of a 4-character group: decode what is whole,
+	# so the size report below says how much arrived.
+	head -c $(( $(tr -d '\n' < "$tmp/b64" | wc -c) / 4 * 4 )) < <(tr -d '\n' < "$tmp/b64") |
+		base64 -d > "$tmp/out" 2>/dev/null || true
+fi
+got=$(stat -c %s "$tmp/out")
+if [ "$(cat "$tmp/ended")" != 1 ] || [ "$got" -ne "$bytes" ]; then
+	die "$logf: transfer truncated: received $got of $bytes bytes of results.json$( [ "$(cat "$tmp/ended")" = 1 ] || echo ' and no THPBENCH-RESULT-END line'); rerun (a longer --timeout may help)"
+fi
+read -r gsum _ < <(cksum < "$tmp/out")
+[ "$gsum" = "$sum" ] ||
+	die "$logf: transfer corrupted: cksum $gsum, the guest sent $sum"
+
+cp "$tmp/out" "$outf.tmp"
+mv "$outf.tmp" "$outf"
+echo "status=$status"

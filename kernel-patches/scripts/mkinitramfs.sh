@@ -1,0 +1,110 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# Build the A/B guest initramfs.
+#
+#   mkinitramfs.sh -o FILE --suite SUITE.conf --thpbench BIN --workloads DIR
+#                  [--init BIN] [--reps N] [-- MORE THPBENCH RUN ARGS]
+#
+# The archive (gzip'd newc cpio) holds:
+#   /init                   static init (kernel-patches/init/init.c; built
+#                           with gcc -static when --init is not given)
+#   /bin/thpbench           static harness
+#   /workloads/NAME         every executable in DIR (must be static)
+#   /etc/thpbench/suite.conf, /etc/thpbench/argv, /etc/thpbench/env
+#   /dev /proc /sys /tmp    mount points (/dev/console too when run as root)
+# argv runs "thpbench run /etc/thpbench/suite.conf -o /tmp/out --label
+# @LABEL@ [-r N] [MORE...]"; init fills @LABEL@ from thpbench.label= on the
+# kernel command line, so one archive serves kernels A and B alike.
+# Exit 0, or 2 with a message naming the file that is missing or dynamic.
+set -euo pipefail
+
+KP_DIR=$(cd "$(dirname "$0")/.." && pwd)
+. "$KP_DIR/scripts/common.sh"
+
+out= suite= thpbench= wldir= init= reps=
+extra=()
+
+usage()
+{
+	sed -n '4,20p' "$0" | sed 's/^# \{0,1\}//' >&2
+	exit 2
+}
+
+while [ $# -gt 0 ]; do
+	case $1 in
+	-o) out=${2:?}; shift 2 ;;
+	--suite) suite=${2:?}; shift 2 ;;
+	--thpbench) thpbench=${2:?}; shift 2 ;;
+	--workloads) wldir=${2:?}; shift 2 ;;
+	--init) init=${2:?}; shift 2 ;;
+	--reps) reps=${2:?}; shift 2 ;;
+	--) shift; extra=("$@"); break ;;
+	-h|--help) usage ;;
+	*) die "unknown argument '$1' (see --help)" ;;
+	esac
+done
+[ -n "$out" ] && [ -n "$suite" ] && [ -n "$thpbench" ] && [ -n "$wldir" ] || usage
+[ -f "$suite" ] || die "suite '$suite' not found"
+[ -x "$thpbench" ] || die "thpbench binary '$thpbench' not found (build it with 'make static')"
+[ -d "$wldir" ] || die "workloads directory '$wldir' not found"
+need_cmd cpio gzip readelf
+
+# A dynamic binary would fail in the guest with a bare ENOENT from execve
+# (no loader there); say so here, where it can be fixed.
+check_static()
+{
+	if readelf -l "$1" 2>/dev/null | grep -q 'Requesting program interpreter'; then
+		die "'$1' is dynamically linked; the guest has no libc (build with 'make static')"
+	fi
+}
+
+stage=$(mktemp -d)
+trap 'rm -rf "$stage"' EXIT
+mkdir -p "$stage"/{bin,workloads,etc/thpbench,dev,proc,sys,tmp,run}
+
+if [ -z "$init" ]; then
+	need_cmd gcc
+	init=$stage/init.bin
+	gcc -static -O2 -std=c11 -D_GNU_SOURCE -Wall -Wextra \
+		-o "$init" "$KP_DIR/init/init.c" ||
+		die "cannot build the static init from $KP_DIR/init/init.c (is the static libc, libc6-dev, installed?)"
+fi
+check_static "$init"
+install -m 0755 "$init" "$stage/init"
+rm -f "$stage/init.bin"
+
+check_static "$thpbench"
+install -m 0755 "$thpbench" "$stage/bin/thpbench"
+
+nwl=0
+for w in "$wldir"/*; do
+	[ -f "$w" ] && [ -x "$w" ] || continue
+	case $w in *.c|*.cc|*.o|*.d|*.a|*.h|*.md) continue ;; esac
+	check_static "$w"
+	install -m 0755 "$w" "$stage/workloads/$(basename "$w")"
+	nwl=$((nwl + 1))
+done
+[ "$nwl" -gt 0 ] || die "no workload programs in '$wldir' (run 'make static' first)"
+
+install -m 0644 "$suite" "$stage/etc/thpbench/suite.conf"
+{
+	printf '%s\n' /bin/thpbench run /etc/thpbench/suite.conf -o /tmp/out \
+		--label @LABEL@
+	[ -z "$reps" ] || printf '%s\n' -r "$reps"
+	[ ${#extra[@]} -eq 0 ] || printf '%s\n' "${extra[@]}"
+} > "$stage/etc/thpbench/argv"
+printf '%s\n' PATH=/bin THPBENCH_WORKLOADS=/workloads HOME=/tmp TMPDIR=/tmp \
+	> "$stage/etc/thpbench/env"
+
+# The kernel opens /dev/console before /init runs; init also mounts
+# devtmpfs and reopens it, so the node is a convenience when not root.
+if [ "$(id -u)" = 0 ]; then
+	mknod -m 600 "$stage/dev/console" c 5 1
+fi
+
+mkdir -p "$(dirname "$out")"
+(cd "$stage" && find . -mindepth 1 | LC_ALL=C sort |
+	cpio -o -H newc -R 0:0 --quiet) | gzip -9 > "$out.tmp"
+mv "$out.tmp" "$out"
+log "wrote $out ($nwl workloads, $(du -k "$out" | cut -f1) KiB)"
