@@ -97,7 +97,7 @@ static int parse_opts(int argc, char **argv, struct run_opts *o)
 
 	o->reps = o->warmup = -1;
 	o->timeout_s = -1;
-	while ((c = getopt_long(argc, argv, "+o:r:e:h", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "o:r:e:h", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'o': o->outdir = optarg; break;
 		case 'e': o->events = optarg; break;
@@ -407,16 +407,16 @@ static void begin_settings(struct session *ss, struct plan_opts *po)
 	char err[512], cur[64] = "";
 
 	settings_init(&ss->settings, ss->o->sysfs_root, NULL);
+	po->can_write = geteuid() == 0 && settings_writable(&ss->settings);
+	if (po->can_write && settings_begin(&ss->settings, err, sizeof(err)))
+		tb_die("%s", err);
+	/* Read after begin: it may have just undone a crashed run's settings. */
 	knob_read(ss->settings.root, "transparent_hugepage/enabled", cur, sizeof(cur));
 	po->current_thp = xstrdup(cur);
-	po->can_write = geteuid() == 0 && settings_writable(&ss->settings);
 	if (!po->can_write) {
 		tb_warn("not root: running in the current THP mode (\"%s\") only; "
 			"cases that need other settings are skipped", cur);
-		return;
 	}
-	if (settings_begin(&ss->settings, err, sizeof(err)))
-		tb_die("%s", err);
 }
 
 static void build_plan(struct session *ss, struct plan_opts *po)

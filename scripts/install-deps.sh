@@ -1,0 +1,29 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
+# Install the Debian packages thpbench needs to build, test and plot,
+# only those that are missing. Needs root (apt-get) when something is.
+# Usage: scripts/install-deps.sh [--check]   (--check: list missing, exit 1 if any)
+set -e
+PKGS="build-essential g++ make pkg-config bc libpfm4-dev libnuma-dev libgsl-dev
+libjansson-dev libinih-dev libcmocka-dev gnuplot-nox jq libxml2-utils file"
+
+missing=""
+for p in $PKGS; do
+	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" ||
+		missing="$missing $p"
+done
+[ -z "$missing" ] && exit 0
+if [ "$1" = "--check" ]; then
+	echo "missing Debian packages:$missing"
+	exit 1
+fi
+if [ "$(id -u)" != 0 ]; then
+	echo "thpbench: missing Debian packages:$missing" >&2
+	echo "thpbench: run as root, or: sudo apt-get install$missing" >&2
+	exit 2
+fi
+echo "thpbench: installing$missing"
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -qq
+# shellcheck disable=SC2086
+apt-get install -y -qq --no-install-recommends $missing >/dev/null

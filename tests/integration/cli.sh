@@ -1,0 +1,63 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
+# The CLI's error contract (exit 2, messages naming file:line or the
+# event) and the runner's handling of failing, missing and slow programs.
+# Runs as any user; the THP mode is left as found.
+. tests/integration/lib.sh
+trap 'rm -rf "$TMPD"' EXIT
+
+$TB > /dev/null 2>&1
+check "no command: exit 2" [ $? -eq 2 ]
+$TB frobnicate > /dev/null 2>&1
+check "unknown command: exit 2" [ $? -eq 2 ]
+
+printf '[suite]\nrepetitions = 3\n[case a]\nworkload = true\nflavour = x\n' > "$TMPD/bad1.conf"
+$TB run "$TMPD/bad1.conf" > "$TMPD/e1" 2>&1
+check "unknown key: exit 2" [ $? -eq 2 ]
+check "unknown key: message names file:line and key" \
+	grep -q "bad1.conf:5: unknown key \"flavour\"" "$TMPD/e1"
+
+printf '[suite]\nrepetitions = lots\n' > "$TMPD/bad2.conf"
+$TB run "$TMPD/bad2.conf" > "$TMPD/e2" 2>&1
+check "bad number: exit 2 with file:line" grep -q 'bad2.conf:2: repetitions' "$TMPD/e2"
+
+$TB run -e no-such-event -- true > "$TMPD/e3" 2>&1
+check "unknown event: exit 2" [ $? -eq 2 ]
+check "unknown event: named in the message" grep -q 'no-such-event' "$TMPD/e3"
+
+$TB run -e task-clock,dTLB-load-misses -o "$TMPD/r1" -- true > "$TMPD/o1" 2>&1
+check "run -- true: exit 0" [ $? -eq 0 ]
+if [ "$(jq .env.pmu "$TMPD/r1/results.json")" = false ]; then
+	check "no PMU: dTLB-load-misses printed <not supported>" \
+		grep -q '<not supported>.*dTLB-load-misses' "$TMPD/o1"
+	check "no PMU: dTLB-load-misses absent from metrics, reason stored" \
+		[ "$(jq '.cases[0].runs[0] | (.metrics["dTLB-load-misses"] == null and (.unsupported["dTLB-load-misses"] | length) > 0)' "$TMPD/r1/results.json")" = true ]
+fi
+check "task-clock counted" \
+	[ "$(jq '.cases[0].runs[0].metrics["task-clock"] > 0' "$TMPD/r1/results.json")" = true ]
+
+$TB run -r 2 --warmup 0 -o "$TMPD/r2" -- sh -c 'exit 7' > /dev/null 2>&1
+check "failing program: runs recorded as failed with exit code 7" \
+	[ "$(jq -c '[.cases[0].runs[] | [.status, .exit_code]] | unique' "$TMPD/r2/results.json")" = '[["failed",7]]' ]
+
+$TB run -r 1 --warmup 0 -o "$TMPD/r3" -- /nonexistent/prog > "$TMPD/o3" 2>&1
+check "missing program: run recorded as error naming it" \
+	[ "$(jq -r '.cases[0].runs[0].status' "$TMPD/r3/results.json")" = error ]
+check "missing program: message names it" grep -q '/nonexistent/prog' "$TMPD/o3"
+
+$TB run -r 2 --warmup 0 --timeout 1 -o "$TMPD/r4" -- sleep 20 > /dev/null 2>&1
+check "timeout: both repetitions killed and recorded, suite went on" \
+	[ "$(jq -c '[.cases[0].runs[].status]' "$TMPD/r4/results.json")" = '["timeout","timeout"]' ]
+check "timeout: the killing signal is recorded" \
+	[ "$(jq '.cases[0].runs[0].signal' "$TMPD/r4/results.json")" = 9 ]
+
+$TB run -r 1 --warmup 0 -o "$TMPD/r5" -- sh -c 'kill -SEGV $$' > /dev/null 2>&1
+check "signalled program: status signaled, signal 11" \
+	[ "$(jq -c '.cases[0].runs[0] | [.status, .signal]' "$TMPD/r5/results.json")" = '["signaled",11]' ]
+
+$TB list > "$TMPD/list" 2>&1
+check "list exits 0" [ $? -eq 0 ]
+check "list shows the mremap workload" grep -q 'workloads/mremap' "$TMPD/list"
+check "list shows the quick suite" grep -q 'configs/quick.conf' "$TMPD/list"
+check "list shows software events" grep -q 'page-faults' "$TMPD/list"
+finish

@@ -1,0 +1,44 @@
+# SPDX-License-Identifier: GPL-2.0-only
+# Helpers for the integration tests (sourced). They run against the real
+# machine, so every test that may change settings saves THP "enabled"
+# and restores it on any exit.
+
+TB=./harness/thpbench
+THP=/sys/kernel/mm/transparent_hugepage/enabled
+nfail=0
+
+ok() { echo "ok: $*"; }
+bad() { echo "FAIL: $*"; nfail=$((nfail + 1)); }
+check() { desc=$1; shift; if "$@"; then ok "$desc"; else bad "$desc"; fi; }
+
+need_root() {
+	if [ "$(id -u)" != 0 ] || [ ! -w "$THP" ]; then
+		echo "skip: needs root and a writable $THP"
+		exit 77
+	fi
+}
+
+thp_mode() { sed -n 's/.*\[\(.*\)\].*/\1/p' "$THP"; }
+
+# Remember THP "enabled" and put it back on every exit path.
+guard_thp() {
+	THP_SAVED=$(thp_mode)
+	trap 'echo "$THP_SAVED" > "$THP"; rm -rf "$TMPD"' EXIT
+	trap 'exit 130' INT TERM HUP
+}
+
+TMPD=$(mktemp -d)
+
+# Median of a metric over a case's ok runs: median FILE CASE_ID METRIC
+median() {
+	jq -r --arg id "$2" --arg m "$3" '
+		[.cases[] | select(.id == $id) | .runs[] | select(.status == "ok")
+		 | .metrics[$m] | select(. != null)] | sort
+		| if length == 0 then "none" else .[(length - 1) / 2 | floor] end' "$1"
+}
+
+finish() {
+	[ "$nfail" -eq 0 ] && exit 0
+	echo "$nfail check(s) failed"
+	exit 1
+}

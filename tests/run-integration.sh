@@ -1,0 +1,24 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
+# Run every tests/{workloads,integration,kernel}/*.sh from the repo root.
+# Each exits 0 (pass), 77 (skip: e.g. needs root) or anything else (fail).
+# Closing line: "integration: N passed, N failed, N skipped".
+pass=0
+fail=0
+skip=0
+failed=""
+for t in tests/workloads/*.sh tests/integration/*.sh tests/kernel/*.sh; do
+	[ -f "$t" ] || continue
+	case $t in */lib.sh) continue ;; esac
+	echo "=== $t"
+	sh "$t"
+	rc=$?
+	case $rc in
+	0) pass=$((pass + 1)) ;;
+	77) skip=$((skip + 1)); echo "--- skipped: $t" ;;
+	*) fail=$((fail + 1)); failed="$failed $t"; echo "--- FAILED ($rc): $t" ;;
+	esac
+done
+[ -n "$failed" ] && echo "failed:$failed"
+echo "integration: $pass passed, $fail failed, $skip skipped"
+[ "$fail" -eq 0 ]
