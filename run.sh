@@ -1,0 +1,44 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
+# The one entry point for users.
+#
+#   ./run.sh                 install missing packages, build, run configs/quick.conf,
+#                            print the summary, write results and plots under results/
+#   ./run.sh SUITE           the same with configs/SUITE.conf (e.g. seeds, nightly)
+#   ./run.sh check           build and run all tests (same as make check)
+#   ./run.sh bench           harness overhead vs perf stat -r
+#   ./run.sh ab PATCHDIR ... kernel A/B in qemu (kernel-patches/README.md)
+#   ./run.sh run|compare|plot|restore|list ...   thpbench sub-commands
+set -e
+cd "$(dirname "$0")"
+
+scripts/install-deps.sh
+make -s -j"$(nproc)"
+
+cmd=${1:-quick}
+case $cmd in
+check|test)
+	exec make -s check ;;
+bench)
+	shift
+	exec sh tests/bench/overhead.sh "$@" ;;
+ab)
+	shift
+	exec kernel-patches/scripts/ab.sh "$@" ;;
+run|compare|plot|restore|list)
+	exec ./harness/thpbench "$@" ;;
+esac
+
+shift || true
+suite=configs/$cmd.conf
+[ -f "$cmd" ] && suite=$cmd
+if [ ! -f "$suite" ]; then
+	echo "run.sh: no suite $suite (see: ls configs/)" >&2
+	exit 2
+fi
+name=$(basename "$suite" .conf)
+out=results/$name-$(date +%Y%m%d-%H%M%S)
+./harness/thpbench run "$suite" -o "$out" "$@"
+rm -f results/latest
+ln -s "$(basename "$out")" results/latest
+echo "latest: results/latest -> $out"
