@@ -47,6 +47,15 @@ else
 	fi
 fi
 
+if build_no_thp; then
+	expect_rc 3 "THP mode, THP disabled for the process: exit 3" \
+		"$tmp/no_thp" "$bin" --mode thp --size 8M &&
+		expect_grep "$tmp/err" 'invalid measurement: only 0 of 8192 kB' \
+			"exit 3 says how much was THP-backed"
+else
+	skip "exit 3 without THP (no C compiler to build the prctl helper)"
+fi
+
 # --- hugetlb mode: a pool too small is a clear runtime failure ---
 free=$(cat "$pool/free_hugepages" 2>/dev/null || echo 0)
 want=$((free + 2))

@@ -193,3 +193,25 @@ thp_enabled() {
 	sed -n 's/.*\[\(.*\)\].*/\1/p' /sys/kernel/mm/transparent_hugepage/enabled \
 		2>/dev/null
 }
+
+# build_no_thp: $tmp/no_thp CMD... runs CMD with prctl(PR_SET_THP_DISABLE)
+# (inherited across exec), so the "no THP -> exit 3" path can be tested
+# without touching the global THP mode. 1 when there is no C compiler.
+build_no_thp() {
+	[ -x "$tmp/no_thp" ] && return 0
+	${CC:-cc} -x c -o "$tmp/no_thp" - <<'CSRC' 2>/dev/null
+#include <stdio.h>
+#include <sys/prctl.h>
+#include <unistd.h>
+int main(int argc, char **argv)
+{
+	if (argc < 2 || prctl(PR_SET_THP_DISABLE, 1, 0, 0, 0)) {
+		perror("no_thp");
+		return 2;
+	}
+	execvp(argv[1], argv + 1);
+	perror(argv[1]);
+	return 2;
+}
+CSRC
+}
