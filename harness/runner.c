@@ -52,7 +52,8 @@ static void close_fd(int *fd)
 
 static int open_pipes(struct pipes *p)
 {
-	int *all[] = { p->go, p->err, p->ctl, p->ack, p->met };
+	/* The child's ends first: low fd numbers, which even dash can redirect. */
+	int *all[] = { p->ctl, p->ack, p->met, p->go, p->err };
 	size_t i;
 
 	for (i = 0; i < ARRAY_SIZE(all); i++)
