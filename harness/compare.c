@@ -334,6 +334,28 @@ static bool all_modes_set(const struct comparison *c)
 	return c->npairs > 0;
 }
 
+/* Pairs left without a metric by --metric are the user's choice: not
+ * printed as empty tables. */
+static void drop_unselected(struct comparison *c)
+{
+	size_t i, j = 0;
+
+	if (!c->opts.nmetrics)
+		return;
+	for (i = 0; i < c->npairs; i++) {
+		struct cmp_pair *p = &c->pairs[i];
+
+		if (!p->nm && !p->nonly_a && !p->nonly_b) {
+			compare_pair_free(p);
+			continue;
+		}
+		if (j != i)
+			c->pairs[j] = *p;
+		j++;
+	}
+	c->npairs = j;
+}
+
 static bool any_tested(const struct comparison *c)
 {
 	size_t i, j;
@@ -375,6 +397,7 @@ int compare_build(struct comparison *c, const struct tb_results *ra,
 	for (i = 0; i < c->npairs; i++)
 		if (compare_pair_compute(&c->pairs[i], opts, err, errlen))
 			return -1;
+	drop_unselected(c);
 	if (!any_tested(c)) {
 		snprintf(err, errlen,
 			 "fewer than %d ok runs in every compared case: refusing to compute statistics (rerun with -r 5 or more)",

@@ -210,7 +210,7 @@ static size_t bad_runs(const struct tb_case *c, char *why, size_t len)
 }
 
 static void note_unsupported(struct cmp_pair *p, const struct tb_case *c,
-			     const char *side)
+			     const char *side, const struct cmp_opts *o)
 {
 	struct note_set seen = { 0 };
 	size_t i, j;
@@ -219,7 +219,7 @@ static void note_unsupported(struct cmp_pair *p, const struct tb_case *c,
 		for (j = 0; j < c->runs[i].unsupported.n; j++) {
 			const struct note *nt = &c->runs[i].unsupported.v[j];
 
-			if (note_set_find(&seen, nt->name))
+			if (note_set_find(&seen, nt->name) || !selected(o, nt->name))
 				continue;
 			note_set_put(&seen, nt->name, nt->reason);
 			add_note(p, "%s: %s not measured (%s)", side, nt->name,
@@ -270,8 +270,8 @@ int compare_pair_compute(struct cmp_pair *p, const struct cmp_opts *o,
 	for (i = 0; i < p->nm; i++)
 		metric_verdict(&p->m[i], o);
 	note_runs(p, o);
-	note_unsupported(p, p->a, p->a_name);
-	note_unsupported(p, p->b, p->b_name);
+	note_unsupported(p, p->a, p->a_name, o);
+	note_unsupported(p, p->b, p->b_name, o);
 	return 0;
 }
 

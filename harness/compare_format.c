@@ -1,0 +1,300 @@
+// SPDX-License-Identifier: GPL-2.0-only
+#include "compare_format.h"
+
+#include <math.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "util.h"
+
+static const char *const format_names[] = {
+	[CMP_FMT_TEXT] = "text",
+	[CMP_FMT_MINISTAT] = "ministat",
+	[CMP_FMT_EMAIL] = "email",
+	[CMP_FMT_MD] = "md",
+	[CMP_FMT_CSV] = "csv",
+	[CMP_FMT_JSON] = "json",
+};
+
+int cmp_format_parse(const char *s)
+{
+	size_t i;
+
+	if (!strcmp(s, "markdown"))
+		return CMP_FMT_MD;
+	for (i = 0; i < ARRAY_SIZE(format_names); i++)
+		if (!strcmp(s, format_names[i]))
+			return (int)i;
+	return -1;
+}
+
+void compare_print(const struct comparison *c, enum cmp_format f, FILE *out)
+{
+	static void (*const print[])(const struct comparison *, FILE *) = {
+		[CMP_FMT_TEXT] = compare_print_text,
+		[CMP_FMT_MINISTAT] = compare_print_ministat,
+		[CMP_FMT_EMAIL] = compare_print_email,
+		[CMP_FMT_MD] = compare_print_md,
+		[CMP_FMT_CSV] = compare_print_csv,
+		[CMP_FMT_JSON] = compare_print_json,
+	};
+
+	print[(size_t)f < ARRAY_SIZE(print) ? f : CMP_FMT_TEXT](c, out);
+}
+
+const char *cf_num(double v, char *buf, size_t len)
+{
+	if (isnan(v))
+		snprintf(buf, len, "-");
+	else if (fabs(v) >= 1e9)
+		snprintf(buf, len, "%.4g", v);
+	else if (fabs(v) >= 100)
+		snprintf(buf, len, "%.0f", v);
+	else
+		snprintf(buf, len, "%.4g", v);
+	return buf;
+}
+
+const char *cf_pct(double rel, char *buf, size_t len)
+{
+	double pct = rel * 100;
+
+	if (isnan(rel))
+		snprintf(buf, len, "n/a");
+	else if (fabs(pct) >= 1000)
+		snprintf(buf, len, "%+.0f%%", pct);
+	else if (fabs(pct) < 0.05)
+		snprintf(buf, len, "%.1f%%", 0.0);	/* no "-0.0%" */
+	else
+		snprintf(buf, len, "%+.1f%%", pct);
+	return buf;
+}
+
+const char *cf_sd(double cv, char *buf, size_t len)
+{
+	if (isnan(cv))
+		buf[0] = 0;
+	else if (cv * 100 >= 100)
+		snprintf(buf, len, "±%.0f%%", cv * 100);
+	else
+		snprintf(buf, len, "±%.1f%%", cv * 100);
+	return buf;
+}
+
+const char *cf_ci(double lo, double hi, char *buf, size_t len)
+{
+	char a[32], b[32];
+
+	if (isnan(lo) || isnan(hi))
+		buf[0] = 0;
+	else
+		snprintf(buf, len, "[%s, %s]", cf_pct(lo, a, sizeof(a)),
+			 cf_pct(hi, b, sizeof(b)));
+	return buf;
+}
+
+const char *cf_p(double p, char *buf, size_t len)
+{
+	if (isnan(p))
+		snprintf(buf, len, "-");
+	else if (p < 0.0001)
+		snprintf(buf, len, "<0.0001");
+	else
+		snprintf(buf, len, "%.4f", p);
+	return buf;
+}
+
+const char *cf_level(double frac, char *buf, size_t len)
+{
+	snprintf(buf, len, "%g", frac * 100);
+	return buf;
+}
+
+const char *cf_kernel(const struct tb_results *r, char *buf, size_t len)
+{
+	char k[128];
+
+	compare_env_str(r, "kernel", k, sizeof(k));
+	snprintf(buf, len, "%s%s", *k ? "kernel " : "", k);
+	return buf;
+}
+
+const char *cf_machine(const struct tb_results *r, char *buf, size_t len)
+{
+	char host[128], cpu[160], n[32];
+
+	compare_env_str(r, "hostname", host, sizeof(host));
+	compare_env_str(r, "cpu", cpu, sizeof(cpu));
+	compare_env_str(r, "nr_cpus", n, sizeof(n));
+	snprintf(buf, len, "%s, %s, %s CPUs", *host ? host : "?",
+		 *cpu ? cpu : "?", *n ? n : "?");
+	return buf;
+}
+
+const char *cf_test_desc(const struct cmp_opts *o)
+{
+	switch (o->test) {
+	case CMP_TEST_MW:
+		return "Mann-Whitney U";
+	case CMP_TEST_BOTH:
+		return "Welch's t and Mann-Whitney U";
+	default:
+		return "Welch's t";
+	}
+}
+
+static const char *needed_str(size_t n, char *buf, size_t len)
+{
+	if (n == SIZE_MAX)
+		snprintf(buf, len, "more than 10^6");
+	else
+		snprintf(buf, len, "about %zu", n);
+	return buf;
+}
+
+const char *cf_why(const struct cmp_metric *m, const struct cmp_opts *o,
+		   char *buf, size_t len)
+{
+	char t[32], mde[32], lvl[16], nn[40];
+	double thr = m->info.threshold;
+
+	snprintf(t, sizeof(t), "%g%%", thr * 100);
+	cf_level(o->confidence, lvl, sizeof(lvl));
+	switch (m->verdict) {
+	case VERDICT_TOO_FEW:
+		snprintf(buf, len, "n = %zu vs %zu: fewer than %d values, no statistics",
+			 m->a.n, m->b.n, VERDICT_MIN_N);
+		break;
+	case VERDICT_NO_CHANGE:
+		if (m->ch.method == CHANGE_NONE)
+			snprintf(buf, len, "identical constant values");
+		else
+			snprintf(buf, len, "the %s%% CI of the change lies within ±%s%s",
+				 lvl, t, m->p < 1 - o->confidence ?
+				 " (significant, but below the threshold)" : "");
+		break;
+	case VERDICT_INCONCLUSIVE:
+		snprintf(buf, len,
+			 "at n = %zu vs %zu the smallest detectable change is %s; %s runs per side would detect ±%s (power %g%%)",
+			 m->a.n, m->b.n,
+			 isnan(m->mde) ? "unknown" : cf_pct(m->mde, mde, sizeof(mde)) + 1,
+			 needed_str(m->n_needed, nn, sizeof(nn)), t, o->power * 100);
+		break;
+	default:
+		if (m->ch.method == CHANGE_NONE)
+			snprintf(buf, len, "p < %g; base mean is 0, no relative change",
+				 1 - o->confidence);
+		else
+			snprintf(buf, len, "p < %g and the whole %s%% CI of the change lies beyond ±%s",
+				 1 - o->confidence, lvl, t);
+	}
+	return buf;
+}
+
+const char *cf_outliers(const struct cmp_side *s, char *buf, size_t len)
+{
+	size_t i, off = 0;
+	char num[32];
+
+	buf[0] = 0;
+	for (i = 0; i < s->n && off < len; i++)
+		if (s->outlier[i])
+			off += snprintf(buf + off, len - off, "%s#%zu = %s",
+					off ? ", " : "", i + 1,
+					cf_num(s->v[i], num, sizeof(num)));
+	return buf;
+}
+
+int cf_width(const char *s)
+{
+	int w = 0;
+
+	for (; *s; s++)
+		w += ((unsigned char)*s & 0xc0) != 0x80;
+	return w;
+}
+
+void cf_put(FILE *out, const char *s, int width)
+{
+	int pad = (width < 0 ? -width : width) - cf_width(s);
+
+	if (width > 0)
+		fprintf(out, "%*s", pad > 0 ? pad : 0, "");
+	fputs(s, out);
+	if (width < 0)
+		fprintf(out, "%*s", pad > 0 ? pad : 0, "");
+}
+
+void cf_print_sources(const struct comparison *c, FILE *out,
+		      const char *indent)
+{
+	char ka[160], kb[160], m[400], lvl[16];
+
+	cf_kernel(c->ra, ka, sizeof(ka));
+	cf_kernel(c->rb, kb, sizeof(kb));
+	if (c->opts.by == CMP_FILES) {
+		fprintf(out, "%sbase: %s%s%s\n", indent, c->opts.base_path,
+			*ka ? ", " : "", ka);
+		fprintf(out, "%snew:  %s%s%s\n", indent, c->opts.new_path,
+			*kb ? ", " : "", kb);
+	} else {
+		fprintf(out, "%sfile: %s%s%s\n", indent, c->opts.base_path,
+			*ka ? ", " : "", ka);
+		fprintf(out, "%scompared: by %s, base %s\n", indent,
+			c->opts.by == CMP_BY_THP ? "THP mode" : "label",
+			c->opts.base_value ? c->opts.base_value :
+			"the first of each case in file order");
+	}
+	fprintf(out, "%smachine: %s\n", indent, cf_machine(c->ra, m, sizeof(m)));
+	fprintf(out, "%sconfidence: %s%%, %s, Holm-Bonferroni per case\n",
+		indent, cf_level(c->opts.confidence, lvl, sizeof(lvl)),
+		cf_test_desc(&c->opts));
+}
+
+void cf_print_diffs(const struct comparison *c, FILE *out, const char *indent)
+{
+	size_t i;
+
+	for (i = 0; i < c->ndiffs; i++)
+		fprintf(out, "%s%s: %s (base) vs %s (new)%s\n", indent,
+			c->diffs[i].what, c->diffs[i].a, c->diffs[i].b,
+			c->diffs[i].blocking ? " [invalidates; forced]" : "");
+}
+
+void cf_print_unmatched(const struct comparison *c, FILE *out,
+			const char *indent)
+{
+	size_t i;
+
+	for (i = 0; i < c->nun; i++)
+		fprintf(out, "%s%s%s%s: %s\n", indent, c->un[i].side,
+			*c->un[i].side ? " " : "", c->un[i].c->id,
+			c->un[i].why);
+}
+
+const char *cf_tally(const struct comparison *c, char *buf, size_t len)
+{
+	static const enum verdict order[] = {
+		VERDICT_REGRESSION, VERDICT_IMPROVEMENT, VERDICT_CHANGED,
+		VERDICT_NO_CHANGE, VERDICT_INCONCLUSIVE, VERDICT_TOO_FEW,
+	};
+	size_t i, off = 0;
+
+	buf[0] = 0;
+	for (i = 0; i < ARRAY_SIZE(order) && off < len; i++)
+		off += snprintf(buf + off, len - off, "%s%zu %s",
+				i ? ", " : "", compare_count(c, order[i]),
+				verdict_name(order[i]));
+	return buf;
+}
+
+const char *cf_p_eq(double p, char *buf, size_t len)
+{
+	char v[32];
+
+	cf_p(p, v, sizeof(v));
+	snprintf(buf, len, "%s%s", *v == '<' ? "" : "= ", v);
+	if (*v == '<')
+		snprintf(buf, len, "< %s", v + 1);
+	return buf;
+}

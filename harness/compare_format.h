@@ -1,0 +1,91 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * compare_format - print a struct comparison (compare.h) in one of the
+ * dialects kernel developers read:
+ *   text      LKP-style columns: base %stddev %change [CI] new %stddev
+ *             p verdict metric; rows with a claimed change marked '*'
+ *   ministat  one block per metric, as FreeBSD ministat(1) prints it,
+ *             "Difference at 95.0% confidence" only when proven
+ *   email     plain text, at most 72 columns, for a cover letter
+ *   md, csv   tables; csv has every statistic, one row per metric
+ *   json      every statistic (schema "thpbench-compare/1")
+ * Spreads are labelled wherever they are printed: "%stddev" is the sample
+ * standard deviation relative to the mean (LKP), never the standard error.
+ * All output is deterministic for given input (golden-tested).
+ */
+#ifndef THPBENCH_COMPARE_FORMAT_H
+#define THPBENCH_COMPARE_FORMAT_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include "compare.h"
+
+enum cmp_format {
+	CMP_FMT_TEXT,
+	CMP_FMT_MINISTAT,
+	CMP_FMT_EMAIL,
+	CMP_FMT_MD,
+	CMP_FMT_CSV,
+	CMP_FMT_JSON,
+};
+
+/* -1 when s names no format. */
+int cmp_format_parse(const char *s);
+void compare_print(const struct comparison *c, enum cmp_format f, FILE *out);
+
+void compare_print_text(const struct comparison *c, FILE *out);
+void compare_print_ministat(const struct comparison *c, FILE *out);
+void compare_print_email(const struct comparison *c, FILE *out);
+void compare_print_md(const struct comparison *c, FILE *out);
+void compare_print_csv(const struct comparison *c, FILE *out);
+void compare_print_json(const struct comparison *c, FILE *out);
+
+/* Shared by the formats. */
+
+/* LKP-like number: integers from 100 up, 4 significant digits below,
+ * exponent from 1e9; "-" for NAN. */
+const char *cf_num(double v, char *buf, size_t len);
+/* Relative change as "+5.1%" ("n/a" for NAN). */
+const char *cf_pct(double rel, char *buf, size_t len);
+/* cv as "±1.2%" ("" for NAN). */
+const char *cf_sd(double cv, char *buf, size_t len);
+/* "[-2.1%, +0.3%]" ("" when either bound is NAN). */
+const char *cf_ci(double lo, double hi, char *buf, size_t len);
+/* p-value as "0.0123" or "<0.0001" ("-" for NAN). */
+const char *cf_p(double p, char *buf, size_t len);
+/* "= 0.0123" or "< 0.0001", to follow "p " in a sentence. */
+const char *cf_p_eq(double p, char *buf, size_t len);
+/* Percent of a fraction without sign: 0.95 -> "95", 0.975 -> "97.5". */
+const char *cf_level(double frac, char *buf, size_t len);
+
+/* "kernel 6.1.0" or "" : short description of one side's file. */
+const char *cf_kernel(const struct tb_results *r, char *buf, size_t len);
+/* "testbox, Example CPU, 2 CPUs" */
+const char *cf_machine(const struct tb_results *r, char *buf, size_t len);
+/* Why the verdict is what it is, one sentence without a final period. */
+const char *cf_why(const struct cmp_metric *m, const struct cmp_opts *o,
+		   char *buf, size_t len);
+/* Outliers of one side as "#2 = 9123, #4 = 10", 1-based positions among
+ * the ok values ("" when none). */
+const char *cf_outliers(const struct cmp_side *s, char *buf, size_t len);
+/* Column header word for the test deciding significance. */
+const char *cf_test_desc(const struct cmp_opts *o);
+
+
+
+/* Display width of UTF-8 text (columns, not bytes: "±" is one). */
+int cf_width(const char *s);
+/* Print s padded to width columns: right-aligned, or left when width < 0. */
+void cf_put(FILE *out, const char *s, int width);
+/* Header lines shared by text and email: what, machine, kernel(s). */
+void cf_print_sources(const struct comparison *c, FILE *out,
+		      const char *indent);
+/* The environment differences and unmatched cases, one per line. */
+void cf_print_diffs(const struct comparison *c, FILE *out, const char *indent);
+void cf_print_unmatched(const struct comparison *c, FILE *out,
+			const char *indent);
+/* "1 improvement, 0 regressions, ..." */
+const char *cf_tally(const struct comparison *c, char *buf, size_t len);
+
+#endif

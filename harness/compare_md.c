@@ -1,0 +1,82 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* Markdown format: one table per pair of cases, notes as a list. */
+#include "compare_format.h"
+
+#include <string.h>
+
+/* Table cells: a '|' would end the cell. */
+static void md_cell(FILE *out, const char *s)
+{
+	fputs("| ", out);
+	for (; *s; s++)
+		fputs(*s == '|' ? "\\|" : (char[]){ *s, 0 }, out);
+	fputc(' ', out);
+}
+
+static void md_row(FILE *out, const struct cmp_metric *m)
+{
+	char b[96];
+	bool claim = verdict_is_change(m->verdict);
+
+	md_cell(out, m->name);
+	md_cell(out, cf_num(m->a.s.mean, b, sizeof(b)));
+	md_cell(out, cf_sd(m->a.s.cv, b, sizeof(b)));
+	md_cell(out, cf_num(m->b.s.mean, b, sizeof(b)));
+	md_cell(out, cf_sd(m->b.s.cv, b, sizeof(b)));
+	md_cell(out, m->tested ? cf_pct(m->pct_change, b, sizeof(b)) : "");
+	md_cell(out, cf_ci(m->ch.lo, m->ch.hi, b, sizeof(b)));
+	md_cell(out, cf_p(m->p_welch_holm, b, sizeof(b)));
+	md_cell(out, cf_p(m->p_mw_holm, b, sizeof(b)));
+	fprintf(out, "| %s%s%s |\n", claim ? "**" : "", verdict_name(m->verdict),
+		claim ? "**" : "");
+}
+
+static void md_pair(FILE *out, const struct comparison *c,
+		    const struct cmp_pair *p)
+{
+	char lvl[16], why[600], o[600];
+	size_t i;
+
+	fprintf(out, "\n### %s: %s (n=%zu) vs %s (n=%zu)\n\n", p->title,
+		p->a_name, case_ok_runs(p->a), p->b_name, case_ok_runs(p->b));
+	fprintf(out, "| metric | base | ±%%stddev | new | ±%%stddev | %%change | %s%% CI | p (Welch, Holm) | p (MW, Holm) | verdict |\n",
+		cf_level(c->opts.confidence, lvl, sizeof(lvl)));
+	fputs("|:--|--:|--:|--:|--:|--:|:--|--:|--:|:--|\n", out);
+	for (i = 0; i < p->nm; i++)
+		md_row(out, &p->m[i]);
+	fputc('\n', out);
+	for (i = 0; i < p->nm; i++) {
+		const struct cmp_metric *m = &p->m[i];
+
+		if (m->verdict == VERDICT_INCONCLUSIVE)
+			fprintf(out, "- `%s`: inconclusive: %s\n", m->name,
+				cf_why(m, &c->opts, why, sizeof(why)));
+		if (m->a.noutliers)
+			fprintf(out, "- `%s`: outliers in %s (kept): %s\n", m->name,
+				p->a_name, cf_outliers(&m->a, o, sizeof(o)));
+		if (m->b.noutliers)
+			fprintf(out, "- `%s`: outliers in %s (kept): %s\n", m->name,
+				p->b_name, cf_outliers(&m->b, o, sizeof(o)));
+	}
+	for (i = 0; i < p->nnotes; i++)
+		fprintf(out, "- %s\n", p->notes[i]);
+}
+
+void compare_print_md(const struct comparison *c, FILE *out)
+{
+	char buf[400];
+	size_t i;
+
+	fputs("## thpbench comparison\n\n", out);
+	cf_print_sources(c, out, "- ");
+	fprintf(out, "- noise threshold %g%%; ±%%stddev: sample standard deviation / mean; %%change: mean new / mean base - 1; CI of the change on the log scale\n",
+		c->opts.threshold * 100);
+	cf_print_diffs(c, out, "- environment differs: ");
+	for (i = 0; i < c->npairs; i++)
+		md_pair(out, c, &c->pairs[i]);
+	if (c->nun) {
+		fputs("\n### Not compared\n\n", out);
+		cf_print_unmatched(c, out, "- ");
+	}
+	fprintf(out, "\nVerdicts: %s\n", cf_tally(c, buf, sizeof(buf)));
+}
