@@ -94,7 +94,9 @@ else
 fi
 
 # --- options and memory ---
-check_usage "$bin" --size
+check_usage "$bin"
+check_value_opt "$bin" --size
+check_value_opt "$bin" --page-size
 expect_rc 2 "--page-size 3M refused" "$bin" --page-size 3M
 expect_rc 2 "--mode thp --page-size 1G refused" "$bin" --mode thp --page-size 1G &&
 	expect_grep "$tmp/err" 'THPs are 2M' "thp + 1G: message says why"

@@ -86,18 +86,26 @@ expect_metric() {
 		"metric fd carries $2"
 }
 
-# Common usage checks every workload must pass: --help, an unknown
-# option, a malformed value, a zero value, extra arguments. KIND is
-# "size" (k/m/g/t suffixes) or "count" (plain number).
-# check_usage BIN OPT [KIND]
+# check_usage BIN: --help, an unknown option and a stray argument.
 check_usage() {
-	local bin=$1 opt=$2 kind=${3:-size}
-	local bad="is not a size" zero="greater than zero"
+	local bin=$1
 
 	expect_rc 0 "--help exits 0" "$bin" --help &&
 		expect_grep "$tmp/out" '^usage:' "--help prints usage on stdout"
 	expect_rc 2 "unknown option refused" "$bin" --no-such-option &&
 		expect_grep "$tmp/err" 'usage:' "unknown option: usage on stderr"
+	expect_rc 2 "stray argument refused" "$bin" stray &&
+		expect_grep "$tmp/err" "unexpected argument 'stray'" \
+			"stray argument: message names it"
+}
+
+# check_value_opt BIN OPT [KIND]: a malformed and a zero value of OPT are
+# refused, naming the option. KIND is "size" (k/m/g/t suffixes, the
+# default) or "count" (plain number).
+check_value_opt() {
+	local bin=$1 opt=$2 kind=${3:-size}
+	local bad="is not a size" zero="greater than zero"
+
 	if [ "$kind" = count ]; then
 		bad="is not a whole number"
 		zero="out of range"
@@ -107,9 +115,6 @@ check_usage() {
 			"malformed $opt: message names the value"
 	expect_rc 2 "zero $opt refused" "$bin" "$opt" 0 &&
 		expect_grep "$tmp/err" "$opt: .*$zero" "zero $opt: message says why"
-	expect_rc 2 "stray argument refused" "$bin" stray &&
-		expect_grep "$tmp/err" "unexpected argument 'stray'" \
-			"stray argument: message names it"
 }
 
 # check_too_big BIN ARGS...: a size beyond memory is refused with exit 2

@@ -96,7 +96,8 @@ else
 	skip "perf stat --control (perf missing or cannot count page-faults)"
 fi
 
-check_usage "$bin" --size
+check_usage "$bin"
+check_value_opt "$bin" --size
 expect_rc 2 "size not a multiple of 2M refused" "$bin" --size 3M &&
 	expect_grep "$tmp/err" 'multiple of 2M' "unaligned size: message says why"
 check_too_big "$bin" --size 64T

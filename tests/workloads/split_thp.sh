@@ -80,8 +80,9 @@ check_metric_fd "split run" \
 	"$bin" --count 16 --min-huge 0
 check_roi "split run" "$bin" --count 16 --min-huge 0
 
-check_usage "$bin" --count count
-check_usage "$bin" --part size
+check_usage "$bin"
+check_value_opt "$bin" --count count
+check_value_opt "$bin" --part
 expect_rc 2 "--how bogus refused" "$bin" --how bogus &&
 	expect_grep "$tmp/err" "'bogus' is not munmap, madvise or mprotect" "bad --how named"
 expect_rc 2 "--part 6000 (not 4K steps) refused" "$bin" --part 6000

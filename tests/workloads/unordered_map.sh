@@ -49,7 +49,8 @@ else
 fi
 
 check_roi "$keys keys" "$bin" --keys $keys
-check_usage "$bin" --keys count
+check_usage "$bin"
+check_value_opt "$bin" --keys count
 expect_rc 2 "--keys with a suffix refused (counts are plain numbers)" \
 	"$bin" --keys 10M
 check_too_big "$bin" --keys 1000000000000
