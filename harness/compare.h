@@ -20,7 +20,8 @@
  * any different env.thp knob (but "enabled" when every paired case set its
  * own mode), or different per-case settings (but the THP mode knob under
  * --by thp) invalidate the comparison; compare_build() then fails unless
- * opts.force, and the differences are in `diffs` either way. Kernel,
+ * opts.force, and the differences are in `diffs` either way (exempt knobs
+ * are left out: they differ by design). Kernel,
  * glibc, memory and hugetlb pools are reported, never blocking.
  *
  * Per metric of a pair: summaries of the ok runs, outliers (flagged, kept),

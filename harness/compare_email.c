@@ -104,9 +104,9 @@ static void email_row(FILE *out, const struct cmp_metric *m)
 	if (m->tested)
 		cf_put(out, cf_pct(m->pct_change, pc, sizeof(pc)), 9);
 	fputc('\n', out);
+	cf_ci(m->ch.lo, m->ch.hi, ci, sizeof(ci));
 	if (m->tested)
-		snprintf(line, sizeof(line), "%s, p %s: %s",
-			 cf_ci(m->ch.lo, m->ch.hi, ci, sizeof(ci)),
+		snprintf(line, sizeof(line), "%s%sp %s: %s", ci, *ci ? ", " : "",
 			 cf_p_eq(m->p, pv, sizeof(pv)), verdict_name(m->verdict));
 	else
 		snprintf(line, sizeof(line), "%s", verdict_name(m->verdict));

@@ -258,7 +258,8 @@ void cf_print_diffs(const struct comparison *c, FILE *out, const char *indent)
 	for (i = 0; i < c->ndiffs; i++)
 		fprintf(out, "%s%s: %s (base) vs %s (new)%s\n", indent,
 			c->diffs[i].what, c->diffs[i].a, c->diffs[i].b,
-			c->diffs[i].blocking ? " [invalidates; forced]" : "");
+			!c->diffs[i].blocking ? "" : c->opts.force ?
+			" [invalidates; forced]" : " [invalidates]");
 }
 
 void cf_print_unmatched(const struct comparison *c, FILE *out,

@@ -1,0 +1,566 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Verdict rules, metric directions and overrides, case pairing,
+ * environment checks and the A/A property, on results built in memory.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <math.h>
+#include <string.h>
+
+#include "compare.h"
+#include "metric_info.h"
+#include "results.h"
+#include "verdict.h"
+
+/* ---- verdict rules ---- */
+
+static struct verdict_in vin(enum better b, double p, double rel, double lo,
+			     double hi)
+{
+	struct verdict_in in = {
+		.na = 5, .nb = 5, .better = b, .threshold = 0.02,
+		.alpha = 0.05, .p = p, .diff = rel,
+		.ch = { .rel = rel, .lo = lo, .hi = hi, .method = CHANGE_LOG },
+	};
+
+	return in;
+}
+
+static void test_verdict_rules(void **state)
+{
+	struct verdict_in in;
+
+	(void)state;
+	/* time up 10% [8, 12], p tiny: regression; the same for GB/s is an
+	 * improvement; for a counter "changed" */
+	in = vin(BETTER_LOWER, 0.001, 0.10, 0.08, 0.12);
+	assert_int_equal(verdict_decide(&in), VERDICT_REGRESSION);
+	in.better = BETTER_HIGHER;
+	assert_int_equal(verdict_decide(&in), VERDICT_IMPROVEMENT);
+	in.better = BETTER_NEUTRAL;
+	assert_int_equal(verdict_decide(&in), VERDICT_CHANGED);
+	/* time down 19% */
+	in = vin(BETTER_LOWER, 0.001, -0.19, -0.21, -0.17);
+	assert_int_equal(verdict_decide(&in), VERDICT_IMPROVEMENT);
+	in.better = BETTER_HIGHER;
+	assert_int_equal(verdict_decide(&in), VERDICT_REGRESSION);
+	/* significant, but the interval reaches inside the threshold */
+	in = vin(BETTER_LOWER, 0.001, 0.03, 0.01, 0.05);
+	assert_int_equal(verdict_decide(&in), VERDICT_INCONCLUSIVE);
+	/* whole interval beyond, but the (adjusted) test not significant */
+	in = vin(BETTER_LOWER, 0.06, 0.10, 0.03, 0.17);
+	assert_int_equal(verdict_decide(&in), VERDICT_INCONCLUSIVE);
+	/* interval inside +-2%: no change, significant or not */
+	in = vin(BETTER_LOWER, 0.5, 0.001, -0.015, 0.018);
+	assert_int_equal(verdict_decide(&in), VERDICT_NO_CHANGE);
+	in.p = 0.001;
+	assert_int_equal(verdict_decide(&in), VERDICT_NO_CHANGE);
+	/* wide interval around 0: inconclusive, not "no change" */
+	in = vin(BETTER_LOWER, 0.5, 0.0, -0.05, 0.05);
+	assert_int_equal(verdict_decide(&in), VERDICT_INCONCLUSIVE);
+	/* a larger threshold turns it into no change */
+	in.threshold = 0.06;
+	assert_int_equal(verdict_decide(&in), VERDICT_NO_CHANGE);
+	/* too few, whatever the numbers say */
+	in = vin(BETTER_LOWER, 0.001, 0.10, 0.08, 0.12);
+	in.na = 2;
+	assert_int_equal(verdict_decide(&in), VERDICT_TOO_FEW);
+	/* base mean 0: a significant test decides by the sign */
+	in = vin(BETTER_NEUTRAL, 0.001, NAN, NAN, NAN);
+	in.ch.method = CHANGE_NONE;
+	in.diff = 2560;
+	assert_int_equal(verdict_decide(&in), VERDICT_CHANGED);
+	in.better = BETTER_LOWER;
+	assert_int_equal(verdict_decide(&in), VERDICT_REGRESSION);
+	in.p = 1;
+	in.diff = 0;
+	assert_int_equal(verdict_decide(&in), VERDICT_NO_CHANGE);
+	in.p = 0.3;
+	in.diff = 3;
+	assert_int_equal(verdict_decide(&in), VERDICT_INCONCLUSIVE);
+	assert_true(verdict_is_change(VERDICT_REGRESSION));
+	assert_false(verdict_is_change(VERDICT_NO_CHANGE));
+	assert_string_equal(verdict_name(VERDICT_NO_CHANGE), "no change");
+}
+
+/* ---- metric directions ---- */
+
+static void test_metric_direction(void **state)
+{
+	static const struct { const char *name; enum better b; } t[] = {
+		{ "roi_usec", BETTER_LOWER }, { "split_usec", BETTER_LOWER },
+		{ "wall_usec", BETTER_LOWER }, { "elapsed_ms", BETTER_LOWER },
+		{ "sys_time", BETTER_LOWER }, { "dTLB-load-misses", BETTER_LOWER },
+		{ "page-faults", BETTER_LOWER }, { "major-faults", BETTER_LOWER },
+		{ "tlb:tlb_flush", BETTER_LOWER }, { "gbps", BETTER_HIGHER },
+		{ "GB/s", BETTER_HIGHER }, { "throughput", BETTER_HIGHER },
+		{ "ops", BETTER_HIGHER }, { "vmstat.pgfault", BETTER_NEUTRAL },
+		{ "vmstat.thp_fault_alloc", BETTER_NEUTRAL },
+		{ "max_rss_kb", BETTER_NEUTRAL }, { "instructions", BETTER_NEUTRAL },
+	};
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(t) / sizeof(t[0]); i++)
+		if (metric_default_better(t[i].name) != t[i].b)
+			fail_msg("%s: %s, expected %s", t[i].name,
+				 better_name(metric_default_better(t[i].name)),
+				 better_name(t[i].b));
+}
+
+static void test_metric_overrides(void **state)
+{
+	json_t *extra = json_loads("{\"metric\": {\"gbps\": {\"threshold\": 0.05},"
+				   " \"vmstat.thp_fault_alloc\": {\"better\": \"higher\"},"
+				   " \"bad\": {\"better\": \"up\"}}}", 0, NULL);
+	const json_t *ex[2] = { NULL, extra };
+	struct metric_override ov = { "wall_*", 0.1, BETTER_HIGHER };
+	struct metric_info mi;
+	char err[256];
+
+	(void)state;
+	assert_non_null(extra);
+	assert_int_equal(metric_info_get("gbps", ex, 2, NULL, 0, 0.02, &mi,
+					 err, sizeof(err)), 0);
+	assert_int_equal(mi.better, BETTER_HIGHER);
+	assert_true(fabs(mi.threshold - 0.05) < 1e-12);
+	metric_info_get("vmstat.thp_fault_alloc", ex, 2, NULL, 0, 0.02, &mi,
+			err, sizeof(err));
+	assert_int_equal(mi.better, BETTER_HIGHER);
+	assert_true(fabs(mi.threshold - 0.02) < 1e-12);
+	/* command line beats the table */
+	metric_info_get("wall_usec", ex, 2, &ov, 1, 0.02, &mi, err, sizeof(err));
+	assert_int_equal(mi.better, BETTER_HIGHER);
+	assert_true(fabs(mi.threshold - 0.1) < 1e-12);
+	assert_int_equal(metric_info_get("bad", ex, 2, NULL, 0, 0.02, &mi, err,
+					 sizeof(err)), -1);
+	assert_non_null(strstr(err, "extra.metric.bad.better"));
+	json_decref(extra);
+}
+
+/* ---- in-memory results ---- */
+
+static void put_env(struct tb_results *r, const char *host, const char *defrag,
+		    const char *kernel)
+{
+	r->env = json_pack("{ss ss ss si s{ssss}}", "kernel", kernel,
+			   "hostname", host, "cpu", "cpu0", "nr_cpus", 2, "thp",
+			   "enabled", "madvise", "defrag", defrag);
+	r->meta = json_object();
+}
+
+/* A case whose metric m has values base * (1 + noise[i]) . */
+static struct tb_case *add_case(struct tb_results *r, const char *id,
+				const char *wl, const char *thp,
+				const char *label, const char *env0)
+{
+	struct tb_case *c = results_add_case(r);
+
+	c->id = strdup(id);
+	c->name = strdup(wl);
+	c->workload = strdup(wl);
+	c->thp = strdup(thp);
+	c->label = strdup(label);
+	c->settings = json_object();
+	if (env0) {
+		c->env = calloc(1, sizeof(char *));
+		c->env[0] = strdup(env0);
+		c->nenv = 1;
+	}
+	return c;
+}
+
+static void add_runs(struct tb_case *c, const char *metric, double base,
+		     const double *noise, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		struct tb_run *run = case_add_run(c);
+
+		run->status = RUN_OK;
+		metric_set_put(&run->metrics, metric, base * (1 + noise[i]));
+	}
+}
+
+static const double noise5[] = { 0.004, -0.006, 0.001, 0.008, -0.005 };
+static const double noise5b[] = { -0.003, 0.007, -0.008, 0.002, 0.004 };
+
+static const struct cmp_metric *find_metric(const struct comparison *c,
+					    const char *case_id,
+					    const char *metric)
+{
+	size_t i, j;
+
+	for (i = 0; i < c->npairs; i++)
+		if (!strcmp(c->pairs[i].a->id, case_id))
+			for (j = 0; j < c->pairs[i].nm; j++)
+				if (!strcmp(c->pairs[i].m[j].name, metric))
+					return &c->pairs[i].m[j];
+	fail_msg("no metric %s in pair of %s", metric, case_id);
+	return NULL;
+}
+
+static void test_pair_files(void **state)
+{
+	struct tb_results a = { 0 }, b = { 0 };
+	struct comparison c;
+	struct cmp_opts o;
+	char err[512];
+
+	(void)state;
+	put_env(&a, "box", "madvise", "6.1");
+	put_env(&b, "box", "madvise", "6.2");
+	/* same workload/args/thp, labels differ: paired */
+	add_runs(add_case(&a, "t/always", "t", "always", "base", NULL),
+		 "roi_usec", 1000, noise5, 5);
+	add_runs(add_case(&b, "t/always", "t", "always", "patched", NULL),
+		 "roi_usec", 1200, noise5b, 5);
+	/* a different THP mode does not pair */
+	add_runs(add_case(&a, "t/never", "t", "never", "base", NULL),
+		 "roi_usec", 1000, noise5, 5);
+	add_runs(add_case(&b, "t/madvise", "t", "madvise", "patched", NULL),
+		 "roi_usec", 1000, noise5, 5);
+	/* same everything, gbps up 0.1%: no change */
+	add_runs(add_case(&a, "g", "g", "always", "base", NULL), "gbps", 11.7,
+		 noise5, 5);
+	add_runs(add_case(&b, "g", "g", "always", "patched", NULL), "gbps",
+		 11.7 * 1.001, noise5b, 5);
+	cmp_opts_init(&o);
+	o.base_path = "a.json";
+	o.new_path = "b.json";
+	assert_int_equal(compare_build(&c, &a, &b, &o, err, sizeof(err)), 0);
+	assert_int_equal(c.npairs, 2);
+	assert_int_equal(c.nun, 2);
+	assert_string_equal(c.un[0].c->id, "t/never");
+	assert_string_equal(c.un[0].side, "base");
+	assert_string_equal(c.un[1].c->id, "t/madvise");
+	assert_string_equal(c.un[1].side, "new");
+	assert_int_equal(find_metric(&c, "t/always", "roi_usec")->verdict,
+			 VERDICT_REGRESSION);
+	assert_int_equal(find_metric(&c, "g", "gbps")->verdict,
+			 VERDICT_NO_CHANGE);
+	assert_string_equal(c.pairs[0].b_name, "patched");
+	/* only the kernel differs: reported, not blocking */
+	assert_int_equal(c.ndiffs, 1);
+	assert_string_equal(c.diffs[0].what, "kernel");
+	assert_false(c.blocking);
+	compare_free(&c);
+	/* the same data, lower is declared better for gbps: no change stays */
+	results_free(&a);
+	results_free(&b);
+}
+
+static void test_env_refusal(void **state)
+{
+	struct tb_results a = { 0 }, b = { 0 };
+	struct comparison c;
+	struct cmp_opts o;
+	char err[512];
+	size_t i;
+	bool host = false, defrag = false;
+
+	(void)state;
+	put_env(&a, "box", "madvise", "6.1");
+	put_env(&b, "other", "always", "6.1");
+	add_runs(add_case(&a, "t", "t", "always", "", NULL), "roi_usec", 1000,
+		 noise5, 5);
+	add_runs(add_case(&b, "t", "t", "always", "", NULL), "roi_usec", 1000,
+		 noise5b, 5);
+	cmp_opts_init(&o);
+	assert_int_equal(compare_build(&c, &a, &b, &o, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "--force"));
+	assert_true(c.blocking);
+	for (i = 0; i < c.ndiffs; i++) {
+		host |= !strcmp(c.diffs[i].what, "hostname") && c.diffs[i].blocking;
+		defrag |= !strcmp(c.diffs[i].what, "thp.defrag") &&
+			  c.diffs[i].blocking;
+	}
+	assert_true(host && defrag);
+	compare_free(&c);
+	o.force = true;
+	assert_int_equal(compare_build(&c, &a, &b, &o, err, sizeof(err)), 0);
+	assert_int_equal(c.npairs, 1);
+	compare_free(&c);
+	results_free(&a);
+	results_free(&b);
+}
+
+/* env.thp.enabled may differ when each case set its own mode. */
+static void test_env_mode_exempt(void **state)
+{
+	struct tb_results a = { 0 }, b = { 0 };
+	struct comparison c;
+	struct cmp_opts o;
+	char err[512];
+
+	(void)state;
+	put_env(&a, "box", "madvise", "6.1");
+	put_env(&b, "box", "madvise", "6.1");
+	json_object_set_new(json_object_get(b.env, "thp"), "enabled",
+			    json_string("always"));
+	add_runs(add_case(&a, "t", "t", "always", "", NULL), "roi_usec", 1000,
+		 noise5, 5);
+	add_runs(add_case(&b, "t", "t", "always", "", NULL), "roi_usec", 1000,
+		 noise5b, 5);
+	cmp_opts_init(&o);
+	assert_int_equal(compare_build(&c, &a, &b, &o, err, sizeof(err)), 0);
+	assert_false(c.blocking);
+	compare_free(&c);
+	/* a case left in the mode as found: now enabled matters */
+	free(b.cases[0].thp);
+	b.cases[0].thp = strdup("");
+	free(a.cases[0].thp);
+	a.cases[0].thp = strdup("");
+	assert_int_equal(compare_build(&c, &a, &b, &o, err, sizeof(err)), -1);
+	assert_true(c.blocking);
+	compare_free(&c);
+	results_free(&a);
+	results_free(&b);
+}
+
+static void test_by_thp(void **state)
+{
+	struct tb_results r = { 0 };
+	struct comparison c;
+	struct cmp_opts o;
+	char err[512];
+
+	(void)state;
+	put_env(&r, "box", "madvise", "6.1");
+	add_runs(add_case(&r, "m/never", "m", "never", "x", NULL), "roi_usec",
+		 256000, noise5, 5);
+	add_runs(add_case(&r, "m/always", "m", "always", "x", NULL), "roi_usec",
+		 14800, noise5b, 5);
+	add_runs(add_case(&r, "m/madvise", "m", "madvise", "x", NULL),
+		 "roi_usec", 256000, noise5b, 5);
+	/* other label: its own group, alone */
+	add_runs(add_case(&r, "m/always/y", "m", "always", "y", NULL),
+		 "roi_usec", 14800, noise5b, 5);
+	cmp_opts_init(&o);
+	o.by = CMP_BY_THP;
+	assert_int_equal(compare_build(&c, &r, &r, &o, err, sizeof(err)), 0);
+	assert_int_equal(c.npairs, 2);
+	assert_string_equal(c.pairs[0].a_name, "thp=never");
+	assert_string_equal(c.pairs[0].b_name, "thp=always");
+	assert_int_equal(c.pairs[0].m[0].verdict, VERDICT_IMPROVEMENT);
+	assert_string_equal(c.pairs[1].b_name, "thp=madvise");
+	assert_int_equal(c.nun, 1);
+	assert_string_equal(c.un[0].c->id, "m/always/y");
+	compare_free(&c);
+	/* --base always: always is the base, never becomes the regression */
+	o.base_value = "always";
+	assert_int_equal(compare_build(&c, &r, &r, &o, err, sizeof(err)), 0);
+	assert_string_equal(c.pairs[0].a_name, "thp=always");
+	assert_string_equal(c.pairs[0].b_name, "thp=never");
+	assert_int_equal(c.pairs[0].m[0].verdict, VERDICT_REGRESSION);
+	compare_free(&c);
+	/* --base that no case has: nothing pairs, all listed */
+	o.base_value = "sometimes";
+	assert_int_equal(compare_build(&c, &r, &r, &o, err, sizeof(err)), -1);
+	assert_int_equal(c.nun, 4);
+	compare_free(&c);
+	results_free(&r);
+}
+
+static void test_by_label(void **state)
+{
+	struct tb_results r = { 0 };
+	struct comparison c;
+	struct cmp_opts o;
+	char err[512];
+
+	(void)state;
+	put_env(&r, "box", "madvise", "6.1");
+	add_runs(add_case(&r, "h/0", "h", "madvise", "tunable=0",
+			  "GLIBC_TUNABLES=glibc.malloc.hugetlb=0"),
+		 "page-faults", 98874, noise5, 5);
+	add_runs(add_case(&r, "h/1", "h", "madvise", "tunable=1",
+			  "GLIBC_TUNABLES=glibc.malloc.hugetlb=1"),
+		 "page-faults", 1871, noise5b, 5);
+	/* a second tunable=1 case: ambiguous, listed */
+	add_runs(add_case(&r, "h/1b", "h", "madvise", "tunable=1", NULL),
+		 "page-faults", 1871, noise5b, 5);
+	cmp_opts_init(&o);
+	o.by = CMP_BY_LABEL;
+	assert_int_equal(compare_build(&c, &r, &r, &o, err, sizeof(err)), 0);
+	assert_int_equal(c.npairs, 1);
+	assert_string_equal(c.pairs[0].a_name, "tunable=0");
+	assert_int_equal(c.pairs[0].m[0].verdict, VERDICT_IMPROVEMENT);
+	assert_int_equal(c.nun, 1);
+	assert_string_equal(c.un[0].c->id, "h/1b");
+	assert_non_null(strstr(c.un[0].why, "ambiguous"));
+	compare_free(&c);
+	results_free(&r);
+}
+
+/* Per-case settings that differ (other than the mode) invalidate. */
+static void test_settings_differ(void **state)
+{
+	struct tb_results r = { 0 };
+	struct comparison c;
+	struct cmp_opts o;
+	char err[512];
+	struct tb_case *x, *y;
+
+	(void)state;
+	put_env(&r, "box", "madvise", "6.1");
+	x = add_case(&r, "m/never", "m", "never", "", NULL);
+	y = add_case(&r, "m/always", "m", "always", "", NULL);
+	add_runs(x, "roi_usec", 1000, noise5, 5);
+	add_runs(y, "roi_usec", 1000, noise5b, 5);
+	json_object_set_new(x->settings, "transparent_hugepage/enabled",
+			    json_string("never"));
+	json_object_set_new(y->settings, "transparent_hugepage/enabled",
+			    json_string("always"));
+	cmp_opts_init(&o);
+	o.by = CMP_BY_THP;
+	assert_int_equal(compare_build(&c, &r, &r, &o, err, sizeof(err)), 0);
+	assert_int_equal(c.ndiffs, 0);
+	compare_free(&c);
+	json_object_set_new(y->settings, "transparent_hugepage/defrag",
+			    json_string("always"));
+	assert_int_equal(compare_build(&c, &r, &r, &o, err, sizeof(err)), -1);
+	assert_int_equal(c.ndiffs, 1);
+	assert_non_null(strstr(c.diffs[0].what, "transparent_hugepage/defrag"));
+	compare_free(&c);
+	results_free(&r);
+}
+
+static void test_too_few_refused(void **state)
+{
+	struct tb_results a = { 0 }, b = { 0 };
+	struct comparison c;
+	struct cmp_opts o;
+	char err[512];
+
+	(void)state;
+	put_env(&a, "box", "madvise", "6.1");
+	put_env(&b, "box", "madvise", "6.1");
+	add_runs(add_case(&a, "t", "t", "always", "", NULL), "roi_usec", 1000,
+		 noise5, 2);
+	add_runs(add_case(&b, "t", "t", "always", "", NULL), "roi_usec", 2000,
+		 noise5b, 5);
+	cmp_opts_init(&o);
+	assert_int_equal(compare_build(&c, &a, &b, &o, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "fewer than 3"));
+	assert_int_equal(c.pairs[0].m[0].verdict, VERDICT_TOO_FEW);
+	compare_free(&c);
+	results_free(&a);
+	results_free(&b);
+}
+
+/* Holm is per family: many neutral counters do not dilute a timing. */
+static void test_holm_families(void **state)
+{
+	struct tb_results a = { 0 }, b = { 0 };
+	struct tb_case *ca, *cb;
+	struct comparison c;
+	struct cmp_opts o;
+	char err[512], name[32];
+	const struct cmp_metric *m;
+	int i;
+
+	(void)state;
+	put_env(&a, "box", "madvise", "6.1");
+	put_env(&b, "box", "madvise", "6.1");
+	ca = add_case(&a, "t", "t", "always", "", NULL);
+	cb = add_case(&b, "t", "t", "always", "", NULL);
+	add_runs(ca, "roi_usec", 1000, noise5, 5);
+	add_runs(cb, "roi_usec", 1080, noise5b, 5);
+	for (i = 0; i < 20; i++) {
+		snprintf(name, sizeof(name), "vmstat.c%02d", i);
+		for (size_t k = 0; k < 5; k++) {
+			metric_set_put(&ca->runs[k].metrics, name, 100 + noise5[k] * 1000);
+			metric_set_put(&cb->runs[k].metrics, name, 100 + noise5b[k] * 1000);
+		}
+	}
+	cmp_opts_init(&o);
+	assert_int_equal(compare_build(&c, &a, &b, &o, err, sizeof(err)), 0);
+	m = find_metric(&c, "t", "roi_usec");
+	/* alone in its family: adjusted p is its own p */
+	assert_true(fabs(m->p_welch_holm - m->w.p) < 1e-15);
+	assert_int_equal(m->verdict, VERDICT_REGRESSION);
+	m = find_metric(&c, "t", "vmstat.c00");
+	assert_true(m->p_welch_holm >= m->w.p);
+	compare_free(&c);
+	results_free(&a);
+	results_free(&b);
+}
+
+/*
+ * A/A calibration: 400 simulated comparisons of two samples from the
+ * same normal distribution (cv 3%, n = 5, fixed pseudo-random sequence)
+ * must claim a change in at most alpha of them; the threshold rule
+ * makes it far rarer than that.
+ */
+static unsigned long lcg_state = 12345;
+
+static double uniform(void)
+{
+	lcg_state = lcg_state * 6364136223846793005UL + 1442695040888963407UL;
+	return ((lcg_state >> 11) + 0.5) / 9007199254740992.0;
+}
+
+static double gauss(void)
+{
+	return sqrt(-2 * log(uniform())) * cos(2 * M_PI * uniform());
+}
+
+static void test_aa_calibration(void **state)
+{
+	int trial, claims = 0;
+
+	(void)state;
+	for (trial = 0; trial < 400; trial++) {
+		struct tb_results a = { 0 }, b = { 0 };
+		double na[5], nb[5];
+		struct comparison c;
+		struct cmp_opts o;
+		char err[256];
+		int i;
+
+		for (i = 0; i < 5; i++) {
+			na[i] = 0.03 * gauss();
+			nb[i] = 0.03 * gauss();
+		}
+		put_env(&a, "box", "madvise", "6.1");
+		put_env(&b, "box", "madvise", "6.1");
+		add_runs(add_case(&a, "t", "t", "always", "", NULL), "roi_usec",
+			 1000, na, 5);
+		add_runs(add_case(&b, "t", "t", "always", "", NULL), "roi_usec",
+			 1000, nb, 5);
+		cmp_opts_init(&o);
+		assert_int_equal(compare_build(&c, &a, &b, &o, err, sizeof(err)), 0);
+		claims += verdict_is_change(c.pairs[0].m[0].verdict);
+		compare_free(&c);
+		results_free(&a);
+		results_free(&b);
+	}
+	print_message("A/A: %d of 400 comparisons claimed a change\n", claims);
+	assert_true(claims <= 400 * 0.05);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_verdict_rules),
+		cmocka_unit_test(test_metric_direction),
+		cmocka_unit_test(test_metric_overrides),
+		cmocka_unit_test(test_pair_files),
+		cmocka_unit_test(test_env_refusal),
+		cmocka_unit_test(test_env_mode_exempt),
+		cmocka_unit_test(test_by_thp),
+		cmocka_unit_test(test_by_label),
+		cmocka_unit_test(test_settings_differ),
+		cmocka_unit_test(test_too_few_refused),
+		cmocka_unit_test(test_holm_families),
+		cmocka_unit_test(test_aa_calibration),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
