@@ -48,6 +48,9 @@ static void md_pair(FILE *out, const struct comparison *c,
 	for (i = 0; i < p->nm; i++) {
 		const struct cmp_metric *m = &p->m[i];
 
+		if (m->info.threshold != c->opts.threshold)
+			fprintf(out, "- `%s`: noise threshold %g%% (set for this metric)\n",
+				m->name, m->info.threshold * 100);
 		if (m->verdict == VERDICT_INCONCLUSIVE)
 			fprintf(out, "- `%s`: inconclusive: %s\n", m->name,
 				cf_why(m, &c->opts, why, sizeof(why)));

@@ -53,6 +53,9 @@ static void text_metric_notes(FILE *out, const struct comparison *c,
 {
 	char buf[600];
 
+	if (m->info.threshold != c->opts.threshold)
+		fprintf(out, "  %s: noise threshold %g%% (set for this metric)\n",
+			m->name, m->info.threshold * 100);
 	if (m->verdict == VERDICT_INCONCLUSIVE)
 		fprintf(out, "  %s: inconclusive: %s\n", m->name,
 			cf_why(m, &c->opts, buf, sizeof(buf)));
@@ -102,7 +105,7 @@ void compare_print_text(const struct comparison *c, FILE *out)
 	size_t i;
 
 	cf_print_sources(c, out, "");
-	fprintf(out, "noise threshold: %g%% (per metric: see below); %%stddev: sample standard deviation / mean;\n"
+	fprintf(out, "noise threshold: %g%%, unless noted; %%stddev: sample standard deviation / mean;\n"
 		"%%change: mean new / mean base - 1; CI: of the change, log scale; p: Holm-adjusted;\n"
 		"*: a change is claimed (improvement, regression, or changed for neutral counters)\n",
 		c->opts.threshold * 100);
