@@ -239,7 +239,7 @@ int main(int argc, char **argv)
 {
 	long free_before;
 	struct opts o;
-	double t0, t1;
+	double t0, t1, gbps;
 	char *p;
 
 	parse_args(argc, argv, &o);
@@ -252,11 +252,13 @@ int main(int argc, char **argv)
 	t1 = wl_now_usec();
 	wl_roi_end();
 
+	/* A clock tick can be coarser than a tiny region: never divide by 0. */
+	gbps = (double)o.size / WL_GIB / ((t1 - t0 > 1 ? t1 - t0 : 1) / 1e6);
 	printf("usec %.0f\n", t1 - t0);
-	printf("gbps %.3f\n", (double)o.size / WL_GIB / ((t1 - t0) / 1e6));
+	printf("gbps %.3f\n", gbps);
 	printf("pages %llu\n", (unsigned long long)(o.size / o.page_size));
 	wl_metric("roi_usec", t1 - t0);
-	wl_metric("gbps", (double)o.size / WL_GIB / ((t1 - t0) / 1e6));
+	wl_metric("gbps", gbps);
 	wl_metric("pages", (double)(o.size / o.page_size));
 	report_backing(&o, p, free_before);
 	verify(p, &o);
