@@ -4,6 +4,14 @@
 # test itself. Each test runs from the repository root after `make`, prints
 # one line per check and exits 0 (pass), 77 (skip) or 1 (fail).
 
+# Run on its own (e.g. by a runner globbing *.sh) it is a skip, not a pass.
+case $0 in
+*/lib.sh | lib.sh)
+	echo "SKIP: lib.sh holds helpers for the workload tests; it is not a test"
+	exit 77
+	;;
+esac
+
 set -u
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/wltest.XXXXXX") || exit 1
