@@ -44,7 +44,7 @@ done
 
 [ -e "$src" ] || die "kernel source '$src' not found; install linux-source-6.1 (kernel-patches/scripts/install-deps.sh) or pass --kernel-src"
 [ -f "$frag" ] || die "config fragment '$frag' not found (--config)"
-need_cmd make gcc flex bison bc perl xz patch
+need_cmd patch tar xz
 if [ -n "$series" ]; then
 	[ -d "$series" ] || die "patch series '$series' is not a directory"
 	series=$(cd "$series" && pwd)
@@ -79,35 +79,63 @@ if [ -f "$out/ok" ] && [ -f "$out/bzImage" ]; then
 	exit 0
 fi
 
-# A pristine copy of the tree, made once per tree and never built in, so
-# every kernel starts from the same clean source.
-pristine=$AB_BUILD_DIR/src/$tkey
-if [ ! -f "$pristine/.tb-ok" ]; then
-	log "preparing pristine tree from $src"
-	rm -rf "$pristine"
-	mkdir -p "$pristine"
+# One source tree and one object directory per kernel tree, reused by every
+# build: B differs from A in a few files, so after the first full build
+# the next kernel only recompiles what its patches (or LOCALVERSION)
+# change. Kbuild decides that from mtimes and command lines, so the tree
+# is put back to pristine by copying the saved originals over the patched
+# files with a fresh mtime (never `cp -p`), and files a patch created are
+# removed. .tb-dirty lists what a previous series changed.
+tree=$AB_BUILD_DIR/src/$tkey
+orig=$AB_BUILD_DIR/src/$tkey.orig
+obj=$AB_BUILD_DIR/obj/$tkey
+if [ ! -f "$tree/.tb-ok" ]; then
+	log "preparing the source tree from $src"
+	rm -rf "$tree" "$orig" "$obj"
+	mkdir -p "$tree"
 	if [ -f "$src" ]; then
-		tar -xf "$src" -C "$pristine" --strip-components=1
+		tar -xf "$src" -C "$tree" --strip-components=1
 	else
-		tar -C "$src" --exclude=.git -cf - . | tar -C "$pristine" -xf -
-		make -s -C "$pristine" mrproper
+		tar -C "$src" --exclude=.git -cf - . | tar -C "$tree" -xf -
+		make -s -C "$tree" mrproper
 	fi
-	[ -f "$pristine/Makefile" ] && [ -f "$pristine/mm/mremap.c" ] ||
+	[ -f "$tree/Makefile" ] && [ -f "$tree/mm/mremap.c" ] ||
 		die "'$src' does not look like a Linux source tree"
-	echo "$tid" > "$pristine/.tb-ok"
+	echo "$tid" > "$tree/.tb-ok"
 fi
 
+reset_tree()
+{
+	local f
+	[ -f "$tree/.tb-dirty" ] || return 0
+	while IFS= read -r f; do
+		if [ -f "$orig/$f" ]; then
+			cp "$orig/$f" "$tree/$f"
+		else
+			rm -f "$tree/$f"
+		fi
+	done < "$tree/.tb-dirty"
+	rm -f "$tree/.tb-dirty"
+}
+
+# Files a patch touches, as its "+++ b/PATH" lines name them.
+patch_files() { sed -n 's#^+++ b/##p' "$1" | sed 's/[[:space:]].*//' | sort -u; }
+
+reset_tree
 work=$AB_BUILD_DIR/work/$sname-$key
 rm -rf "$work"
-mkdir -p "$work/obj"
-ksrc=$pristine
+mkdir -p "$work" "$obj"
 if [ -n "$series" ]; then
-	ksrc=$work/src
-	log "copying tree for $sname"
-	cp -a "$pristine" "$ksrc"
 	for p in $(series_patches "$series"); do
 		log "applying $(basename "$p")"
-		if ! patch -d "$ksrc" -p1 --forward --batch \
+		for f in $(patch_files "$p"); do
+			if [ -f "$tree/$f" ] && [ ! -f "$orig/$f" ]; then
+				mkdir -p "$(dirname "$orig/$f")"
+				cp -p "$tree/$f" "$orig/$f"
+			fi
+			echo "$f" >> "$tree/.tb-dirty"
+		done
+		if ! patch -d "$tree" -p1 --forward --batch \
 			--no-backup-if-mismatch -r "$work/rejects" \
 			< "$p" > "$work/patch.log" 2>&1; then
 			cat "$work/patch.log" >&2
@@ -115,13 +143,15 @@ if [ -n "$series" ]; then
 				printf '%s\n' "--- rejected hunks:" >&2
 				cat "$work/rejects" >&2
 			fi
-			die "$(basename "$p") does not apply to $src (work tree left in $work)"
+			reset_tree
+			die "$(basename "$p") does not apply to $src"
 		fi
 	done
 fi
 
+need_cmd make gcc flex bison bc perl
 blog=$work/build.log
-kmake() { make -C "$ksrc" O="$work/obj" ARCH=x86_64 "$@" >> "$blog" 2>&1; }
+kmake() { make -C "$tree" O="$obj" ARCH=x86_64 "$@" >> "$blog" 2>&1; }
 fail_build()
 {
 	tail -n 40 "$blog" >&2
@@ -130,9 +160,9 @@ fail_build()
 
 log "configuring $sname (tinyconfig + $(basename "$frag"))"
 kmake tinyconfig || fail_build tinyconfig
-(cd "$work/obj" && "$ksrc/scripts/kconfig/merge_config.sh" -m -O . .config "$frag") \
+(cd "$obj" && "$tree/scripts/kconfig/merge_config.sh" -m -O . .config "$frag") \
 	>> "$blog" 2>&1 || fail_build merge_config
-"$ksrc/scripts/config" --file "$work/obj/.config" --set-str LOCALVERSION "$lv" \
+"$tree/scripts/config" --file "$obj/.config" --set-str LOCALVERSION "$lv" \
 	--disable LOCALVERSION_AUTO
 kmake olddefconfig || fail_build olddefconfig
 
@@ -141,7 +171,7 @@ kmake olddefconfig || fail_build olddefconfig
 missing=
 while IFS= read -r line; do
 	case $line in CONFIG_*=*) ;; *) continue ;; esac
-	grep -qxF "$line" "$work/obj/.config" || missing="$missing $line"
+	grep -qxF "$line" "$obj/.config" || missing="$missing $line"
 done < "$frag"
 [ -z "$missing" ] || die "config options dropped by olddefconfig:$missing (fix $frag)"
 
@@ -152,13 +182,16 @@ log "built $sname in $(( $(date +%s) - t0 )) s"
 
 rm -rf "$out"
 mkdir -p "$out"
-cp "$work/obj/arch/x86/boot/bzImage" "$out/bzImage"
-cp "$work/obj/.config" "$out/config"
+cp "$obj/arch/x86/boot/bzImage" "$out/bzImage"
+cp "$obj/.config" "$out/config"
 cp "$blog" "$out/build.log"
-make -s -C "$ksrc" O="$work/obj" ARCH=x86_64 kernelrelease > "$out/kernelrelease" 2>/dev/null
+make -s -C "$tree" O="$obj" ARCH=x86_64 kernelrelease > "$out/kernelrelease" 2>/dev/null
 printf '%s' "$inputs" > "$out/inputs"
-[ -n "$series" ] && series_patches "$series" | xargs -n1 basename > "$out/patches"
+if [ -n "$series" ]; then
+	series_patches "$series" | xargs -n1 basename > "$out/patches"
+else
+	: > "$out/patches"
+fi
 touch "$out/ok"
-# Objects are not needed once the image is cached; the tree copy is large.
 rm -rf "$work"
 echo "$out"

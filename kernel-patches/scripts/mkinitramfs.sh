@@ -4,7 +4,8 @@
 # Build the A/B guest initramfs.
 #
 #   mkinitramfs.sh -o FILE --suite SUITE.conf --thpbench BIN --workloads DIR
-#                  [--init BIN] [--reps N] [-- MORE THPBENCH RUN ARGS]
+#                  [--init BIN] [--reps N] [--file SRC:DEST]...
+#                  [-- MORE THPBENCH RUN ARGS]
 #
 # The archive (gzip'd newc cpio) holds:
 #   /init                   static init (kernel-patches/init/init.c; built
@@ -13,6 +14,8 @@
 #   /workloads/NAME         every executable in DIR (must be static)
 #   /etc/thpbench/suite.conf, /etc/thpbench/argv, /etc/thpbench/env
 #   /dev /proc /sys /tmp    mount points (/dev/console too when run as root)
+#   DEST                    each --file (e.g. /boot/config-RELEASE, which the
+#                           harness hashes into env.kernel_config)
 # argv runs "thpbench run /etc/thpbench/suite.conf -o /tmp/out --label
 # @LABEL@ [-r N] [MORE...]"; init fills @LABEL@ from thpbench.label= on the
 # kernel command line, so one archive serves kernels A and B alike.
@@ -24,10 +27,11 @@ KP_DIR=$(cd "$(dirname "$0")/.." && pwd)
 
 out= suite= thpbench= wldir= init= reps=
 extra=()
+files=()
 
 usage()
 {
-	sed -n '4,20p' "$0" | sed 's/^# \{0,1\}//' >&2
+	sed -n '4,22p' "$0" | sed 's/^# \{0,1\}//' >&2
 	exit 2
 }
 
@@ -39,6 +43,7 @@ while [ $# -gt 0 ]; do
 	--workloads) wldir=${2:?}; shift 2 ;;
 	--init) init=${2:?}; shift 2 ;;
 	--reps) reps=${2:?}; shift 2 ;;
+	--file) files+=("${2:?}"); shift 2 ;;
 	--) shift; extra=("$@"); break ;;
 	-h|--help) usage ;;
 	*) die "unknown argument '$1' (see --help)" ;;
@@ -88,6 +93,13 @@ done
 [ "$nwl" -gt 0 ] || die "no workload programs in '$wldir' (run 'make static' first)"
 
 install -m 0644 "$suite" "$stage/etc/thpbench/suite.conf"
+for fd in "${files[@]}"; do
+	fsrc=${fd%%:*}
+	fdst=${fd#*:}
+	case $fdst in /*) ;; *) die "--file $fd: DEST must be an absolute path" ;; esac
+	[ -f "$fsrc" ] || die "--file $fd: $fsrc not found"
+	install -D -m 0644 "$fsrc" "$stage$fdst"
+done
 {
 	printf '%s\n' /bin/thpbench run /etc/thpbench/suite.conf -o /tmp/out \
 		--label @LABEL@

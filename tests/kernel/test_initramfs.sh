@@ -23,7 +23,7 @@ printf '[suite]\nname = t\n' > "$t_tmp/suite.conf"
 mk="$KP/scripts/mkinitramfs.sh"
 if ! "$mk" -o "$t_tmp/out/initrd.gz" --suite "$t_tmp/suite.conf" \
 	--thpbench "$t_tmp/thpbench" --workloads "$t_tmp/wl" \
-	--init "$t_tmp/init" --reps 3 -- --thp always 2> "$t_tmp/mk.err"; then
+	--init "$t_tmp/init" --reps 3 --file "$t_tmp/suite.conf:/boot/config-6.1.0-tb-base" -- --thp always 2> "$t_tmp/mk.err"; then
 	fail "mkinitramfs.sh failed: $(cat "$t_tmp/mk.err")"
 	finish
 fi
@@ -31,6 +31,7 @@ fi
 gzip -dc "$t_tmp/out/initrd.gz" | cpio -t --quiet 2>/dev/null | sort > "$t_tmp/list"
 for f in init bin/thpbench workloads/mremap workloads/clear_huge_page \
 	etc/thpbench/suite.conf etc/thpbench/argv etc/thpbench/env \
+	boot/config-6.1.0-tb-base \
 	dev proc sys tmp; do
 	grep -qx "$f" "$t_tmp/list" || fail "archive lacks $f"
 done
