@@ -341,11 +341,33 @@ void settings_set_write_hook(knob_write_fn fn)
 	g_write_hook = fn;
 }
 
+/*
+ * O_TRUNC: sysfs ignores it, and a fake tree of plain files then reads
+ * back exactly what was written. Async-signal-safe.
+ */
+static int knob_open_write(const char *abspath)
+{
+	return open(abspath, O_WRONLY | O_TRUNC | O_CLOEXEC);
+}
+
 static int kernel_write(const char *abspath, const char *value)
 {
+	size_t len = strlen(value);
+	ssize_t n;
+	int saved, fd;
+
 	if (g_write_hook)
 		return g_write_hook(abspath, value);
-	return write_file_str(abspath, value);
+	fd = knob_open_write(abspath);
+	if (fd < 0)
+		return -1;
+	n = write(fd, value, len);
+	saved = errno;
+	close(fd);
+	errno = saved;
+	if (n >= 0 && (size_t)n != len)
+		errno = EIO;
+	return (size_t)n == len ? 0 : -1;
 }
 
 /*
@@ -430,7 +452,7 @@ static int sig_restore(const struct snapshot *snap)
 		k = &snap->v[i];
 		if (sig_matches(k))
 			continue;
-		fd = open(k->abspath, O_WRONLY | O_CLOEXEC);
+		fd = knob_open_write(k->abspath);
 		if (fd >= 0) {
 			len = strlen(k->value);
 			if (write(fd, k->value, len) != (ssize_t)len)
