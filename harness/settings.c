@@ -31,6 +31,7 @@
 static struct settings_ctx *g_ctx;
 static volatile sig_atomic_t g_armed;
 static volatile sig_atomic_t g_child;
+static volatile sig_atomic_t g_graceful_sent;
 static pid_t g_owner;
 static char g_journal[PATH_MAX];
 static const int g_signals[] = { SIGINT, SIGTERM, SIGHUP };
@@ -482,13 +483,41 @@ static void sig_kill_child(void)
 		;
 }
 
-static void on_signal(int sig)
+static bool has_handler(const struct sigaction *sa)
 {
+	if (sa->sa_flags & SA_SIGINFO)
+		return sa->sa_sigaction != NULL;
+	return sa->sa_handler != SIG_DFL && sa->sa_handler != SIG_IGN;
+}
+
+/*
+ * A caller that installed its own handler before settings_begin (to stop
+ * gracefully: kill the workload, keep the runs done so far, then
+ * settings_end) gets the first signal. Any further one, or the first when
+ * there was no handler, takes the hard path: kill the child, restore, die
+ * by the same signal so the parent sees how we ended.
+ */
+static void on_signal(int sig, siginfo_t *si, void *uc)
+{
+	const struct sigaction *old = NULL;
 	struct sigaction dfl;
 	int saved = errno;
+	size_t i;
 
+	for (i = 0; i < ARRAY_SIZE(g_signals); i++)
+		if (g_signals[i] == sig)
+			old = &g_old_act[i];
 	/* A forked child that has not exec'ed yet must not restore. */
 	if (g_armed && getpid() == g_owner) {
+		if (!g_graceful_sent && old && has_handler(old)) {
+			g_graceful_sent = 1;
+			if (old->sa_flags & SA_SIGINFO)
+				old->sa_sigaction(sig, si, uc);
+			else
+				old->sa_handler(sig);
+			errno = saved;
+			return;
+		}
 		g_armed = 0;
 		sig_kill_child();
 		/* A failed knob keeps the journal for `thpbench restore`. */
@@ -537,17 +566,24 @@ static void arm(struct settings_ctx *ctx)
 	g_ctx = ctx;
 	g_owner = getpid();
 	g_child = 0;
+	g_graceful_sent = 0;
 	snprintf(g_journal, sizeof(g_journal), "%s/journal.json",
 		 ctx->state_dir);
 	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_signal;
+	sa.sa_sigaction = on_signal;
+	sa.sa_flags = SA_SIGINFO;
 	/* No second signal may interrupt a half-done restore. */
 	sigemptyset(&sa.sa_mask);
 	for (i = 0; i < ARRAY_SIZE(g_signals); i++)
 		sigaddset(&sa.sa_mask, g_signals[i]);
 	g_armed = 1;
-	for (i = 0; i < ARRAY_SIZE(g_signals); i++)
-		sigaction(g_signals[i], &sa, &g_old_act[i]);
+	for (i = 0; i < ARRAY_SIZE(g_signals); i++) {
+		sigaction(g_signals[i], NULL, &g_old_act[i]);
+		/* Ignored stays ignored: `nohup thpbench run` must survive SIGHUP. */
+		if (g_old_act[i].sa_handler != SIG_IGN ||
+		    (g_old_act[i].sa_flags & SA_SIGINFO))
+			sigaction(g_signals[i], &sa, NULL);
+	}
 	if (!atexit_done && !atexit(settings_atexit))
 		atexit_done = true;
 }

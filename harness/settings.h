@@ -28,6 +28,12 @@
  *                      verify, delete the journal, unlock.
  * The signal path restores with open/read/write only (no allocation),
  * kills the registered child process group, then re-raises the signal.
+ * A handler the caller installed before settings_begin gets the first
+ * signal instead (a graceful stop that ends with settings_end); the next
+ * one takes the restoring path. A signal ignored at settings_begin stays
+ * ignored (nohup). A forked child that has not exec'ed never restores.
+ * An atexit hook runs settings_end, so tb_die() between begin and end
+ * restores too.
  *
  * State dir: $THPBENCH_STATE_DIR, default /run/thpbench (tmpfs: a reboot
  * clears the journal, and a reboot also resets the knobs).
@@ -77,14 +83,19 @@ int knob_read(const char *root, const char *name, char *buf, size_t len);
 /* Free what settings_init allocated (call after settings_end). */
 void settings_free(struct settings_ctx *ctx);
 
-/* True when the knobs can be changed here (root writable by us). */
+/*
+ * True when the knobs can be changed here: transparent_hugepage/enabled
+ * has a write bit and access(W_OK) allows it (false for non-root on sysfs,
+ * for a read-only /sys mount, and for a fake tree's 0444 file).
+ */
 bool settings_writable(const struct settings_ctx *ctx);
 
 int settings_begin(struct settings_ctx *ctx, char *err, size_t errlen);
 int settings_apply(struct settings_ctx *ctx, const char *name,
 		   const char *value, char *err, size_t errlen);
 /* Restore, delete the journal, unlock. 0, or -1 when a knob would not go
- * back (each such knob is reported on stderr, naming it). */
+ * back (each such knob is reported on stderr, naming it, with its old and
+ * current value; the journal is then kept for `thpbench restore`). */
 int settings_end(struct settings_ctx *ctx);
 
 /* The child whose process group the signal path kills (0: none). */

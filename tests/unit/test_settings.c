@@ -912,6 +912,89 @@ static void test_signal_restores(void **state)
 	run_signal_case(SIGHUP);
 }
 
+static volatile sig_atomic_t g_stop_seen;
+
+static void caller_stop_handler(int sig)
+{
+	(void)sig;
+	g_stop_seen = 1;
+}
+
+/*
+ * `thpbench run` installs its own stop handler first: the first SIGTERM
+ * is its graceful stop (nothing restored yet), a second one restores and
+ * kills the process by SIGTERM.
+ */
+static void test_signal_after_caller_handler(void **state)
+{
+	struct sigaction sa;
+	struct settings_ctx ctx;
+	char err[512];
+	int status;
+	pid_t pid;
+
+	(void)state;
+	fflush(NULL);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (!pid) {
+		memset(&sa, 0, sizeof(sa));
+		sa.sa_handler = caller_stop_handler;
+		sigemptyset(&sa.sa_mask);
+		sigaction(SIGTERM, &sa, NULL);
+		settings_init(&ctx, g_root, g_state);
+		if (settings_begin(&ctx, err, sizeof(err)) ||
+		    settings_apply(&ctx, THP "enabled", "always", err,
+				   sizeof(err)))
+			_exit(3);
+		raise(SIGTERM);
+		if (!g_stop_seen || strcmp(val(THP "enabled"), "always") ||
+		    !exists(g_journal))
+			_exit(4);
+		raise(SIGTERM);
+		_exit(5);
+	}
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	if (!WIFSIGNALED(status) || WTERMSIG(status) != SIGTERM)
+		fail_msg("child status %#x", status);
+	assert_string_equal(val(THP "enabled"), "madvise");
+	assert_false(exists(g_journal));
+}
+
+/* Under nohup SIGHUP is ignored, and settings_begin must keep it so. */
+static void test_ignored_signal_stays_ignored(void **state)
+{
+	struct settings_ctx ctx;
+	struct sigaction now;
+	char err[512];
+	int status;
+	pid_t pid;
+
+	(void)state;
+	fflush(NULL);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (!pid) {
+		signal(SIGHUP, SIG_IGN);
+		settings_init(&ctx, g_root, g_state);
+		if (settings_begin(&ctx, err, sizeof(err)) ||
+		    settings_apply(&ctx, THP "enabled", "never", err,
+				   sizeof(err)))
+			_exit(3);
+		raise(SIGHUP);
+		if (strcmp(val(THP "enabled"), "never"))
+			_exit(4);
+		if (settings_end(&ctx))
+			_exit(5);
+		sigaction(SIGHUP, NULL, &now);
+		_exit(now.sa_handler == SIG_IGN ? 0 : 6);
+	}
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	if (!WIFEXITED(status) || WEXITSTATUS(status))
+		fail_msg("child status %#x", status);
+	assert_string_equal(val(THP "enabled"), "madvise");
+}
+
 /* A forked child (the workload before exec) must not restore. */
 static void test_forked_child_does_not_restore(void **state)
 {
@@ -988,6 +1071,8 @@ int main(void)
 		T(test_tampered_journal),
 		T(test_lock_names_holder),
 		T(test_signal_restores),
+		T(test_signal_after_caller_handler),
+		T(test_ignored_signal_stays_ignored),
 		T(test_forked_child_does_not_restore),
 		T(test_exit_restores),
 	};
