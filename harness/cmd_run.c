@@ -14,6 +14,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "claims.h"
 #include "commands.h"
 #include "env.h"
 #include "events.h"
@@ -481,9 +482,15 @@ static void prepare_outdir(struct session *ss)
 static void write_outputs(struct session *ss)
 {
 	char path[4200], err[512];
+	json_t *claims = NULL;
 	FILE *f;
 
+	if (ss->suite.nclaims) {
+		claims = claims_evaluate(ss->suite.claims, ss->suite.nclaims, &ss->res);
+		json_object_set_new(ss->res.meta, "claims", claims);
+	}
 	report_results(stdout, &ss->res);
+	claims_print(stdout, claims);
 	if (!ss->o->outdir)
 		return;
 	snprintf(path, sizeof(path), "%s/results.json", ss->o->outdir);
@@ -493,6 +500,7 @@ static void write_outputs(struct session *ss)
 	f = fopen(path, "w");
 	if (f) {
 		report_results(f, &ss->res);
+		claims_print(f, claims);
 		fclose(f);
 	}
 	printf("\nresults: %s/results.json\n", ss->o->outdir);

@@ -293,7 +293,7 @@ static int case_key(struct parse_state *ps, const char *key, const char *val)
 
 static const char *const claim_keys[] = {
 	"posting", "comparison", "metric", "base", "new", "claimed",
-	"claimed_value", "better", "unit", "needs",
+	"claimed_value", "better", "sense", "needs",
 };
 
 static int claim_key(struct parse_state *ps, const char *key, const char *val)
