@@ -931,13 +931,17 @@ static void test_signal_after_caller_handler(void **state)
 	struct settings_ctx ctx;
 	char err[512];
 	int status;
+	int p[2];
+	char c = 0;
 	pid_t pid;
 
 	(void)state;
+	assert_int_equal(pipe(p), 0);
 	fflush(NULL);
 	pid = fork();
 	assert_true(pid >= 0);
 	if (!pid) {
+		close(p[0]);
 		memset(&sa, 0, sizeof(sa));
 		sa.sa_handler = caller_stop_handler;
 		sigemptyset(&sa.sa_mask);
@@ -951,12 +955,19 @@ static void test_signal_after_caller_handler(void **state)
 		if (!g_stop_seen || strcmp(val(THP "enabled"), "always") ||
 		    !exists(g_journal))
 			_exit(4);
+		if (write(p[1], "g", 1) != 1)
+			_exit(6);
 		raise(SIGTERM);
 		_exit(5);
 	}
 	assert_int_equal(waitpid(pid, &status, 0), pid);
 	if (!WIFSIGNALED(status) || WTERMSIG(status) != SIGTERM)
 		fail_msg("child status %#x", status);
+	close(p[1]);
+	/* the child got past the first signal with its knobs still set */
+	assert_int_equal(read(p[0], &c, 1), 1);
+	assert_int_equal(c, 'g');
+	close(p[0]);
 	assert_string_equal(val(THP "enabled"), "madvise");
 	assert_false(exists(g_journal));
 }
