@@ -33,6 +33,15 @@ void fmt_grouped(char *buf, size_t len, double v)
 	snprintf(buf, len, "%s", out);
 }
 
+static size_t huge_runs(const struct tb_case *c)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < c->nruns; i++)
+		n += c->runs[i].huge == 1;
+	return n;
+}
+
 static void print_header(FILE *f, const struct tb_case *c)
 {
 	size_t i, ok = case_ok_runs(c);
@@ -44,6 +53,8 @@ static void print_header(FILE *f, const struct tb_case *c)
 	if (c->label && *c->label)
 		fprintf(f, " [%s]", c->label);
 	fprintf(f, " (%zu of %zu runs ok)\n", ok, c->nruns);
+	fprintf(f, "   huge-page backed: %zu of %zu runs%s\n", huge_runs(c), c->nruns,
+		c->expect_huge ? " (expected: all)" : "");
 	for (i = 0; i < c->nruns; i++)
 		if (c->runs[i].status != RUN_OK)
 			fprintf(f, "   run %zu: %s: %s\n", i + 1,
@@ -92,6 +103,33 @@ static void print_unsupported(FILE *f, const struct tb_case *c)
 	}
 }
 
+static const char *const rusage_names[] = {
+	"wall_usec", "user_usec", "sys_usec", "minflt", "majflt", "maxrss_kb",
+};
+
+/* Workload figures first, then rusage, then the harness's samples, then vmstat. */
+static int metric_rank(const char *name)
+{
+	size_t i;
+
+	if (!strncmp(name, "vmstat.", 7))
+		return 3;
+	if (!strncmp(name, "roi.", 4))
+		return 2;
+	for (i = 0; i < ARRAY_SIZE(rusage_names); i++)
+		if (!strcmp(name, rusage_names[i]))
+			return 1;
+	return 0;
+}
+
+static int cmp_rank(const void *a, const void *b)
+{
+	const char *x = *(char *const *)a, *y = *(char *const *)b;
+	int d = metric_rank(x) - metric_rank(y);
+
+	return d ? d : strcmp(x, y);
+}
+
 void report_case(FILE *f, const struct tb_case *c)
 {
 	char **names;
@@ -100,6 +138,7 @@ void report_case(FILE *f, const struct tb_case *c)
 	struct summary s;
 
 	print_header(f, c);
+	qsort(names, nn, sizeof(*names), cmp_rank);
 	for (i = 0; i < nn; i++) {
 		n = case_metric_values(c, names[i], vals, c->nruns);
 		if (stats_summary(vals, n, &s))
