@@ -175,7 +175,9 @@ const char *cf_why(const struct cmp_metric *m, const struct cmp_opts *o,
 		break;
 	case VERDICT_INCONCLUSIVE:
 		snprintf(buf, len,
-			 "at n = %zu vs %zu the smallest detectable change is %s; %s runs per side would detect ±%s (power %g%%)",
+			 "%sat n = %zu vs %zu the smallest detectable change is %s; %s runs per side would detect ±%s (power %g%%)",
+			 m->p < 1 - o->confidence ?
+			 "a difference is proven, but its CI reaches inside the threshold; " : "",
 			 m->a.n, m->b.n,
 			 isnan(m->mde) ? "unknown" : cf_pct(m->mde, mde, sizeof(mde)) + 1,
 			 needed_str(m->n_needed, nn, sizeof(nn)), t, o->power * 100);
