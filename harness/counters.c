@@ -132,6 +132,11 @@ static int read_counter(const struct counter *c, uint64_t v[3])
 	return r == 3 * (ssize_t)sizeof(uint64_t) ? 0 : -1;
 }
 
+/*
+ * The reset zeroes the parent and live inherited events; counts that exited
+ * children already folded into the parent survive it, so what is left right
+ * after the reset becomes the base that counters_read() subtracts.
+ */
 void counters_roi_begin(struct counter_set *cs)
 {
 	for (size_t i = 0; i < cs->n; i++) {
