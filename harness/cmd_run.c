@@ -24,6 +24,7 @@
 #include "settings.h"
 #include "store.h"
 #include "suite.h"
+#include "tp_pin.h"
 #include "util.h"
 
 struct run_opts {
@@ -399,8 +400,8 @@ static void parse_events(struct session *ss)
 	if (!list || !*list)
 		return;
 	if (events_parse_list(list, &ss->evs, &ss->nevs, err, sizeof(err)))
-		tb_die("%s%s%s", ss->o->events ? "-e: " : "",
-		       ss->o->events ? "" : ss->suite.path, err);
+		tb_die("%s: %s", ss->o->events ? "-e" : ss->suite.path, err);
+	tp_pin(ss->evs, ss->nevs);
 }
 
 static void begin_settings(struct session *ss, struct plan_opts *po)
@@ -553,6 +554,7 @@ int cmd_run(int argc, char **argv)
 	plan_free(&ss.plan);
 	results_free(&ss.res);
 	suite_free(&ss.suite);
+	tp_unpin();
 	free(ss.evs);
 	free(ss.touched);
 	free_strv(po.thp_override, po.nthp_override);
