@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/mount.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -452,34 +453,35 @@ static void test_paranoid_fallback(void **state)
 	assert_int_equal(WEXITSTATUS(status), 0);
 }
 
-/* Real tracepoints, only where tracefs is already mounted (no mounting). */
+/*
+ * Real tracepoints. Where tracefs is not mounted, tracefs_root() mounts it
+ * (as `thpbench run` would); the test then unmounts it again.
+ */
 static void test_tracepoint_counts(void **state)
 {
-	static const char *const roots[] = {
-		"/sys/kernel/tracing", "/sys/kernel/debug/tracing",
-	};
-	const char *root = NULL;
+	const char *root;
+	bool mounted_here;
 	struct stat st;
-	char path[128];
 	struct run r;
 
 	(void)state;
-	for (size_t i = 0; i < ARRAY_SIZE(roots) && !root; i++) {
-		snprintf(path, sizeof(path),
-			 "%s/events/exceptions/page_fault_user/id", roots[i]);
-		if (stat(path, &st) == 0)
-			root = roots[i];
-	}
-	if (!root)
+	unsetenv("THPBENCH_TRACEFS");
+	mounted_here = stat("/sys/kernel/tracing/events", &st) &&
+		       stat("/sys/kernel/debug/tracing/events", &st);
+	root = tracefs_root();
+	if (!root) {
+		if (geteuid() == 0)
+			fail_msg("root, yet tracefs not found nor mountable");
 		skip();
-	setenv("THPBENCH_TRACEFS", root, 1);
+	}
 	run_child(&r, "exceptions:page_fault_user,page-faults",
 		  "t3000,b,t1200,e");
-	unsetenv("THPBENCH_TRACEFS");
 	assert_int_equal(r.evs[0].source, EVSRC_TRACEPOINT);
 	assert_between(value_of(&r, 0), 1200, 1200 + SLACK,
 		       "ROI exceptions:page_fault_user");
 	done(&r);
+	if (mounted_here && umount2(root, MNT_DETACH))
+		fail_msg("could not unmount %s: %s", root, strerror(errno));
 }
 
 int main(int argc, char **argv)
