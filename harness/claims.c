@@ -92,6 +92,12 @@ static bool needs_unmet(const struct suite_claim *cl, const struct tb_results *r
 			 field(cl, "metric"));
 		return true;
 	}
+	if (!strcmp(needs, "glibc-hugetlb") &&
+	    !json_is_true(json_object_get(r->env, "glibc_malloc_hugetlb"))) {
+		snprintf(why, len, "glibc %s has no glibc.malloc.hugetlb tunable (2.35+)",
+			 json_string_value(json_object_get(r->env, "glibc")));
+		return true;
+	}
 	if (!strncmp(needs, "kernel-ab", 9)) {
 		snprintf(why, len, "compares kernels with and without the patch: "
 			 "./run.sh ab%s", needs + 9);

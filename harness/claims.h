@@ -12,6 +12,7 @@
  *   not reproduced    the interval lies below 1 (significant the other way)
  *                     or contains 1 (no significant difference)
  *   not measurable    `needs = pmu` on a machine without one, `needs =
+ *                     glibc-hugetlb` with a glibc older than 2.35, `needs =
  *                     kernel-ab ...` (the claim compares kernels), the
  *                     metric was not counted, or a case has < 3 ok runs;
  *                     the reason says which.

@@ -32,6 +32,17 @@ bool env_has_pmu(void)
 	return true;
 }
 
+/* glibc.malloc.hugetlb arrived in 2.35 (seed 002; the posting's
+ * thp_pagesize name never shipped). Older glibc ignores the tunable. */
+bool glibc_has_hugetlb_tunable(void)
+{
+	unsigned int major = 0, minor = 0;
+
+	if (sscanf(gnu_get_libc_version(), "%u.%u", &major, &minor) != 2)
+		return false;
+	return major > 2 || (major == 2 && minor >= 35);
+}
+
 static void cpu_model(char *buf, size_t len)
 {
 	char line[512];
@@ -149,6 +160,7 @@ json_t *env_collect(const char *sysfs_root, const struct snapshot *snap)
 	json_object_set_new(env, "numa_nodes", json_integer(numa_available() < 0 ?
 				    1 : numa_num_configured_nodes()));
 	json_object_set_new(env, "glibc", json_string(gnu_get_libc_version()));
+	json_object_set_new(env, "glibc_malloc_hugetlb", json_boolean(glibc_has_hugetlb_tunable()));
 	json_object_set_new(env, "pmu", json_boolean(env_has_pmu()));
 	json_object_set_new(env, "root", json_boolean(geteuid() == 0));
 	if (!snap && !snapshot_take(sysfs_root, &own, err, sizeof(err)))

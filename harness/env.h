@@ -19,6 +19,9 @@
  * change (NULL: read the knobs now from sysfs_root). */
 json_t *env_collect(const char *sysfs_root, const struct snapshot *snap);
 
+/* True when this glibc knows GLIBC_TUNABLES=glibc.malloc.hugetlb. */
+bool glibc_has_hugetlb_tunable(void);
+
 /* True when a hardware cycles counter can be opened on this process. */
 bool env_has_pmu(void);
 

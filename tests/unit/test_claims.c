@@ -48,6 +48,8 @@ static json_t *judge(const double *slow, const double *fast, size_t n,
 	json_t *out;
 
 	json_object_set_new(r.env, "pmu", json_boolean(pmu));
+	json_object_set_new(r.env, "glibc", json_string("2.31"));
+	json_object_set_new(r.env, "glibc_malloc_hugetlb", json_false());
 	add_case(&r, "slow", "usec", slow, n);
 	add_case(&r, "fast", "usec", fast, n);
 	out = claims_evaluate(&cl, 1, &r);
@@ -114,6 +116,7 @@ static void test_not_measurable(void **state)
 	json_t *pmu_ok = judge(slow, fast, 5, "lower", "pmu", true);
 	json_t *ab = judge(slow, fast, 5, "lower", "kernel-ab kernel-patches/x", true);
 	json_t *few = judge(slow, fast, 2, "lower", NULL, true);
+	json_t *old_glibc = judge(slow, fast, 5, "lower", "glibc-hugetlb", true);
 
 	(void)state;
 	assert_string_equal(verdict(pmu), "not measurable");
@@ -122,6 +125,10 @@ static void test_not_measurable(void **state)
 	assert_non_null(strstr(json_string_value(json_object_get(
 		json_array_get(ab, 0), "reason")), "./run.sh ab kernel-patches/x"));
 	assert_string_equal(verdict(few), "not measurable");
+	assert_string_equal(verdict(old_glibc), "not measurable");
+	assert_non_null(strstr(json_string_value(json_object_get(
+		json_array_get(old_glibc, 0), "reason")), "glibc 2.31"));
+	json_decref(old_glibc);
 	json_decref(pmu);
 	json_decref(pmu_ok);
 	json_decref(ab);
