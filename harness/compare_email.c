@@ -125,7 +125,9 @@ static void email_pair(FILE *out, const struct cmp_pair *p)
 	fprintf(out, "  %-*s%10s %-6s%11s %-6s%9s\n", NAME_W, "metric", "base",
 		"", "new", "", "change");
 	for (i = 0; i < p->nm; i++)
-		email_row(out, &p->m[i]);
+		if (!cf_all_zero(&p->m[i]))
+			email_row(out, &p->m[i]);
+	cf_print_zeros(p, out, "  ");
 	for (i = 0; i < p->nnotes; i++)
 		wrap(out, "  note: ", "        ", p->notes[i]);
 }

@@ -301,3 +301,24 @@ const char *cf_p_eq(double p, char *buf, size_t len)
 		snprintf(buf, len, "< %s", v + 1);
 	return buf;
 }
+
+static bool side_all_zero(const struct cmp_side *s)
+{
+	return s->n && s->s.min == 0 && s->s.max == 0;
+}
+
+bool cf_all_zero(const struct cmp_metric *m)
+{
+	return side_all_zero(&m->a) && side_all_zero(&m->b);
+}
+
+void cf_print_zeros(const struct cmp_pair *p, FILE *out, const char *indent)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < p->nm; i++)
+		n += cf_all_zero(&p->m[i]);
+	if (n)
+		fprintf(out, "%s(%zu metric%s 0 in every run on both sides, not shown;"
+			" csv and json list them)\n", indent, n, n == 1 ? " was" : "s were");
+}

@@ -16,6 +16,7 @@
 #ifndef THPBENCH_COMPARE_FORMAT_H
 #define THPBENCH_COMPARE_FORMAT_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 
@@ -42,6 +43,11 @@ void compare_print_csv(const struct comparison *c, FILE *out);
 void compare_print_json(const struct comparison *c, FILE *out);
 
 /* Shared by the formats. */
+
+/* Zero in every run on both sides: the human formats fold such rows into
+ * one line (cf_print_zeros); csv and json keep every metric. */
+bool cf_all_zero(const struct cmp_metric *m);
+void cf_print_zeros(const struct cmp_pair *p, FILE *out, const char *indent);
 
 /* LKP-like number: integers from 100 up, 4 significant digits below,
  * exponent from 1e9; "-" for NAN. */

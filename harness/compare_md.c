@@ -43,8 +43,10 @@ static void md_pair(FILE *out, const struct comparison *c,
 		cf_level(c->opts.confidence, lvl, sizeof(lvl)));
 	fputs("|:--|--:|--:|--:|--:|--:|:--|--:|--:|:--|\n", out);
 	for (i = 0; i < p->nm; i++)
-		md_row(out, &p->m[i]);
+		if (!cf_all_zero(&p->m[i]))
+			md_row(out, &p->m[i]);
 	fputc('\n', out);
+	cf_print_zeros(p, out, "");
 	for (i = 0; i < p->nm; i++) {
 		const struct cmp_metric *m = &p->m[i];
 

@@ -90,7 +90,9 @@ static void text_pair(FILE *out, const struct comparison *c,
 		case_ok_runs(p->a), p->b_name, case_ok_runs(p->b));
 	text_header(out, c);
 	for (i = 0; i < p->nm; i++)
-		text_row(out, &p->m[i]);
+		if (!cf_all_zero(&p->m[i]))
+			text_row(out, &p->m[i]);
+	cf_print_zeros(p, out, "  ");
 	for (i = 0; i < p->nm; i++)
 		text_metric_notes(out, c, p, &p->m[i]);
 	text_only(out, p->a_name, p->only_a, p->nonly_a);
