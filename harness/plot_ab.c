@@ -117,30 +117,55 @@ static void fit_change(struct change_axis *ax, const struct cmp_metric **m,
 	ax->hi = 100 * (hi + 0.08 * span);
 }
 
-/* "-90%" for a ratio of 0.1 on the log axis' tics. */
+/*
+ * Tics of the log axis, as percentages ("-90%" at a ratio of 0.1): 0
+ * first, then decades, then halving/doubling steps, each only where it
+ * keeps clear of those already placed (a tenth of the axis).
+ */
 static void write_log_tics(FILE *f, const struct change_axis *ax)
 {
 	static const double r[] = {
-		0.001, 0.01, 0.1, 0.25, 0.5, 1, 2, 4, 10, 100, 1000, 10000,
+		1, 0.1, 10, 0.01, 100, 0.001, 1000, 1e-4, 1e4, 1e-5, 1e5,
+		0.5, 2, 0.25, 4,
 	};
+	double kept[ARRAY_SIZE(r)], gap = log2(ax->hi / ax->lo) / 10;
 	char buf[32];
-	size_t i;
-	bool first = true;
+	size_t i, k, n = 0;
 
 	fputs("set xtics (", f);
 	for (i = 0; i < ARRAY_SIZE(r); i++) {
 		if (r[i] < ax->lo || r[i] > ax->hi)
 			continue;
-		fputs(first ? "" : ", ", f);
-		first = false;
+		for (k = 0; k < n; k++)
+			if (fabs(log2(r[i] / kept[k])) < gap)
+				break;
+		if (k < n)
+			continue;
+		fputs(n ? ", " : "", f);
+		kept[n++] = r[i];
 		if (r[i] == 1)
 			snprintf(buf, sizeof(buf), "0");
 		else
-			snprintf(buf, sizeof(buf), "%+.4g%%", (r[i] - 1) * 100);
+			snprintf(buf, sizeof(buf), "%+.6g%%", (r[i] - 1) * 100);
 		gp_ticstr(f, buf);
 		fprintf(f, " %g", r[i]);
 	}
 	fputs(")\n", f);
+}
+
+/*
+ * A relative change as a percentage with one decimal, or two where one
+ * would round -99.97% to a -100.0% that was not measured.
+ */
+static const char *pct1(double rel, bool sign, char *buf, size_t len)
+{
+	double v = 100 * rel;
+	int dec = fabs(v) >= 99.95 && fabs(v) < 100 ? 2 : 1;
+
+	if (fabs(v) < 0.05)
+		return strcpy(buf, "0.0");	/* never "-0.0" */
+	snprintf(buf, len, sign ? "%+.*f" : "%.*f", dec, v);
+	return buf;
 }
 
 static void write_change_row(FILE *f, size_t row, const struct cmp_metric *m)
@@ -185,7 +210,7 @@ static int write_change_dat(struct gp_chart *ch, const struct cmp_metric **m,
 /* Right-hand tic text of a row: "-12.3% [-15.1%, -9.4%] improvement". */
 static void row_note(const struct cmp_metric *m, char *buf, size_t len)
 {
-	char pct[32], ci[64];
+	char pct[32], lo[32], hi[32], ci[96];
 
 	if (!isfinite(m->ch.rel)) {
 		snprintf(buf, len, "%s (no relative change: base mean 0)",
@@ -194,12 +219,13 @@ static void row_note(const struct cmp_metric *m, char *buf, size_t len)
 	}
 	/* Shorter than cf_ci(): the labels share the plot's width. */
 	if (isfinite(m->ch.lo) && isfinite(m->ch.hi))
-		snprintf(ci, sizeof(ci), " [%+.1f, %+.1f]", 100 * m->ch.lo,
-			 100 * m->ch.hi);
+		snprintf(ci, sizeof(ci), " [%s, %s]",
+			 pct1(m->ch.lo, true, lo, sizeof(lo)),
+			 pct1(m->ch.hi, true, hi, sizeof(hi)));
 	else
 		ci[0] = '\0';
-	snprintf(buf, len, "%s%s %s", cf_pct(m->ch.rel, pct, sizeof(pct)),
-		 ci, verdict_name(m->verdict));
+	pct1(m->ch.rel, m->ch.rel != 0, pct, sizeof(pct));
+	snprintf(buf, len, "%s%%%s %s", pct, ci, verdict_name(m->verdict));
 }
 
 static void write_row_tics(FILE *f, const struct cmp_metric **m, size_t n)
@@ -463,14 +489,20 @@ static void dist_panel(FILE *f, const struct cmp_metric *m, size_t k,
 {
 	double *all = xmalloc((m->a.n + m->b.n + 1) * sizeof(*all));
 	struct gp_axis ax;
-	char title[512], note[256];
+	char title[512], note[256], pct[32];
 	size_t side;
 
 	memcpy(all, m->a.v, m->a.n * sizeof(*all));
 	memcpy(all + m->a.n, m->b.v, m->b.n * sizeof(*all));
 	gp_axis_fit_spread(&ax, m->name, all, m->a.n + m->b.n);
 	free(all);
-	row_note(m, note, sizeof(note));
+	/* Panels are narrow: the change and verdict only, no interval. */
+	if (isfinite(m->ch.rel))
+		snprintf(note, sizeof(note), "%s%%: %s",
+			 pct1(m->ch.rel, m->ch.rel != 0, pct, sizeof(pct)),
+			 verdict_name(m->verdict));
+	else
+		snprintf(note, sizeof(note), "%s", verdict_name(m->verdict));
 	snprintf(title, sizeof(title), "%s\n%s", m->name, note);
 	fprintf(f, "\n# %s: blocks %zu (base) and %zu (new) of %s\n"
 		"set title ", m->name, 2 * k, 2 * k + 1, dat);

@@ -23,7 +23,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#define PLOT_LOG_SPAN 30.0
+#define PLOT_LOG_SPAN 10.0
 
 struct gp_axis {
 	bool log;

@@ -321,7 +321,8 @@ static void n_range(const struct panel *p, size_t np, size_t ncases,
 			hi = p[i].nv[k] > hi ? p[i].nv[k] : hi;
 		}
 	if (lo == hi)
-		snprintf(buf, len, "n = %zu runs per case", hi);
+		snprintf(buf, len, "n = %zu run%s per case", hi,
+			 hi == 1 ? "" : "s");
 	else
 		snprintf(buf, len, "n = %zu-%zu runs per case", lo, hi);
 }
@@ -354,7 +355,8 @@ static void write_multiplot(FILE *f, const char *what, const char *nr,
 	if (*lo->zero || lo->zero_vmstat)
 		snprintf(zero, sizeof(zero), "\n0 in every run: %s%s%.0zu%s",
 			 lo->zero, *lo->zero && lo->zero_vmstat ? " and " : "",
-			 lo->zero_vmstat, lo->zero_vmstat ?
+			 lo->zero_vmstat, lo->zero_vmstat == 1 ?
+			 " vmstat thp_* counter" : lo->zero_vmstat ?
 			 " vmstat thp_* counters" : "");
 	snprintf(buf, sizeof(buf), "%s · %s\nbar: mean · error bar: 95%% CI "
 		 "of the mean · dot: one run%s%s", what, nr,
@@ -366,6 +368,7 @@ static void write_multiplot(FILE *f, const char *what, const char *nr,
 
 static void write_xtics(FILE *f, char **labels, size_t n)
 {
+	double pad;
 	size_t i;
 
 	fputs("set xtics (", f);
@@ -374,7 +377,9 @@ static void write_xtics(FILE *f, char **labels, size_t n)
 		gp_ticstr(f, labels[i]);
 		fprintf(f, " %zu", i);
 	}
-	fprintf(f, ")\nset xrange [-0.6:%g]\n", (double)n - 0.4);
+	/* One or two bars are not drawn a page wide. */
+	pad = n < 3 ? (3.0 - (double)n) * 0.3 : 0;
+	fprintf(f, ")\nset xrange [%g:%g]\n", -0.6 - pad, (double)n - 0.4 + pad);
 }
 
 static const char *direction(const char *metric)
