@@ -65,7 +65,8 @@ static void fit_linear(struct gp_axis *ax, double lo, double hi, bool zero)
 static void fit_log(struct gp_axis *ax, double minpos, double hi,
 		    bool count)
 {
-	ax->lo = pow(10, floor(log10(minpos * ax->factor)));
+	/* A bar exactly on a decade would have no height: go one lower. */
+	ax->lo = pow(10, floor(log10(minpos * ax->factor) - 0.05));
 	ax->hi = pow(10, ceil(log10(hi * ax->factor)));
 	if (ax->hi <= ax->lo)
 		ax->hi = ax->lo * 10;
