@@ -20,7 +20,7 @@
 
 #define MAX_ROWS 24
 /* Width of a GP_FONT character in pixels, measured on pngcairo output. */
-#define GP_CHAR_PX 9.5
+#define GP_CHAR_PX 10.0
 #define MAX_DIST 6
 
 static const struct {
@@ -122,13 +122,15 @@ static void fit_change(struct change_axis *ax, const struct cmp_metric **m,
  * first, then decades, then halving/doubling steps, each only where it
  * keeps clear of those already placed (a tenth of the axis).
  */
-static void write_log_tics(FILE *f, const struct change_axis *ax)
+static void write_log_tics(FILE *f, const struct change_axis *ax,
+			   double plot_px)
 {
 	static const double r[] = {
 		1, 0.1, 10, 0.01, 100, 0.001, 1000, 1e-4, 1e4, 1e-5, 1e5,
 		0.5, 2, 0.25, 4,
 	};
-	double kept[ARRAY_SIZE(r)], gap = log2(ax->hi / ax->lo) / 10;
+	/* Room for a label like "+9900%" between two tics. */
+	double kept[ARRAY_SIZE(r)], gap = log2(ax->hi / ax->lo) * 80 / plot_px;
 	char buf[32];
 	size_t i, k, n = 0;
 
@@ -385,9 +387,10 @@ static void pair_what(const struct comparison *c, const struct cmp_pair *p,
  * own margin estimate leaves the plot too narrow for the long right-hand
  * labels.
  */
-static void write_frame(FILE *f, const struct cmp_metric **m, size_t n,
-			const char *header, int height)
+static double write_frame(FILE *f, const struct cmp_metric **m, size_t n,
+			  const char *header, int height)
 {
+	double lm, rm;
 	int left = 0, right = 0, w;
 	char buf[256];
 	size_t i;
@@ -399,13 +402,36 @@ static void write_frame(FILE *f, const struct cmp_metric **m, size_t n,
 		w = cf_width(buf);
 		right = w > right ? w : right;
 	}
+	lm = (left * GP_CHAR_PX + 30) / GP_WIDTH;
+	rm = 1 - (right * GP_CHAR_PX + 40) / GP_WIDTH;
+	if (rm - lm < 0.3)	/* absurdly long names: keep some plot */
+		lm = rm - 0.3;
 	fprintf(f, "set lmargin at screen %.3f\nset rmargin at screen %.3f\n"
 		"set tmargin at screen %.3f\nunset title\n"
-		"set label 1 ", (left * GP_CHAR_PX + 30) / GP_WIDTH,
-		1 - (right * GP_CHAR_PX + 30) / GP_WIDTH, 1 - 100.0 / height);
+		"set label 1 ", lm, rm, 1 - 100.0 / height);
 	gp_dstr(f, header);
 	fprintf(f, " at screen 0.5, screen %.3f center font ',14'\n",
 		1 - 28.0 / height);
+	return (rm - lm) * GP_WIDTH;
+}
+
+static void write_change_axis(FILE *f, const struct change_axis *ax,
+			      double plot_px, int height)
+{
+	fputs("set border 3\nset tics out\nset grid xtics lc rgb '#dddddd'\n"
+	      "set xtics nomirror\nset key off\n"
+	      "set pointintervalbox 0.0001\n", f);
+	if (ax->log) {
+		fputs("set logscale x 2\n", f);
+		write_log_tics(f, ax, plot_px);
+	}
+	fprintf(f, "set xrange [%g:%g]\n", ax->lo, ax->hi);
+	fprintf(f, "set arrow from %s, graph 0 to %s, graph 1 nohead "
+		"lc rgb '#444444'\n", ax->log ? "1" : "0", ax->log ? "1" : "0");
+	fprintf(f, "set bmargin at screen %.3f\nset xlabel ", 110.0 / height);
+	gp_str(f, ax->log ? "change, new vs base (log scale)" :
+	       "change, new vs base (%)");
+	fputc('\n', f);
 }
 
 static int change_chart(const struct comparison *c, const struct cmp_pair *p,
@@ -418,6 +444,7 @@ static int change_chart(const struct comparison *c, const struct cmp_pair *p,
 	char what[2048], dat[512], conf[16];
 	size_t n = pick(p, PM_OTHER, &m), dropped = 0;
 	int height, rc = -1;
+	double plot_px;
 
 	if (!n) {
 		free(m);
@@ -436,30 +463,15 @@ static int change_chart(const struct comparison *c, const struct cmp_pair *p,
 	}
 	fit_change(&ax, m, n);
 	write_verdict_fn(ch.gp);
-	fputs("set border 3\nset tics out\nset grid xtics lc rgb '#dddddd'\n"
-	      "set xtics nomirror\n"
-	      "set key off\n"
-	      "set pointintervalbox 0.0001\n", ch.gp);
-	if (ax.log) {
-		fputs("set logscale x 2\n", ch.gp);
-		write_log_tics(ch.gp, &ax);
-	}
-	fprintf(ch.gp, "set xrange [%g:%g]\n", ax.lo, ax.hi);
-	fprintf(ch.gp, "set arrow from %s, graph 0 to %s, graph 1 nohead "
-		"lc rgb '#444444'\n", ax.log ? "1" : "0", ax.log ? "1" : "0");
 	write_row_tics(ch.gp, m, n);
 	snprintf(what + strlen(what), sizeof(what) - strlen(what),
 		 "\nbar: change of the mean · whisker: its %s%% interval%s",
 		 cf_level(c->opts.confidence, conf, sizeof(conf)),
 		 dropped ? " · more metrics: thpbench compare" : "");
 	height = GP_HEIGHT + (n > 12 ? (int)(n - 12) * 30 : 0);
-	write_frame(ch.gp, m, n, what, height);
+	plot_px = write_frame(ch.gp, m, n, what, height);
 	write_legend(ch.gp, m, n, height);
-	fprintf(ch.gp, "set bmargin at screen %.3f\n", 110.0 / height);
-	fputs("set xlabel ", ch.gp);
-	gp_str(ch.gp, ax.log ? "change, new vs base (log scale)" :
-	       "change, new vs base (%)");
-	fputc('\n', ch.gp);
+	write_change_axis(ch.gp, &ax, plot_px, height);
 	gp_begin(&ch, GP_WIDTH, height);
 	write_change_plot(ch.gp, &ax, m, n, dat);
 	rc = gp_close(&ch, err, errlen);
@@ -548,6 +560,26 @@ static size_t pick_dist(const struct cmp_pair *p,
 	return np;
 }
 
+/*
+ * "always" and "never" under the boxes for "thp=always" vs "thp=never":
+ * the header names the knob, and narrow panels have no room for it twice.
+ */
+static void write_side_tics(FILE *f, const char *a, const char *b)
+{
+	const char *ea = strchr(a, '='), *eb = strchr(b, '=');
+
+	if (ea && eb && ea - a == eb - b && !strncmp(a, b, (size_t)(ea - a)) &&
+	    ea[1] && eb[1]) {
+		a = ea + 1;
+		b = eb + 1;
+	}
+	fputs("set xtics (", f);
+	gp_ticstr(f, a);
+	fputs(" 0, ", f);
+	gp_ticstr(f, b);
+	fputs(cf_width(a) + cf_width(b) > 16 ? " 1) font ',11'\n" : " 1)\n", f);
+}
+
 static int dist_chart(const struct comparison *c, const struct cmp_pair *p,
 		      const char *dir, const char *stem, struct plot_set *ps,
 		      char *err, size_t errlen)
@@ -586,11 +618,8 @@ static int dist_chart(const struct comparison *c, const struct cmp_pair *p,
 	      "set border 3\nset tics nomirror out\nset key off\n"
 	      "set grid ytics lc rgb '#dddddd'\n"
 	      "set jitter overlap 0.6 spread 0.5\n"
-	      "set xrange [-0.6:1.6]\nset xtics (", ch.gp);
-	gp_ticstr(ch.gp, p->a_name);
-	fputs(" 0, ", ch.gp);
-	gp_ticstr(ch.gp, p->b_name);
-	fputs(" 1)\n", ch.gp);
+	      "set xrange [-0.75:1.75]\n", ch.gp);
+	write_side_tics(ch.gp, p->a_name, p->b_name);
 	gp_begin(&ch, GP_WIDTH, n > 3 ? GP_HEIGHT + 60 : GP_HEIGHT);
 	cols = n <= 3 ? n : (n == 4 ? 2 : 3);
 	snprintf(what + strlen(what), sizeof(what) - strlen(what),
