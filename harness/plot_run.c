@@ -302,11 +302,20 @@ static void panel_axis(const struct panel *p, size_t ncases,
 	free(all);
 }
 
-static void layout(size_t n, size_t *rows, size_t *cols, int *height)
+/* How the panels of a chart sit on the image. */
+struct frame {
+	size_t rows, cols;
+	int height;
+	bool slant;		/* case names slanted under the bars */
+	bool two_lines;		/* case names of two lines (mode, label) */
+};
+
+static void layout(size_t n, struct frame *fr)
 {
-	*cols = n <= 3 ? n : (n == 4 ? 2 : n <= 9 ? 3 : 4);
-	*rows = (n + *cols - 1) / *cols;
-	*height = GP_HEIGHT + (*rows > 2 ? (int)(*rows - 2) * 230 : 0);
+	fr->cols = n <= 3 ? n : (n == 4 ? 2 : n <= 9 ? 3 : 4);
+	fr->rows = (n + fr->cols - 1) / fr->cols;
+	fr->height = GP_HEIGHT + (fr->rows > 1 ? (int)(fr->rows - 1) * 100 : 0) +
+		     (fr->rows > 2 ? (int)(fr->rows - 2) * 130 : 0);
 }
 
 /* "n = 5" or "n = 3-5": ok runs per case over the chart's panels. */
@@ -347,8 +356,28 @@ static void group_what(const struct tb_results *r, const struct group *g,
 			 kernel && *kernel ? kernel : "unknown");
 }
 
+/*
+ * Explicit margins and spacing: gnuplot's automatic ones size each panel
+ * by its own tic labels, so slanted names or wide numbers shrink one
+ * panel of a row to a sliver. Room, in pixels: 24 a line for the header,
+ * 85 left of each panel for its numbers and unit, below each panel 45
+ * for the case names (65 for two lines, 110 slanted) and 45 above for its
+ * title.
+ */
+static void write_layout(FILE *f, const struct frame *fr, int header_lines)
+{
+	double h = fr->height;
+	double below = fr->slant ? 110 : fr->two_lines ? 65 : 45;
+	double top = 1 - (22.0 + 24 * header_lines + 38) / h;
+
+	fprintf(f, "set multiplot layout %zu,%zu rowsfirst margins %.3f,%.3f,"
+		"%.3f,%.3f spacing %.3f,%.3f title ", fr->rows, fr->cols,
+		85.0 / GP_WIDTH, 1 - 15.0 / GP_WIDTH, below / h, top,
+		85.0 / GP_WIDTH, (below + 45) / h);
+}
+
 static void write_multiplot(FILE *f, const char *what, const char *nr,
-			    const struct left_out *lo, size_t rows, size_t cols)
+			    const struct left_out *lo, const struct frame *fr)
 {
 	char buf[2048], zero[512] = "";
 
@@ -361,25 +390,65 @@ static void write_multiplot(FILE *f, const char *what, const char *nr,
 	snprintf(buf, sizeof(buf), "%s · %s\nbar: mean · error bar: 95%% CI "
 		 "of the mean · dot: one run%s%s", what, nr,
 		 lo->over_max ? " · more metrics in results.json" : "", zero);
-	fprintf(f, "set multiplot layout %zu,%zu rowsfirst title ", rows, cols);
+	write_layout(f, fr, zero[0] ? 3 : 2);
 	gp_dstr(f, buf);
 	fputs(" font ',14'\n", f);
 }
 
-static void write_xtics(FILE *f, char **labels, size_t n)
+/* Widest line of a tic label, in characters. */
+static int label_width(const char *s)
+{
+	int w = 0, best = 0;
+
+	for (; *s; s++) {
+		if (*s == '\n') {
+			w = 0;
+			continue;
+		}
+		/* UTF-8 continuation bytes take no column. */
+		if (((unsigned char)*s & 0xc0) != 0x80 && ++w > best)
+			best = w;
+	}
+	return best;
+}
+
+/*
+ * Whether the case names under the bars would run into each other in a
+ * panel (many cases, or label and THP mode both varying): then they are
+ * written on one line each, slanted, in a smaller font.
+ */
+static bool xtics_slant(char **labels, size_t n, size_t cols)
+{
+	double panel_px = (double)GP_WIDTH / cols - 85;
+	int widest = 0;
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		widest = label_width(labels[i]) > widest ?
+			 label_width(labels[i]) : widest;
+	return widest * 9.0 > 0.9 * panel_px / (double)n;
+}
+
+static void write_xtics(FILE *f, char **labels, size_t n, bool slant)
 {
 	double pad;
 	size_t i;
+	char *p, *one;
 
 	fputs("set xtics (", f);
 	for (i = 0; i < n; i++) {
+		one = xstrdup(labels[i]);
+		for (p = one; slant && *p; p++)
+			*p = *p == '\n' ? '/' : *p;
 		fputs(i ? ", " : "", f);
-		gp_ticstr(f, labels[i]);
+		gp_ticstr(f, one);
 		fprintf(f, " %zu", i);
+		free(one);
 	}
+	fputs(slant ? ") rotate by 30 right font ',11'\n" : ")\n", f);
 	/* One or two bars are not drawn a page wide. */
 	pad = n < 3 ? (3.0 - (double)n) * 0.3 : 0;
-	fprintf(f, ")\nset xrange [%g:%g]\n", -0.6 - pad, (double)n - 0.4 + pad);
+	fprintf(f, "set xrange [%g:%g]\n", -0.6 - pad, (double)n - 0.4 + pad);
 }
 
 static const char *direction(const char *metric)
@@ -484,9 +553,10 @@ static int chart(const struct tb_results *r, const struct group *g,
 	struct gp_chart ch;
 	struct panel *p;
 	struct left_out lo;
-	size_t np, rows, cols, i;
+	struct frame fr;
+	size_t np, i;
 	char **labels, what[1024], nr[64], bars[512], runs[512];
-	int height, rc = -1;
+	int rc = -1;
 
 	np = pick_panels(g, kind, &p, &lo);
 	if (!np) {
@@ -506,10 +576,14 @@ static int chart(const struct tb_results *r, const struct group *g,
 		goto out;
 	}
 	write_style(ch.gp);
-	layout(np, &rows, &cols, &height);
-	gp_begin(&ch, GP_WIDTH, height);
-	write_multiplot(ch.gp, what, nr, &lo, rows, cols);
-	write_xtics(ch.gp, labels, g->n);
+	layout(np, &fr);
+	fr.slant = xtics_slant(labels, g->n, fr.cols);
+	fr.two_lines = false;
+	for (i = 0; i < g->n; i++)
+		fr.two_lines |= strchr(labels[i], '\n') != NULL;
+	gp_begin(&ch, GP_WIDTH, fr.height);
+	write_multiplot(ch.gp, what, nr, &lo, &fr);
+	write_xtics(ch.gp, labels, g->n, fr.slant);
 	for (i = 0; i < np; i++)
 		write_panel(ch.gp, &p[i], i, g->n, bars, runs, kind);
 	fputs("unset multiplot\n", ch.gp);
