@@ -49,7 +49,9 @@ static void usage(FILE *f)
 	      "  --force              compare even when the environments "
 	      "differ\n"
 	      "  -h, --help\n\n"
-	      "Redraw or restyle any chart with: gnuplot DIR/CHART.gp\n", f);
+	      "Redraw or restyle any chart with: gnuplot DIR/CHART.gp\n"
+	      "THPBENCH_GNUPLOT=PATH picks the gnuplot to run (empty: none).\n",
+	      f);
 }
 
 static const struct option long_opts[] = {

@@ -191,6 +191,12 @@ log_axes() { # SCRIPT -> the metrics whose panel has a log y axis
 check "roi_usec and task-clock always vs never (17x) on log axes, wall time linear" \
 	test "$(log_axes $D1/mremap.gp)" = "roi_usec task-clock "
 
+D5=$TMPD/bythp
+$TB plot $FX/thp.json --by thp -o $D5 > /dev/null
+check "--by thp: exit 0, always vs never A/B charts next to the file's own" \
+	test $? -eq 0 -a -s $D5/ab-mremap-always-change.dat -a -s $D5/mremap.gp
+[ $HAVE_GP = 1 ] && check "--by thp: scripts clean, images valid" images_ok $D5
+
 # --- gnuplot missing -------------------------------------------------------
 
 D2=$TMPD/nogp

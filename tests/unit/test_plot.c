@@ -488,6 +488,40 @@ static void test_render_without_gnuplot(void **state)
 	results_free(&r);
 }
 
+/* What `thpbench run` calls: lines the user can act on, never an exit. */
+static void test_results_dir(void **state)
+{
+	struct tb_results r = { 0 };
+	char dir[128], out[4096] = "", gp[4096], want[1024];
+	FILE *f;
+
+	(void)state;
+	add_run(add_case(&r, "always"), RUN_OK, 1, 0, NAN);
+	snprintf(dir, sizeof(dir), "%s/run", tmpdir);
+	setenv("THPBENCH_GNUPLOT", "/nonexistent", 1);
+	f = fmemopen(out, sizeof(out), "w");
+	assert_int_equal(plot_results_dir(&r, dir, f), 0);
+	fclose(f);
+	unsetenv("THPBENCH_GNUPLOT");
+	snprintf(want, sizeof(want), GNUPLOT_INSTALL_HINT "\n"
+		 "chart script: %s/mremap.gp\n", dir);
+	assert_string_equal(out, want);
+	if (!gnuplot_find(gp, sizeof(gp))) {
+		f = fmemopen(out, sizeof(out), "w");
+		assert_int_equal(plot_results_dir(&r, dir, f), 0);
+		fclose(f);
+		snprintf(want, sizeof(want), "chart: %s/mremap.png\n"
+			 "chart: %s/mremap.svg\n", dir, dir);
+		assert_string_equal(out, want);
+	}
+	snprintf(dir, sizeof(dir), "%s/file", tmpdir);
+	write_exec(dir, "");
+	f = fmemopen(out, sizeof(out), "w");
+	assert_int_equal(plot_results_dir(&r, dir, f), -1);
+	fclose(f);
+	results_free(&r);
+}
+
 /* A counter that is 0 in base: no relative change, no bar, no warning. */
 static void test_compare_base_zero(void **state)
 {
@@ -551,6 +585,7 @@ int main(void)
 		cmocka_unit_test(test_no_ok_runs),
 		cmocka_unit_test(test_unwritable),
 		cmocka_unit_test(test_render_without_gnuplot),
+		cmocka_unit_test(test_results_dir),
 		cmocka_unit_test(test_compare_base_zero),
 	};
 
