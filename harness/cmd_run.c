@@ -19,6 +19,7 @@
 #include "env.h"
 #include "events.h"
 #include "plan.h"
+#include "plot.h"
 #include "report.h"
 #include "runner.h"
 #include "settings.h"
@@ -505,6 +506,8 @@ static void write_outputs(struct session *ss)
 		fclose(f);
 	}
 	printf("\nresults: %s/results.json\n", ss->o->outdir);
+	if (plot_results_dir(&ss->res, ss->o->outdir, stdout))
+		tb_warn("charts were not drawn (above); results.json is complete");
 }
 
 static void install_stop_handlers(void)
