@@ -4,7 +4,7 @@
  * its range and the unit its numbers are shown in.
  *
  * Logarithmic when every value is positive and they span more than
- * PLOT_LOG_SPAN (a factor: roi_usec of THP always vs never differs 10-20
+ * PLOT_LOG_SPAN, a decade (roi_usec of THP always vs never differs 10-20
  * times, and on a linear axis the small bar becomes a sliver). Its range
  * is then whole decades; a linear range includes 0 (bars start there) with
  * a little room above. The range is always explicit: gnuplot warns about

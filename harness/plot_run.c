@@ -279,20 +279,21 @@ static void write_runs(FILE *f, const struct group *g, const struct panel *p,
 static void panel_axis(const struct panel *p, size_t ncases,
 		       struct gp_axis *ax)
 {
-	size_t i, k, n = 0, total = 2 * ncases + 1;
+	size_t i, k, n = 0, total = 3 * ncases + 1;
 	double *all;
 
 	for (i = 0; i < ncases; i++)
-		total += p->nv[i] + 1;
+		total += p->nv[i];
 	all = xmalloc(total * sizeof(*all));
-	for (i = 0; i < ncases; i++) {
+	/* The bars (means) decide whether the axis is logarithmic... */
+	for (i = 0; i < ncases; i++)
 		if (p->s[i].n)
 			all[n++] = p->s[i].mean;
-		for (k = 0; k < p->nv[i]; k++)
-			all[n++] = p->v[i][k];
-	}
 	k = n;
+	/* ...the single runs and intervals only widen it. */
 	for (i = 0; i < ncases; i++) {
+		memcpy(all + n, p->v[i], p->nv[i] * sizeof(*all));
+		n += p->nv[i];
 		if (!p->s[i].n)
 			continue;
 		all[n++] = p->s[i].ci95_lo;
