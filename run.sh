@@ -29,7 +29,7 @@ run|compare|plot|restore|list)
 	exec ./harness/thpbench "$@" ;;
 esac
 
-shift || true
+[ $# -gt 0 ] && shift
 suite=configs/$cmd.conf
 [ -f "$cmd" ] && suite=$cmd
 if [ ! -f "$suite" ]; then
@@ -42,3 +42,12 @@ out=results/$name-$(date +%Y%m%d-%H%M%S)
 rm -f results/latest
 ln -s "$(basename "$out")" results/latest
 echo "latest: results/latest -> $out"
+# The headline: each case's THP modes against each other, on the figures
+# that matter (the whole table is `thpbench compare RESULTS --by thp`).
+if ./harness/thpbench compare "$out/results.json" --by thp -m roi_usec \
+	-m gbps -m wall_usec -m minflt -m 'tlb:*' -m 'vmstat.thp_fault_alloc' \
+	> "$out/compare-thp.txt" 2>/dev/null; then
+	echo
+	sed -n '/^[^ ].*(n=[0-9]*) vs /,$p' "$out/compare-thp.txt"
+	echo "compare: $out/compare-thp.txt"
+fi
