@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "counters.h"
+#include "spawn.h"
 #include "util.h"
 #include "vmstat.h"
 
@@ -75,40 +76,47 @@ static void close_pipes(struct pipes *p)
 	}
 }
 
-static void keep_on_exec(int fd, const char *envname)
+/* Start the child blocked on the go pipe, with the protocol fds named in
+ * its environment. */
+static pid_t start_child(const struct run_spec *spec, struct pipes *p,
+			 char **path, char ***envp)
 {
-	char num[16];
+	/*
+	 * The child reads all of this, from our memory, until it execs, after
+	 * we have returned: static, and one child at a time.
+	 */
+	static char ctl[32], ack[32], met[40];
+	static int keep[3], parent_ends[5];
+	static struct spawn_req req;
+	char **extra = xcalloc(spec->nenv + 3, sizeof(char *));
 
-	fcntl(fd, F_SETFD, 0);
-	snprintf(num, sizeof(num), "%d", fd);
-	setenv(envname, num, 1);
-}
+	keep[0] = p->ctl[1];
+	keep[1] = p->ack[0];
+	keep[2] = p->met[1];
+	parent_ends[0] = p->go[1];
+	parent_ends[1] = p->err[0];
+	parent_ends[2] = p->ctl[0];
+	parent_ends[3] = p->ack[1];
+	parent_ends[4] = p->met[0];
 
-/* In the child: wire the protocol fds, wait for the go, exec. */
-noreturn static void child_exec(const struct run_spec *spec, struct pipes *p)
-{
-	char c;
-	size_t i;
-	int e;
-
-	setpgid(0, 0);
-	signal(SIGPIPE, SIG_DFL);
-	keep_on_exec(p->ctl[1], "PERF_CTL_FD");
-	keep_on_exec(p->ack[0], "PERF_ACK_FD");
-	keep_on_exec(p->met[1], "THPBENCH_METRIC_FD");
-	for (i = 0; i < spec->nenv; i++)
-		putenv(spec->env_extra[i]);
-	if (spec->out_fd >= 0) {
-		dup2(spec->out_fd, STDOUT_FILENO);
-		dup2(spec->out_fd, STDERR_FILENO);
-	}
-	if (read(p->go[0], &c, 1) != 1)
-		_exit(127);
-	execvp(spec->path, spec->argv);
-	e = errno;
-	if (write(p->err[1], &e, sizeof(e)) < 0)
-		_exit(127);
-	_exit(127);
+	snprintf(ctl, sizeof(ctl), "PERF_CTL_FD=%d", p->ctl[1]);
+	snprintf(ack, sizeof(ack), "PERF_ACK_FD=%d", p->ack[0]);
+	snprintf(met, sizeof(met), "THPBENCH_METRIC_FD=%d", p->met[1]);
+	extra[0] = ctl;
+	extra[1] = ack;
+	extra[2] = met;
+	if (spec->nenv)
+		memcpy(extra + 3, spec->env_extra, spec->nenv * sizeof(char *));
+	*envp = spawn_env(extra, spec->nenv + 3);
+	free(extra);
+	*path = spawn_find(spec->path);
+	req = (struct spawn_req){
+		.path = *path, .argv = spec->argv, .envp = *envp,
+		.go_fd = p->go[0], .err_fd = p->err[1], .out_fd = spec->out_fd,
+		.keep = keep, .nkeep = ARRAY_SIZE(keep),
+		.close = parent_ends, .nclose = ARRAY_SIZE(parent_ends),
+	};
+	return spawn_blocked(&req);
 }
 
 static void line_append(struct line_buf *lb, const char *data, size_t n)
@@ -388,6 +396,7 @@ static void finish(struct live *lv, const struct run_spec *spec,
 int runner_run(const struct run_spec *spec, struct tb_run *run)
 {
 	struct live lv = { .pidfd = -1 };
+	char *path = NULL, **envp = NULL;
 	struct vmstat_snap before;
 	double t0;
 	int rc = 0;
@@ -399,16 +408,15 @@ int runner_run(const struct run_spec *spec, struct tb_run *run)
 		close_pipes(&lv.p);
 		return -1;
 	}
-	lv.pid = fork();
+	lv.pid = start_child(spec, &lv.p, &path, &envp);
 	if (lv.pid < 0) {
 		run->status = RUN_ERROR;
-		run->reason = xstrdup("fork failed");
+		run->reason = xstrdup("cannot start a process (clone failed)");
 		close_pipes(&lv.p);
+		free(path);
+		free(envp);
 		return -1;
 	}
-	if (lv.pid == 0)
-		child_exec(spec, &lv.p);
-	setpgid(lv.pid, lv.pid);
 	if (spec->on_spawn)
 		spec->on_spawn(lv.pid);
 	close_fd(&lv.p.go[0]);
@@ -425,6 +433,7 @@ int runner_run(const struct run_spec *spec, struct tb_run *run)
 	if (write(lv.p.go[1], "g", 1) != 1)
 		kill_child(&lv);
 	close_fd(&lv.p.go[1]);
+	/* After this the child no longer uses our memory: it has exec'd or died. */
 	if (exec_error(&lv, spec, run)) {
 		waitpid(lv.pid, NULL, 0);
 		rc = -1;
@@ -435,6 +444,8 @@ int runner_run(const struct run_spec *spec, struct tb_run *run)
 		spec->on_spawn(0);
 	vmstat_free(&before);
 	counters_close(&lv.cs);
+	free(path);
+	free(envp);
 	close_fd(&lv.pidfd);
 	close_pipes(&lv.p);
 	free(lv.ctl.buf);

@@ -1,0 +1,50 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * spawn - start a program that waits on a pipe before it execs.
+ *
+ * The runner must attach counters to the child before it execs, so the
+ * child cannot be a posix_spawn; a fork would do, but fork write-protects
+ * the harness's memory: every page the harness then writes costs a
+ * copy-on-write fault and a TLB shootdown, and the child's exec tears down
+ * a copy of the harness's page tables. That was most of the harness's
+ * per-repetition cost. Like posix_spawn, spawn_blocked() uses
+ * clone(CLONE_VM) instead: the child runs on its own small stack in our
+ * memory and makes only system calls (setpgid, fcntl, dup2, sigaction,
+ * read, execve) until it execs. Everything it needs - the resolved path,
+ * argv, envp - is prepared by the caller, and must stay untouched until
+ * the exec is known to have happened (the err pipe reads EOF).
+ *
+ * Signals are blocked across the clone and the child resets every caught
+ * signal to its default, so no harness handler ever runs in the child.
+ */
+#ifndef THPBENCH_SPAWN_H
+#define THPBENCH_SPAWN_H
+
+#include <stddef.h>
+#include <sys/types.h>
+
+struct spawn_req {
+	const char *path;	/* contains a '/': spawn_find() first */
+	char *const *argv;
+	char *const *envp;
+	int go_fd;		/* the child reads one byte here before exec */
+	int err_fd;		/* close-on-exec; gets errno if execve fails */
+	int out_fd;		/* stdout and stderr; -1: inherit */
+	const int *keep;	/* fds to keep open across the exec */
+	size_t nkeep;
+	const int *close;	/* fds the child must not hold (the parent's ends) */
+	size_t nclose;
+};
+
+/* The child's pid, in its own process group; -1 with errno set. */
+pid_t spawn_blocked(const struct spawn_req *req);
+
+/* name as execvp would find it (malloc'd); name itself when it has a '/'
+ * or is not found (execve then reports ENOENT). */
+char *spawn_find(const char *name);
+
+/* environ with extra ("KEY=VALUE") added or replacing; NULL-terminated;
+ * the strings are the callers'/environ's, free only the array. */
+char **spawn_env(char *const *extra, size_t nextra);
+
+#endif
