@@ -1,0 +1,60 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# End to end kernel A/B (builds kernels, boots qemu; 10-15 minutes per
+# series here with cached kernels, more the first time). Not part of
+# `make check`; `make ab-e2e` runs it.
+#
+#   tests/kernel/e2e.sh [SERIES...]     default: 000 and 001
+#
+# For 000 it asserts the expected result, not just a finished run: on
+# kernel A (stock 6.1) no mremap splits a PMD, on kernel B (the huge-PMD
+# move disabled) every run splits one PMD per 2 MiB moved (128 at 256 MiB),
+# B's mremap time is higher, and `thpbench compare` calls both changes
+# significant. For other series it checks every case ran on both kernels.
+# Exit 0 pass, 1 fail, 2 when the flow itself failed.
+set -uo pipefail
+
+REPO_DIR=$(cd "$(dirname "$0")/../.." && pwd)
+cd "$REPO_DIR" || exit 2
+[ $# -gt 0 ] || set -- kernel-patches/000-mremap-thp-pmd-move kernel-patches/001-clear-huge-page
+kernel-patches/scripts/install-deps.sh || exit 2
+
+fails=0
+fail() { echo "e2e: FAIL: $*"; fails=$((fails + 1)); }
+
+# Per-run values of METRIC over the ok runs of every case in FILE.
+vals() { jq -r --arg m "$2" '.cases[].runs[] | select(.status == "ok") | .metrics[$m] // "absent"' "$1"; }
+median() { sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+
+for s in "$@"; do
+	name=$(basename "$s")
+	out=$REPO_DIR/results/ab-e2e-$name-$(date +%Y%m%d-%H%M%S)
+	kernel-patches/scripts/ab.sh "$s" --out "$out"
+	rc=$?
+	[ "$rc" -le 1 ] || { echo "e2e: ab.sh $s failed (exit $rc)"; exit 2; }
+	for k in A B; do
+		n=$(jq '[.cases[].runs[] | select(.status == "ok")] | length' "$out/$k.json")
+		t=$(jq '[.cases[].runs[]] | length' "$out/$k.json")
+		[ "$n" -gt 0 ] && [ "$n" = "$t" ] || fail "$name: kernel $k: $n of $t runs ok"
+	done
+	case $name in 000-*)
+		a=$(vals "$out/A.json" vmstat.thp_split_pmd | sort -u | tr '\n' ' ')
+		b=$(vals "$out/B.json" vmstat.thp_split_pmd | sort -u | tr '\n' ' ')
+		[ "$a" = "0 " ] || fail "000: kernel A thp_split_pmd per run: $a(want 0)"
+		[ "$b" = "128 " ] || fail "000: kernel B thp_split_pmd per run: $b(want 128)"
+		ta=$(vals "$out/A.json" roi_usec | median)
+		tb=$(vals "$out/B.json" roi_usec | median)
+		awk -v a="$ta" -v b="$tb" 'BEGIN { exit !(b > a) }' ||
+			fail "000: mremap median A $ta us, B $tb us: B not slower"
+		for m in vmstat.thp_split_pmd roi_usec; do
+			grep -E "^ *$m\b|[[:space:]]$m\b" "$out/comparison.txt" |
+				grep -qiE 'regression|improvement|increase|change' ||
+				fail "000: comparison.txt does not flag $m as changed"
+		done
+		echo "e2e: 000: thp_split_pmd A $a-> B $b; mremap median A $ta us -> B $tb us"
+		;;
+	esac
+done
+[ "$fails" -eq 0 ] || { echo "e2e: $fails failure(s)"; exit 1; }
+echo "e2e: pass"
