@@ -18,6 +18,8 @@ make -s -j"$(nproc)"
 cmd=${1:-quick}
 case $cmd in
 check|test)
+	# The kernel tests check the bundled patches against Debian's 6.1 source.
+	kernel-patches/scripts/install-deps.sh --light
 	exec make -s check ;;
 bench)
 	shift
