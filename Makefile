@@ -3,6 +3,7 @@
 # make          build harness/thpbench and workloads/*
 # make check    unit tests, workload tests, integration tests (root parts skip when not root)
 # make unit     cmocka unit tests only
+# make ab-e2e   kernel A/B end to end: builds kernels, boots qemu (not in check)
 # make static   static thpbench + workloads for a kernel A/B initramfs
 # make clean
 #
@@ -62,6 +63,10 @@ unit: $(UNIT_BIN)
 check: all unit
 	@sh tests/run-integration.sh
 
+# The whole kernel A/B flow, both bundled series (10-15 minutes each here).
+ab-e2e: all
+	bash tests/kernel/e2e.sh
+
 static:
 	$(MAKE) clean-bin
 	$(MAKE) STATIC=1 harness/thpbench $(WL_C) $(WL_CXX)
@@ -74,6 +79,6 @@ clean:
 		workloads/lib/*.o workloads/lib/*.d workloads/lib/*.a \
 		tests/unit/*.o tests/unit/*.d $(UNIT_BIN) harness/thpbench $(WL_C) $(WL_CXX)
 
-.PHONY: all unit check static clean clean-bin
+.PHONY: all unit check ab-e2e static clean clean-bin
 .SECONDARY:
 -include $(wildcard harness/*.d workloads/*.d workloads/lib/*.d tests/unit/*.d)
