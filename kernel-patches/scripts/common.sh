@@ -12,7 +12,7 @@ AB_BUILD_DIR=${THPBENCH_BUILD_DIR:-$REPO_DIR/build/ab}
 DEFAULT_KERNEL_SRC=/usr/src/linux-source-6.1.tar.xz
 # Bump when the build recipe changes in a way that changes the image, so
 # cached kernels built the old way are not reused.
-BUILD_RECIPE=1
+BUILD_RECIPE=2
 
 kp_prog=$(basename "$0")
 
