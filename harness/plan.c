@@ -158,6 +158,11 @@ static void add_item(struct plan *plan, struct tb_results *r, const struct suite
 			sc->timeout_s : s->timeout_s;
 	it->expect_huge = c->expect_huge;
 	skip_if_needed(it, o, mode);
+	if (it->skip) {
+		if (!c->extra)
+			c->extra = json_object();
+		json_object_set_new(c->extra, "skipped", json_string(it->skip));
+	}
 }
 
 void plan_build(const struct suite *s, const struct plan_opts *o,

@@ -141,11 +141,19 @@ static int cmp_rank(const void *a, const void *b)
 
 void report_case(FILE *f, const struct tb_case *c)
 {
+	const char *skipped;
 	char **names;
 	double *vals = xmalloc((c->nruns ? c->nruns : 1) * sizeof(*vals));
 	size_t i, n, nn = case_metric_names(c, &names), quiet = 0;
 	struct summary s;
 
+	skipped = json_string_value(json_object_get(c->extra, "skipped"));
+	if (skipped && !c->nruns) {
+		fprintf(f, "\n %s: skipped: %s\n", c->id, skipped);
+		free(names);
+		free(vals);
+		return;
+	}
 	print_header(f, c);
 	qsort(names, nn, sizeof(*names), cmp_rank);
 	for (i = 0; i < nn; i++) {

@@ -55,6 +55,18 @@ $TB run -r 1 --warmup 0 -o "$TMPD/r5" -- sh -c 'kill -SEGV $$' > /dev/null 2>&1
 check "signalled program: status signaled, signal 11" \
 	[ "$(jq -c '.cases[0].runs[0] | [.status, .signal]' "$TMPD/r5/results.json")" = '["signaled",11]' ]
 
+if [ "$(id -u)" = 0 ] && id nobody > /dev/null 2>&1; then
+	chmod 777 "$TMPD"
+	cur=$(sed -n 's/.*\[\(.*\)\].*/\1/p' /sys/kernel/mm/transparent_hugepage/enabled)
+	su nobody -s /bin/sh -c "$TB run -r 1 --warmup 0 --thp always,madvise,never -e task-clock -o $TMPD/nr -- /bin/true" > "$TMPD/nr.txt" 2>&1
+	check "not root: the run still succeeds" [ $? -eq 0 ]
+	check "not root: only the current mode ($cur) ran" \
+		[ "$(jq -c '[.cases[] | select(.runs | length > 0) | .thp]' "$TMPD/nr/results.json")" = "[\"$cur\"]" ]
+	check "not root: the other modes are recorded as skipped, with the reason" \
+		[ "$(jq '[.cases[] | select(.runs | length == 0) | .extra.skipped | test("not root")] | length' "$TMPD/nr/results.json")" = 2 ]
+	check "not root: the skip is said" grep -q "skipped: not root" "$TMPD/nr.txt"
+fi
+
 $TB list > "$TMPD/list" 2>&1
 check "list exits 0" [ $? -eq 0 ]
 check "list shows the mremap workload" grep -q 'workloads/mremap' "$TMPD/list"
