@@ -81,6 +81,32 @@ static void print_metric(FILE *f, const char *name, const struct summary *s)
 		mn, med, mx, name);
 }
 
+/* perf prints "(35.70%)" after a multiplexed count; say it in words. */
+static void print_multiplexed(FILE *f, const struct tb_case *c)
+{
+	const struct metric_set *first;
+	size_t i, j;
+
+	if (!c->nruns)
+		return;
+	first = &c->runs[0].counted_pct;
+	for (j = 0; j < first->n; j++) {
+		double lo = first->v[j].value;
+
+		for (i = 1; i < c->nruns; i++) {
+			const struct metric *m = metric_set_find(&c->runs[i].counted_pct,
+								 first->v[j].name);
+
+			if (m && m->value < lo)
+				lo = m->value;
+		}
+		if (lo < 99.5)
+			fprintf(f, "%16s %s: counted %.2f%% of the time at worst "
+				"(multiplexed); scaled by enabled/running\n", "",
+				first->v[j].name, lo);
+	}
+}
+
 /* counters.c reasons start with the marker the column already shows. */
 static const char *bare_reason(const char *reason)
 {
@@ -167,6 +193,7 @@ void report_case(FILE *f, const struct tb_case *c)
 		print_metric(f, names[i], &s);
 	}
 	print_unsupported(f, c);
+	print_multiplexed(f, c);
 	if (quiet)
 		fprintf(f, "%16s (%zu vmstat counters did not move; all are in results.json)\n",
 			"", quiet);

@@ -209,6 +209,7 @@ static void case_free(struct tb_case *c)
 		free(c->runs[i].reason);
 		metric_set_free(&c->runs[i].metrics);
 		note_set_free(&c->runs[i].unsupported);
+		metric_set_free(&c->runs[i].counted_pct);
 	}
 	free(c->runs);
 }

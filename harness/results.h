@@ -73,6 +73,9 @@ struct tb_run {
 	int huge;		/* 1 huge-page backed, 0 none seen, -1 unknown */
 	long seq;		/* order of execution within the whole run */
 	struct metric_set metrics;
+	/* Per event, the share of its enabled time it was counting (100 unless
+	 * the PMU multiplexed it; the value was scaled up by enabled/running). */
+	struct metric_set counted_pct;
 	struct note_set unsupported;
 };
 

@@ -286,10 +286,14 @@ static void store_counters(struct live *lv, struct tb_run *run)
 	for (i = 0; i < lv->cs.n; i++) {
 		const struct counter *c = &lv->cs.c[i];
 
-		if (counter_value(c, &v, &why))
+		if (counter_value(c, &v, &why)) {
 			metric_set_put(&run->metrics, c->ev->name, v);
-		else
+			if (c->enabled)
+				metric_set_put(&run->counted_pct, c->ev->name,
+					       100.0 * (double)c->running / (double)c->enabled);
+		} else {
 			note_set_put(&run->unsupported, c->ev->name, why);
+		}
 	}
 }
 

@@ -22,9 +22,19 @@ static json_t *strv_to_json(char **v, size_t n)
 	return a;
 }
 
+static json_t *metric_set_to_json(const struct metric_set *ms)
+{
+	json_t *o = json_object();
+	size_t i;
+
+	for (i = 0; i < ms->n; i++)
+		json_object_set_new(o, ms->v[i].name, json_real(ms->v[i].value));
+	return o;
+}
+
 static json_t *run_to_json(const struct tb_run *run)
 {
-	json_t *o = json_object(), *m = json_object(), *u = json_object();
+	json_t *o = json_object(), *u = json_object();
 	size_t i;
 
 	json_object_set_new(o, "status", json_string(run_status_name(run->status)));
@@ -35,14 +45,12 @@ static json_t *run_to_json(const struct tb_run *run)
 	json_object_set_new(o, "roi", json_boolean(run->roi));
 	json_object_set_new(o, "huge", json_integer(run->huge));
 	json_object_set_new(o, "seq", json_integer(run->seq));
-	for (i = 0; i < run->metrics.n; i++)
-		json_object_set_new(m, run->metrics.v[i].name,
-				    json_real(run->metrics.v[i].value));
 	for (i = 0; i < run->unsupported.n; i++)
 		json_object_set_new(u, run->unsupported.v[i].name,
 				    json_string(run->unsupported.v[i].reason));
-	json_object_set_new(o, "metrics", m);
+	json_object_set_new(o, "metrics", metric_set_to_json(&run->metrics));
 	json_object_set_new(o, "unsupported", u);
+	json_object_set_new(o, "counted_pct", metric_set_to_json(&run->counted_pct));
 	return o;
 }
 
@@ -208,6 +216,9 @@ static int load_run(json_t *jr, struct tb_case *c, char *err, size_t errlen)
 	json_object_foreach(json_object_get(jr, "unsupported"), key, v)
 		note_set_put(&run->unsupported, key, json_string_value(v) ?
 			     json_string_value(v) : "");
+	json_object_foreach(json_object_get(jr, "counted_pct"), key, v)
+		if (json_is_number(v))
+			metric_set_put(&run->counted_pct, key, json_number_value(v));
 	return 0;
 }
 
