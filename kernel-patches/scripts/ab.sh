@@ -16,7 +16,7 @@
 #     with the same arguments and sends results.json back over the serial
 #     console, checked for length and CRC (boot.sh, extract-results.sh);
 #  4. merges each kernel's boots, runs `thpbench compare` and `thpbench
-#     plot`, and prints the comparison. With N >= 2 boots a second
+#     plot`, and prints the comparison. With N >= 3 boots a second
 #     comparison treats each boot's mean as one sample, so the verdict
 #     reflects boot-to-boot variation, not only repetitions.
 # Everything lands in results/ab-SERIES-DATE/ (or --out).
@@ -108,9 +108,12 @@ boot_one()
 		--accel "$accel" --mem "$mem" --smp "$smp" --timeout "$timeout" |
 		head -n 1) || die "boot of kernel $k failed; console: $outdir/console-$k-$i.log"
 	if [ "$accel" = auto ]; then
-		accel_line=${line#accel=}
-		accel=${accel_line%% *}
-		log "accelerator: $accel_line"
+		line=${line#accel=}
+		accel=${line%% *}
+		accel_line=${line#"$accel" }
+		accel_line=${accel_line#(}
+		accel_line=${accel_line%)}
+		log "accelerator: $accel ($accel_line)"
 	fi
 	mkdir -p "$outdir/$k-$i"
 	status=$("$S/extract-results.sh" "$outdir/console-$k-$i.log" \
@@ -156,7 +159,7 @@ for k in A B; do
 	files=()
 	for i in $(seq 1 "$boots"); do files+=("$outdir/$k-$i/results.json"); done
 	merge_runs "${files[@]}" > "$outdir/$k.json"
-	[ "$boots" -lt 2 ] || boot_means "${files[@]}" > "$outdir/$k-boots.json"
+	[ "$boots" -lt 3 ] || boot_means "${files[@]}" > "$outdir/$k-boots.json"
 done
 
 tb=$REPO_DIR/harness/thpbench
@@ -166,7 +169,7 @@ tb=$REPO_DIR/harness/thpbench
 {
 	printf 'Kernel A/B: %s\n' "$name"
 	printf '  A = %s (tree only)\n  B = %s (tree + %s)\n' "$relA" "$relB" \
-		"$(tr '\n' ' ' < "$kB/patches")"
+		"$(paste -sd, "$kB/patches" | sed 's/,/, /g')"
 	printf '  suite %s, %d boot(s) each, interleaved A B A B\n' "$(basename "$suite")" "$boots"
 	printf '  qemu-system-x86_64, accel=%s (%s), %s RAM, %s vCPUs\n' "$accel" "$accel_line" "$mem" "$smp"
 	if [ "$accel" = tcg ]; then
@@ -184,7 +187,7 @@ if [ "$rc" -ge 2 ]; then
 	die "thpbench compare failed (exit $rc); inputs kept in $outdir"
 fi
 "$tb" compare "$outdir/A.json" "$outdir/B.json" --format md > "$outdir/comparison.md" 2>/dev/null || true
-if [ "$boots" -ge 2 ]; then
+if [ "$boots" -ge 3 ]; then
 	"$tb" compare "$outdir/A-boots.json" "$outdir/B-boots.json" \
 		> "$outdir/comparison-boots.txt" 2>&1 || true
 fi
@@ -206,7 +209,7 @@ jq -n --arg series "$name" --arg suite "$(basename "$suite")" \
 	> "$outdir/ab.json"
 
 cat "$outdir/header.txt" "$outdir/comparison.txt"
-if [ "$boots" -ge 2 ]; then
+if [ "$boots" -ge 3 ]; then
 	printf '\nAcross boots (one sample per boot: the mean of its repetitions)\n\n'
 	cat "$outdir/comparison-boots.txt"
 fi

@@ -53,9 +53,6 @@ if [ -n "$series" ]; then
 fi
 
 mkdir -p "$AB_BUILD_DIR/src" "$AB_BUILD_DIR/kernels" "$AB_BUILD_DIR/work"
-exec 9>"$AB_BUILD_DIR/build.lock"
-flock 9
-
 tid=$(tree_id "$src")
 tkey=$(printf '%s' "$tid" | sha256_stdin | cut -c1-16)
 if [ -n "$series" ]; then
@@ -73,11 +70,20 @@ inputs=$(printf 'tree=%s\npatches=%s\nconfig=%s\ncompiler=%s\nrecipe=%s\nlocalve
 key=$(printf '%s' "$inputs" | sha256_stdin | cut -c1-16)
 out=$AB_BUILD_DIR/kernels/$sname-$key
 
-if [ -f "$out/ok" ] && [ -f "$out/bzImage" ]; then
+cached()
+{
+	[ -f "$out/ok" ] && [ -f "$out/bzImage" ] || return 1
 	log "cached: $out (no rebuild)"
 	echo "$out"
-	exit 0
+}
+# A cached image needs no lock; a build does (one tree, one object dir).
+cached && exit 0
+exec 9>"$AB_BUILD_DIR/build.lock"
+if ! flock -n 9; then
+	log "waiting for another kernel build to finish"
+	flock 9
 fi
+cached && exit 0
 
 # One source tree and one object directory per kernel tree, reused by every
 # build: B differs from A in a few files, so after the first full build
