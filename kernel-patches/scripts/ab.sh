@@ -105,7 +105,8 @@ boot_one()
 	log "boot $i/$boots: kernel $k ($rel), accel $accel"
 	line=$("$S/boot.sh" --kernel "$img" --initrd "$outdir/initramfs.gz" \
 		--log "$outdir/console-$k-$i.log" --label "$rel" --boot "$i" \
-		--accel "$accel" --mem "$mem" --smp "$smp" --timeout "$timeout" |
+		--accel "$accel" --mem "$mem" --smp "$smp" --timeout "$timeout" \
+		--append "$kparams" |
 		head -n 1) || die "boot of kernel $k failed; console: $outdir/console-$k-$i.log"
 	if [ "$accel" = auto ]; then
 		line=${line#accel=}
@@ -123,6 +124,13 @@ boot_one()
 		log "warning: thpbench in the guest exited with ${status#status=} (kernel $k, boot $i); see console-$k-$i.log"
 }
 
+# Kernel parameters the series needs (e.g. a boot-time 1 GiB hugetlb pool:
+# at run time a 3 GiB guest rarely has a free, movable, aligned 1 GiB).
+kparams=
+if [ -f "$series/cmdline" ]; then
+	kparams=$(sed 's/#.*//' "$series/cmdline" | tr -s ' \n' '  ')
+	log "kernel parameters from $series/cmdline: $kparams"
+fi
 accel_line="requested"
 for i in $(seq 1 "$boots"); do
 	boot_one A "$i"

@@ -5,7 +5,7 @@
 #
 #   boot.sh --kernel BZIMAGE --initrd INITRD --log LOG [--label L]
 #           [--boot N] [--accel auto|kvm|tcg] [--mem SIZE] [--smp N]
-#           [--timeout SEC] [--quiet]
+#           [--timeout SEC] [--append PARAMS] [--quiet]
 #
 # --accel auto (the default) uses KVM only if a probe boot under KVM
 # reaches /init ("thpbench-init: probe ok") within 60 s; nested KVM can
@@ -22,7 +22,7 @@ KP_DIR=$(cd "$(dirname "$0")/.." && pwd)
 . "$KP_DIR/scripts/common.sh"
 
 kernel= initrd= logf= label=guest nboot=0 accel=auto mem=3G smp=2
-timeout=1800 quiet=0
+timeout=1800 quiet=0 append=
 
 usage()
 {
@@ -41,6 +41,7 @@ while [ $# -gt 0 ]; do
 	--mem) mem=${2:?}; shift 2 ;;
 	--smp) smp=${2:?}; shift 2 ;;
 	--timeout) timeout=${2:?}; shift 2 ;;
+	--append) append=${2?}; shift 2 ;;
 	--quiet) quiet=1; shift ;;
 	-h|--help) usage ;;
 	*) die "unknown argument '$1' (see --help)" ;;
@@ -99,7 +100,7 @@ if [ "$quiet" = 0 ]; then
 	trap 'kill $tailer 2>/dev/null || true' EXIT
 fi
 rc=0
-qemu_boot "$accel" "thpbench.label=$label thpbench.boot=$nboot" "$logf" "$timeout" || rc=$?
+qemu_boot "$accel" "$append thpbench.label=$label thpbench.boot=$nboot" "$logf" "$timeout" || rc=$?
 [ "$quiet" = 1 ] || { sleep 1; kill "$tailer" 2>/dev/null || true; }
 [ "$rc" -ne 124 ] || log "guest timed out after $timeout s ($logf)"
 exit "$rc"
