@@ -8,10 +8,13 @@
 #
 # Without --series this is kernel A (the tree as it is); with it, kernel B
 # (the tree plus every DIR/*.patch, in name order). The image is cached under
-# $THPBENCH_BUILD_DIR/kernels/<key>/ where <key> hashes the tree, the
-# patches, the config fragment, the compiler and the build recipe, so a
-# second call with the same inputs rebuilds nothing. Prints the cache
-# directory (bzImage, config, build.log, inputs) on stdout.
+# $THPBENCH_BUILD_DIR (default build/ab)/kernels/<name>-<key>/ where <key>
+# hashes the tree, the patches, the config fragment, the compiler and the
+# build recipe, so a second call with the same inputs rebuilds nothing.
+# Prints the cache directory (bzImage, config, build.log, kernelrelease,
+# inputs, patches) on stdout. Source (src/<tree>) and objects (obj/<tree>)
+# are shared by all kernels of one tree, so B after A recompiles only what
+# the patches touch.
 #
 # Exit: 0 built or cached; 2 usage error, a patch that does not apply (the
 # rejected hunks are shown), or a failed build (the log tail is shown).
@@ -27,7 +30,7 @@ jobs=$(nproc)
 
 usage()
 {
-	sed -n '4,17p' "$0" | sed 's/^# \{0,1\}//' >&2
+	sed -n '4,20p' "$0" | sed 's/^# \{0,1\}//' >&2
 	exit 2
 }
 
@@ -124,6 +127,8 @@ reset_tree()
 	rm -f "$tree/.tb-dirty"
 }
 
+# Patches apply with --fuzz=0: an offset is fine (a newer tree), but a hunk
+# whose context does not match exactly is a different patch, so it fails.
 # Files a patch touches, as its "+++ b/PATH" lines name them.
 patch_files() { sed -n 's#^+++ b/##p' "$1" | sed 's/[[:space:]].*//' | sort -u; }
 
@@ -141,7 +146,7 @@ if [ -n "$series" ]; then
 			fi
 			echo "$f" >> "$tree/.tb-dirty"
 		done
-		if ! patch -d "$tree" -p1 --forward --batch \
+		if ! patch -d "$tree" -p1 --forward --batch --fuzz=0 \
 			--no-backup-if-mismatch -r "$work/rejects" \
 			< "$p" > "$work/patch.log" 2>&1; then
 			cat "$work/patch.log" >&2

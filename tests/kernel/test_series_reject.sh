@@ -1,0 +1,63 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# build-kernel.sh stops on a patch that does not apply exactly, before any
+# build: exit 2, patch's "Hunk #N FAILED" and the rejected hunk on stderr,
+# and the tree put back to pristine, so the next kernel starts clean. Uses
+# a tiny synthetic source tree (--kernel-src DIR), so nothing is compiled.
+. "$(dirname "$0")/lib.sh"
+
+command -v patch >/dev/null || skip "patch(1) not installed"
+command -v xz >/dev/null || skip "xz not installed"
+
+src=$t_tmp/linux
+mkdir -p "$src/mm" "$t_tmp/series"
+printf 'mrproper:\n\t@true\n' > "$src/Makefile"
+for i in $(seq 1 20); do echo "line $i"; done > "$src/mm/mremap.c"
+cp "$src/mm/mremap.c" "$t_tmp/pristine.c"
+
+# A patch whose context differs from the tree in one line near the edge
+# of the hunk: GNU patch's default fuzz would apply it anyway.
+cat > "$t_tmp/series/0001-bad.patch" <<'PATCH'
+From: test <test@localhost>
+Subject: [PATCH] bad context
+
+Signed-off-by: test <test@localhost>
+---
+--- a/mm/mremap.c
++++ b/mm/mremap.c
+@@ -8,7 +8,7 @@
+ line 8
+ line 9
+ line 10
+-line 11
++LINE ELEVEN
+ line 12
+ line 13
+ line NOT 14
+PATCH
+
+rc=0
+THPBENCH_BUILD_DIR=$t_tmp/build "$KP/scripts/build-kernel.sh" \
+	--kernel-src "$src" --series "$t_tmp/series" \
+	> "$t_tmp/out" 2> "$t_tmp/err" || rc=$?
+[ "$rc" = 2 ] || fail "exit $rc, want 2 ($(tail -n 3 "$t_tmp/err"))"
+grep -q 'Hunk #1 FAILED' "$t_tmp/err" || fail "no 'Hunk #1 FAILED' in the output"
+grep -q -- '--- rejected hunks:' "$t_tmp/err" || fail "the rejected hunk is not shown"
+grep -q '^+LINE ELEVEN' "$t_tmp/err" || fail "the shown hunk lacks its + line"
+grep -q "0001-bad.patch does not apply" "$t_tmp/err" || fail "no 'does not apply' naming the patch"
+[ -s "$t_tmp/out" ] && fail "printed a kernel directory despite failing"
+tree=$(find "$t_tmp/build/src" -mindepth 1 -maxdepth 1 -type d ! -name '*.orig')
+cmp -s "$tree/mm/mremap.c" "$t_tmp/pristine.c" || fail "the tree was left patched"
+[ -e "$tree/.tb-dirty" ] && fail "the tree still lists patched files"
+[ "$T_FAILS" -eq 0 ] && ok "a non-applying patch stops the build and shows the hunk"
+
+# The same patch with matching context applies (guards the test itself).
+sed -i 's/^ line NOT 14$/ line 14/' "$t_tmp/series/0001-bad.patch"
+rc=0
+THPBENCH_BUILD_DIR=$t_tmp/build \
+	"$KP/scripts/build-kernel.sh" --kernel-src "$src" --series "$t_tmp/series" \
+	> "$t_tmp/out2" 2> "$t_tmp/err2" || rc=$?
+grep -q 'applying 0001-bad.patch' "$t_tmp/err2" && ! grep -q 'FAILED' "$t_tmp/err2" ||
+	fail "the corrected patch did not apply: $(cat "$t_tmp/err2")"
+finish
