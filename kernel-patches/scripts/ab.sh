@@ -27,8 +27,8 @@ KP_DIR=$(cd "$(dirname "$0")/.." && pwd)
 . "$KP_DIR/scripts/common.sh"
 S=$KP_DIR/scripts
 
-series= suite= src=$DEFAULT_KERNEL_SRC boots=1 reps= accel=auto mem=6G smp=2
-timeout=1800 outdir= jobs=$(nproc)
+series='' suite='' src=$DEFAULT_KERNEL_SRC boots=1 reps='' accel=auto mem=6G smp=2
+timeout=1800 outdir='' jobs=$(nproc)
 
 usage()
 {

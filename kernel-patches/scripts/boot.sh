@@ -21,8 +21,8 @@ set -euo pipefail
 KP_DIR=$(cd "$(dirname "$0")/.." && pwd)
 . "$KP_DIR/scripts/common.sh"
 
-kernel= initrd= logf= label=guest nboot=0 accel=auto mem=6G smp=2
-timeout=1800 quiet=0 append=
+kernel='' initrd='' logf='' label=guest nboot=0 accel=auto mem=6G smp=2
+timeout=1800 quiet=0 append=''
 
 usage()
 {

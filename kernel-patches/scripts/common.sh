@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0-only
+# shellcheck shell=bash disable=SC2034
 #
 # Shared helpers for the kernel A/B scripts: messages, the build/cache
 # location and the content hashes that key the kernel cache. Sourced, never

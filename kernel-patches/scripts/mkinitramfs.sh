@@ -25,7 +25,7 @@ set -euo pipefail
 KP_DIR=$(cd "$(dirname "$0")/.." && pwd)
 . "$KP_DIR/scripts/common.sh"
 
-out= suite= thpbench= wldir= init= reps=
+out='' suite='' thpbench='' wldir='' init='' reps=''
 extra=()
 files=()
 

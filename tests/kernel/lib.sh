@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0-only
+# shellcheck shell=bash disable=SC2034
 #
 # Helpers for the light kernel A/B tests: exit 0 pass, 77 skip, else fail.
 # Sourced by tests/kernel/test_*.sh.

@@ -19,7 +19,9 @@ series_dirs=$(find "$KP" -mindepth 2 -maxdepth 2 -name '*.patch' -printf '%h\n' 
 touched=$(cat "$KP"/*/*.patch | sed -n 's#^+++ b/##p; s#^--- a/##p' |
 	sed 's/[[:space:]].*//' | sort -u)
 mkdir "$t_tmp/src"
-(cd "$t_tmp/src" && tar -xJf "$tarball" --wildcards $(printf "*/%s " $touched)) ||
+pats=()
+for f in $touched; do pats+=("*/$f"); done
+(cd "$t_tmp/src" && tar -xJf "$tarball" --wildcards "${pats[@]}") ||
 	{ fail "cannot extract the touched files from $tarball"; finish; }
 pristine=$(find "$t_tmp/src" -mindepth 1 -maxdepth 1 -type d)
 
