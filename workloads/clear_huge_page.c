@@ -102,14 +102,11 @@ static void parse_args(int argc, char **argv, struct opts *o)
 			parse_enum("--mode", optarg, "hugetlb", "thp", &thp);
 			o->mode = thp ? MODE_THP : MODE_HUGETLB;
 			break;
-		case 'h':
-			wl_usage_exit(usage);
 		default:
-			wl_usage_error(usage, "bad command line");
+			wl_opt_fallback(c, usage);
 		}
 	}
-	if (optind < argc)
-		wl_usage_error(usage, "unexpected argument '%s'", argv[optind]);
+	wl_no_operands(argc, argv, usage);
 	check_opts(o);
 }
 

@@ -54,14 +54,11 @@ static void parse_args(int argc, char **argv, struct opts *o)
 		case 'n':
 			o->verify = false;
 			break;
-		case 'h':
-			wl_usage_exit(usage);
 		default:
-			wl_usage_error(usage, "bad command line");
+			wl_opt_fallback(c, usage);
 		}
 	}
-	if (optind < argc)
-		wl_usage_error(usage, "unexpected argument '%s'", argv[optind]);
+	wl_no_operands(argc, argv, usage);
 	if (o->size % WL_PMD_SIZE)
 		wl_usage_error(usage, "--size must be a multiple of 2M (a PMD) so "
 			       "that every huge page can move whole");

@@ -115,14 +115,11 @@ static void parse_args(int argc, char **argv, struct opts *o)
 						   1 << 24, usage);
 			min_given = 1;
 			break;
-		case 'h':
-			wl_usage_exit(usage);
 		default:
-			wl_usage_error(usage, "bad command line");
+			wl_opt_fallback(c, usage);
 		}
 	}
-	if (optind < argc)
-		wl_usage_error(usage, "unexpected argument '%s'", argv[optind]);
+	wl_no_operands(argc, argv, usage);
 	check_opts(o, min_given);
 }
 

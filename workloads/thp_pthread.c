@@ -102,14 +102,11 @@ static void parse_args(int argc, char **argv, struct opts *o)
 		case 'M':
 			o->madvise = true;
 			break;
-		case 'h':
-			wl_usage_exit(usage);
 		default:
-			wl_usage_error(usage, "bad command line");
+			wl_opt_fallback(c, usage);
 		}
 	}
-	if (optind < argc)
-		wl_usage_error(usage, "unexpected argument '%s'", argv[optind]);
+	wl_no_operands(argc, argv, usage);
 	if (o->stride % WL_BASE_PAGE)
 		wl_usage_error(usage, "--stride must be a multiple of 4K");
 	if (o->touch > o->stride)

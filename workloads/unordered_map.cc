@@ -51,14 +51,11 @@ static std::uint64_t parse_args(int argc, char **argv)
 		case 'k':
 			keys = wl_opt_count("--keys", optarg, 1, 1ULL << 40, usage);
 			break;
-		case 'h':
-			wl_usage_exit(usage);
 		default:
-			wl_usage_error(usage, "bad command line");
+			wl_opt_fallback(c, usage);
 		}
 	}
-	if (optind < argc)
-		wl_usage_error(usage, "unexpected argument '%s'", argv[optind]);
+	wl_no_operands(argc, argv, usage);
 	return keys;
 }
 

@@ -6,6 +6,7 @@
 #include "wl.h"
 
 #include <errno.h>
+#include <getopt.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -72,4 +73,17 @@ void wl_usage_exit(const char *usage)
 {
 	fputs(usage, stdout);
 	exit(WL_EXIT_OK);
+}
+
+void wl_opt_fallback(int c, const char *usage)
+{
+	if (c == 'h')
+		wl_usage_exit(usage);
+	wl_usage_error(usage, "bad command line");
+}
+
+void wl_no_operands(int argc, char **argv, const char *usage)
+{
+	if (optind < argc)
+		wl_usage_error(usage, "unexpected argument '%s'", argv[optind]);
 }

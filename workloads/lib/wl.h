@@ -52,6 +52,11 @@ WL_NORETURN void wl_usage_error(const char *usage, const char *fmt, ...)
 	WL_PRINTF(2, 3);
 /* --help: usage on stdout, exit 0. */
 WL_NORETURN void wl_usage_exit(const char *usage);
+/* The default: branch of every option switch: 'h' is --help, anything
+ * else getopt already complained about. */
+WL_NORETURN void wl_opt_fallback(int c, const char *usage);
+/* After the options: these programs take no operands. */
+void wl_no_operands(int argc, char **argv, const char *usage);
 
 /* --- option values (parse.c) --- */
 
