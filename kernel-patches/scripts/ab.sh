@@ -61,6 +61,7 @@ name=$(basename "$series")
 [ -n "$suite" ] || suite=$series/suite.conf
 [ -f "$suite" ] || die "suite '$suite' not found (--suite)"
 case $boots in ''|*[!0-9]*|0) die "--boots must be a positive number" ;; esac
+"$S/install-deps.sh" || die "missing Debian packages (see above)"
 need_cmd jq make gcc qemu-system-x86_64
 
 [ -n "$outdir" ] || outdir=$REPO_DIR/results/ab-$name-$(date +%Y%m%d-%H%M%S)
