@@ -293,7 +293,7 @@ static void xcol(FILE *f, const struct change_axis *ax, int col)
  * row labels.
  */
 static void write_legend(FILE *f, const struct cmp_metric **m, size_t n,
-			 int height)
+			 int width, int height)
 {
 	bool seen[VERDICT_CHANGED + 1] = { false };
 	const char *text[ARRAY_SIZE(verdict_rgb) + 1], *rgb[ARRAY_SIZE(text)];
@@ -320,16 +320,16 @@ static void write_legend(FILE *f, const struct cmp_metric **m, size_t n,
 	rgb[k++] = "0xe4e4e4";
 	for (i = 0; i < k; i++)
 		total += 30 + cf_width(text[i]) * GP_CHAR_PX + (i ? 28 : 0);
-	x = (GP_WIDTH - total) / 2;
+	x = (width - total) / 2;
 	for (i = 0; i < k; i++) {
 		fprintf(f, "set object %zu rect from screen %.4f, screen %.4f "
 			"to screen %.4f, screen %.4f fc rgb %s fs solid 0.8 "
-			"border lc rgb '#333333'\n", i + 1, x / GP_WIDTH, y,
-			(x + 22) / GP_WIDTH, y + 14.0 / height, rgb[i]);
+			"border lc rgb '#333333'\n", i + 1, x / width, y,
+			(x + 22) / width, y + 14.0 / height, rgb[i]);
 		fprintf(f, "set label %zu ", i + 2);
 		gp_str(f, text[i]);
 		fprintf(f, " at screen %.4f, screen %.4f left\n",
-			(x + 30) / GP_WIDTH, y + 7.0 / height);
+			(x + 30) / width, y + 7.0 / height);
 		x += 30 + cf_width(text[i]) * GP_CHAR_PX + 28;
 	}
 }
@@ -375,6 +375,11 @@ static void pair_what(const struct comparison *c, const struct cmp_pair *p,
 
 	cf_kernel(c->ra, ka, sizeof(ka));
 	cf_kernel(c->rb, kb, sizeof(kb));
+	/* Kernel A/B runs are labelled with the kernel: say it once. */
+	if (*p->a_name && strstr(ka, p->a_name))
+		ka[0] = '\0';
+	if (*p->b_name && strstr(kb, p->b_name))
+		kb[0] = '\0';
 	snprintf(buf, len, "%s: %s\nbase: %s%s%s, n = %zu · new: %s%s%s, "
 		 "n = %zu", p->title, chart, p->a_name, *ka ? ", " : "", ka,
 		 case_ok_runs(p->a), p->b_name, *kb ? ", " : "", kb,
@@ -387,23 +392,43 @@ static void pair_what(const struct comparison *c, const struct cmp_pair *p,
  * own margin estimate leaves the plot too narrow for the long right-hand
  * labels.
  */
-static double write_frame(FILE *f, const struct cmp_metric **m, size_t n,
-			  const char *header, int height)
+/* Widest row label (left) and row note (right), in characters. */
+static void label_widths(const struct cmp_metric **m, size_t n, int *left,
+			 int *right)
 {
-	double lm, rm;
-	int left = 0, right = 0, w;
 	char buf[256];
 	size_t i;
+	int w;
 
+	*left = *right = 0;
 	for (i = 0; i < n; i++) {
 		w = cf_width(m[i]->name);
-		left = w > left ? w : left;
+		*left = w > *left ? w : *left;
 		row_note(m[i], buf, sizeof(buf));
 		w = cf_width(buf);
-		right = w > right ? w : right;
+		*right = w > *right ? w : *right;
 	}
-	lm = (left * GP_CHAR_PX + 30) / GP_WIDTH;
-	rm = 1 - (right * GP_CHAR_PX + 40) / GP_WIDTH;
+}
+
+/* Wider than GP_WIDTH when the labels would leave the bars under 400 px. */
+static int change_width(const struct cmp_metric **m, size_t n)
+{
+	int left, right, need;
+
+	label_widths(m, n, &left, &right);
+	need = (int)((left + right) * GP_CHAR_PX) + 70 + 400;
+	return need > GP_WIDTH ? need : GP_WIDTH;
+}
+
+static double write_frame(FILE *f, const struct cmp_metric **m, size_t n,
+			  const char *header, int width, int height)
+{
+	double lm, rm;
+	int left, right;
+
+	label_widths(m, n, &left, &right);
+	lm = (left * GP_CHAR_PX + 30) / width;
+	rm = 1 - (right * GP_CHAR_PX + 40) / width;
 	if (rm - lm < 0.3)	/* absurdly long names: keep some plot */
 		lm = rm - 0.3;
 	fprintf(f, "set lmargin at screen %.3f\nset rmargin at screen %.3f\n"
@@ -412,7 +437,7 @@ static double write_frame(FILE *f, const struct cmp_metric **m, size_t n,
 	gp_dstr(f, header);
 	fprintf(f, " at screen 0.5, screen %.3f center font ',14'\n",
 		1 - 28.0 / height);
-	return (rm - lm) * GP_WIDTH;
+	return (rm - lm) * width;
 }
 
 static void write_change_axis(FILE *f, const struct change_axis *ax,
@@ -443,7 +468,7 @@ static int change_chart(const struct comparison *c, const struct cmp_pair *p,
 	struct gp_chart ch;
 	char what[2048], dat[512], conf[16];
 	size_t n = pick(p, PM_OTHER, &m), dropped = 0;
-	int height, rc = -1;
+	int width, height, rc = -1;
 	double plot_px;
 
 	if (!n) {
@@ -469,10 +494,11 @@ static int change_chart(const struct comparison *c, const struct cmp_pair *p,
 		 cf_level(c->opts.confidence, conf, sizeof(conf)),
 		 dropped ? " · more metrics: thpbench compare" : "");
 	height = GP_HEIGHT + (n > 12 ? (int)(n - 12) * 30 : 0);
-	plot_px = write_frame(ch.gp, m, n, what, height);
-	write_legend(ch.gp, m, n, height);
+	width = change_width(m, n);
+	plot_px = write_frame(ch.gp, m, n, what, width, height);
+	write_legend(ch.gp, m, n, width, height);
 	write_change_axis(ch.gp, &ax, plot_px, height);
-	gp_begin(&ch, GP_WIDTH, height);
+	gp_begin(&ch, width, height);
 	write_change_plot(ch.gp, &ax, m, n, dat);
 	rc = gp_close(&ch, err, errlen);
 out:
