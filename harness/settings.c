@@ -346,29 +346,11 @@ void settings_set_write_hook(knob_write_fn fn)
  * O_TRUNC: sysfs ignores it, and a fake tree of plain files then reads
  * back exactly what was written. Async-signal-safe.
  */
-static int knob_open_write(const char *abspath)
-{
-	return open(abspath, O_WRONLY | O_TRUNC | O_CLOEXEC);
-}
-
 static int kernel_write(const char *abspath, const char *value)
 {
-	size_t len = strlen(value);
-	ssize_t n;
-	int saved, fd;
-
 	if (g_write_hook)
 		return g_write_hook(abspath, value);
-	fd = knob_open_write(abspath);
-	if (fd < 0)
-		return -1;
-	n = write(fd, value, len);
-	saved = errno;
-	close(fd);
-	errno = saved;
-	if (n >= 0 && (size_t)n != len)
-		errno = EIO;
-	return (size_t)n == len ? 0 : -1;
+	return write_file_str(abspath, value);
 }
 
 /*
@@ -446,20 +428,16 @@ static int sig_matches(const struct knob *k)
 static int sig_restore(const struct snapshot *snap)
 {
 	const struct knob *k;
-	int fd, failed = 0;
-	size_t i, len;
+	int failed = 0;
+	size_t i;
 
 	for (i = 0; i < snap->n; i++) {
 		k = &snap->v[i];
 		if (sig_matches(k))
 			continue;
-		fd = knob_open_write(k->abspath);
-		if (fd >= 0) {
-			len = strlen(k->value);
-			if (write(fd, k->value, len) != (ssize_t)len)
-				sig_say("cannot write back ", k->name);
-			close(fd);
-		}
+		/* write_file_str() is open/write/close only: signal-safe. */
+		if (write_file_str(k->abspath, k->value) && errno != ENOENT)
+			sig_say("cannot write back ", k->name);
 	}
 	for (i = 0; i < snap->n; i++) {
 		if (!sig_matches(&snap->v[i])) {

@@ -185,7 +185,7 @@ int write_file_str(const char *path, const char *val)
 {
 	size_t len = strlen(val);
 	ssize_t n;
-	int saved, fd = open(path, O_WRONLY | O_CLOEXEC);
+	int saved, fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC);
 
 	if (fd < 0)
 		return -1;

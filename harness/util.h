@@ -47,7 +47,9 @@ int parse_long(const char *s, long *out);
 
 /* Read a whole (small) file; trailing newline stripped. -1 with errno set. */
 int read_file_str(const char *path, char *buf, size_t len);
-/* Write val to path (no O_CREAT: sysfs style). -1 with errno set. */
+/* Write val to path, truncating (no O_CREAT: sysfs style; a plain file in a
+ * fake tree must not keep a longer old value). Only open/write/close, so
+ * signal handlers may use it. -1 with errno set. */
 int write_file_str(const char *path, const char *val);
 /* mkdir -p; 0 or -1 with errno set. */
 int mkdir_p(const char *path, unsigned int mode);
