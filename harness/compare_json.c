@@ -92,16 +92,6 @@ static json_t *metric_json(const struct cmp_metric *m)
 	return o;
 }
 
-static json_t *strv_json(char **v, size_t n)
-{
-	json_t *a = json_array();
-	size_t i;
-
-	for (i = 0; i < n; i++)
-		json_array_append_new(a, json_string(v[i]));
-	return a;
-}
-
 static json_t *pair_json(const struct cmp_pair *p)
 {
 	json_t *o = json_object(), *ms = json_array();
@@ -115,9 +105,9 @@ static json_t *pair_json(const struct cmp_pair *p)
 	for (i = 0; i < p->nm; i++)
 		json_array_append_new(ms, metric_json(&p->m[i]));
 	json_object_set_new(o, "metrics", ms);
-	json_object_set_new(o, "only_base", strv_json(p->only_a, p->nonly_a));
-	json_object_set_new(o, "only_new", strv_json(p->only_b, p->nonly_b));
-	json_object_set_new(o, "notes", strv_json(p->notes, p->nnotes));
+	json_object_set_new(o, "only_base", strv_to_json(p->only_a, p->nonly_a));
+	json_object_set_new(o, "only_new", strv_to_json(p->only_b, p->nonly_b));
+	json_object_set_new(o, "notes", strv_to_json(p->notes, p->nnotes));
 	return o;
 }
 

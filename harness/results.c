@@ -225,3 +225,13 @@ void results_free(struct tb_results *r)
 	json_decref(r->meta);
 	memset(r, 0, sizeof(*r));
 }
+
+json_t *strv_to_json(char **v, size_t n)
+{
+	json_t *a = json_array();
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		json_array_append_new(a, json_string(v[i]));
+	return a;
+}

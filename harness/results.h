@@ -117,4 +117,7 @@ size_t case_metric_names(const struct tb_case *c, char ***names);
 size_t case_ok_runs(const struct tb_case *c);
 void results_free(struct tb_results *r);
 
+/* n strings as a JSON array of strings (args, env, notes). */
+json_t *strv_to_json(char **v, size_t n);
+
 #endif

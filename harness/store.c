@@ -12,16 +12,6 @@
 #include "stats.h"
 #include "util.h"
 
-static json_t *strv_to_json(char **v, size_t n)
-{
-	json_t *a = json_array();
-	size_t i;
-
-	for (i = 0; i < n; i++)
-		json_array_append_new(a, json_string(v[i]));
-	return a;
-}
-
 static json_t *metric_set_to_json(const struct metric_set *ms)
 {
 	json_t *o = json_object();

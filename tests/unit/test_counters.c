@@ -13,7 +13,6 @@
 #include <cmocka.h>
 
 #include <errno.h>
-#include <glob.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,6 +24,7 @@
 
 #include "counters.h"
 #include "events.h"
+#include "pmu.h"
 #include "util.h"
 
 /* Extra faults a child may take besides the pages it was told to touch. */
@@ -182,17 +182,6 @@ static void assert_between(double v, double lo, double hi, const char *what)
 {
 	if (!(v >= lo && v < hi))
 		fail_msg("%s = %.0f, expected in [%.0f, %.0f)", what, v, lo, hi);
-}
-
-static bool no_cpu_pmu(void)
-{
-	glob_t g;
-	bool none;
-
-	none = glob("/sys/bus/event_source/devices/cpu*", 0, NULL, &g) != 0;
-	if (!none)
-		globfree(&g);
-	return none;
 }
 
 static void test_software_events_on_exec(void **state)

@@ -11,13 +11,13 @@
 #include <cmocka.h>
 
 #include <fcntl.h>
-#include <glob.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "events.h"
+#include "pmu.h"
 #include "util.h"
 
 #define FIXTURE "tests/fixtures/tracefs"
@@ -346,17 +346,6 @@ static void test_parse_list_errors(void **state)
 	assert_int_equal(events_parse_list("broken:bad_id", &evs, &n, err,
 					   sizeof(err)), -1);
 	assert_non_null(strstr(err, "bad_id"));
-}
-
-static bool no_cpu_pmu(void)
-{
-	glob_t g;
-	bool none;
-
-	none = glob("/sys/bus/event_source/devices/cpu*", 0, NULL, &g) != 0;
-	if (!none)
-		globfree(&g);
-	return none;
 }
 
 static char *capture_print_usable(void)
