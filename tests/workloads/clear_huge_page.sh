@@ -3,7 +3,8 @@
 #
 # workloads/clear_huge_page (seed 001): THP mode (or exit 3 when THP is
 # off), hugetlb mode with a few 2M pages reserved for the test (root only;
-# the pool size is restored on every exit path), the pool-too-small
+# the pool size is restored on every exit path), --passes and its
+# figures (first pass, CPU time, user-space clearing), the pool-too-small
 # message, metric fd and ROI protocols, option checking, memory refusal.
 
 [ -n "${BASH_VERSION:-}" ] || exec bash "$0" "$@"
@@ -12,6 +13,27 @@
 bin=./workloads/clear_huge_page
 need_bin "$bin"
 pool=/sys/kernel/mm/hugepages/hugepages-2048kB
+
+# check_passes DESC ARGS...: --passes 2 verifies, reports the first pass's
+# and the last pass's figures (all > 0), and speaks the ROI protocol once.
+check_passes() {
+	local desc=$1 n v
+	shift
+	check_metric_fd "$desc --passes 2" \
+		"roi_usec gbps first_gbps gbps_cpu user_clear_gbps clear_vs_user" \
+		"$bin" "$@" --size 16M --passes 2 || return
+	expect_grep "$tmp/out" '^passes 2$' "$desc --passes 2: prints 'passes 2'"
+	expect_grep "$tmp/out" '^ok$' "$desc --passes 2: verified"
+	for n in gbps first_gbps gbps_cpu user_clear_gbps clear_vs_user; do
+		v=$(metric_value "$tmp/metrics" $n)
+		if awk -v v="$v" 'BEGIN { exit !(v > 0) }'; then
+			pass "$desc --passes 2: $n $v > 0"
+		else
+			fail "$desc --passes 2: $n is '$v'"
+		fi
+	done
+	check_roi "$desc --passes 2" "$bin" "$@" --size 16M --passes 2
+}
 
 # --- THP mode ---
 mode=$(thp_enabled)
@@ -37,6 +59,7 @@ elif [ "$rc" -eq 0 ]; then
 		"roi_usec gbps pages anon_huge_kb region_anon_huge_kb" \
 		"$bin" --mode thp --size 16M --touch base
 	check_roi "THP mode" "$bin" --mode thp --size 16M
+	check_passes "THP mode" --mode thp
 else
 	# Fragmented memory can refuse THPs; that must be exit 3, nothing else.
 	if [ "$rc" -eq 3 ]; then
@@ -89,6 +112,14 @@ if reserve_pool; then
 		fail "hugetlb_pages metric is '$v', wanted 8"
 	fi
 	check_roi "hugetlb run" "$bin" --size 16M
+	check_passes "hugetlb"
+	check_metric_fd "hugetlb --passes 3" hugetlb_pages "$bin" --size 16M --passes 3
+	v=$(metric_value "$tmp/metrics" hugetlb_pages)
+	if [ "$v" = 8 ]; then
+		pass "--passes 3: the last pass used 8 pool pages (earlier ones gave theirs back)"
+	else
+		fail "--passes 3: hugetlb_pages is '$v', wanted 8"
+	fi
 else
 	skip "hugetlb runs (not root, or 8 free 2M pages could not be reserved)"
 fi
@@ -103,6 +134,7 @@ expect_rc 2 "--mode thp --page-size 1G refused" "$bin" --mode thp --page-size 1G
 expect_rc 2 "--touch bogus refused" "$bin" --touch bogus &&
 	expect_grep "$tmp/err" "'bogus' is neither huge nor base" "bad --touch named"
 expect_rc 2 "--mode bogus refused" "$bin" --mode bogus
+check_value_opt "$bin" --passes count
 expect_rc 2 "size not a multiple of the page size refused" "$bin" --size 3M
 if [ -d /sys/kernel/mm/hugepages/hugepages-1048576kB ]; then
 	skip "no-1G-pool message (this machine has 1G pages)"

@@ -3,7 +3,8 @@
 #
 # workloads/mremap (seed 000): self-verification and output, the metric fd
 # and ROI protocols (also against real perf when it is there), option
-# checking, memory refusal.
+# checking, memory refusal; the three layouts and the split a misaligned
+# destination forces under THP.
 
 [ -n "${BASH_VERSION:-}" ] || exec bash "$0" "$@"
 . "$(dirname "$0")/lib.sh"
@@ -39,7 +40,56 @@ else
 	fi
 fi
 
+# Layouts: each verifies and names itself; the split counter is reported.
+for layout in aligned misaligned posting; do
+	check_metric_fd "--layout $layout" "roi_usec thp_split_pmd src_anon_huge_kb region_anon_huge_kb" \
+		"$bin" --size 64M --layout "$layout"
+	expect_grep "$tmp/out" "^layout $layout\$" "--layout $layout: prints 'layout $layout'"
+	expect_grep "$tmp/out" '^ok$' "--layout $layout: verified"
+done
+expect_rc 0 "--layout misaligned --no-verify" "$bin" --size 64M --layout misaligned --no-verify
+expect_rc 0 "--layout posting --no-verify" "$bin" --size 64M --layout posting --no-verify
+expect_rc 2 "--layout bogus refused" "$bin" --layout bogus &&
+	expect_grep "$tmp/err" "--layout: 'bogus' is not aligned" "bad --layout named"
+
+# The kernel cannot move a huge PMD to a misaligned address: it must split
+# each one it moves (invariant; which layout is faster is not asserted).
+if [ "$mode" = never ] || [ -z "$mode" ]; then
+	skip "misaligned THP split (THP enabled='$mode')"
+else
+	check_metric_fd "--layout misaligned --madvise" "thp_split_pmd src_anon_huge_kb" \
+		"$bin" --size 64M --layout misaligned --madvise --no-verify
+	src=$(metric_value "$tmp/metrics" src_anon_huge_kb)
+	splits=$(metric_value "$tmp/metrics" thp_split_pmd)
+	if [ "${src:-0}" -eq 0 ]; then
+		skip "misaligned THP split (the source got no THPs now)"
+	elif [ "${splits:-0}" -ge $((src / 2048)) ]; then
+		pass "misaligned: $((src / 2048)) THPs moved, thp_split_pmd rose by $splits"
+	else
+		fail "misaligned: $((src / 2048)) THPs moved but thp_split_pmd rose by '$splits'"
+	fi
+	region=$(metric_value "$tmp/metrics" region_anon_huge_kb)
+	if [ "${region:-1}" -eq 0 ]; then
+		pass "misaligned: nothing at the destination is PMD-mapped"
+	else
+		fail "misaligned: destination has AnonHugePages '$region' kB"
+	fi
+fi
+if build_no_thp; then
+	check_metric_fd "--layout misaligned without THP" "thp_split_pmd src_anon_huge_kb" \
+		"$tmp/no_thp" "$bin" --size 64M --layout misaligned --madvise
+	v=$(metric_value "$tmp/metrics" src_anon_huge_kb)
+	if [ "$v" = 0 ]; then
+		pass "without THP the source has no AnonHugePages"
+	else
+		fail "without THP the source has AnonHugePages '$v' kB"
+	fi
+else
+	skip "misaligned without THP (no C compiler to build the prctl helper)"
+fi
+
 check_roi "64M run" "$bin" --size 64M --no-verify
+check_roi "--layout posting" "$bin" --size 64M --layout posting
 
 PERF_CTL_FD=3 "$bin" --size 16M --no-verify >"$tmp/out" 2>"$tmp/err" 3>"$tmp/ctl.txt"
 if [ "$(tr '\n' ' ' <"$tmp/ctl.txt")" = "enable disable " ]; then
@@ -101,5 +151,6 @@ check_value_opt "$bin" --size
 expect_rc 2 "size not a multiple of 2M refused" "$bin" --size 3M &&
 	expect_grep "$tmp/err" 'multiple of 2M' "unaligned size: message says why"
 check_too_big "$bin" --size 64T
+check_too_big "$bin" --size 40T --layout posting
 
 finish
