@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0-only
 #
 # workloads/thp_pthread (seed 004): verification and output, the memory
-# touched, THP bloat (and none without THP), CPU pinning and NUMA node
+# touched, THP bloat and rss_per_touched (and none without THP), the
+# every-page mode (--stride 2M --touch 2M), CPU pinning and NUMA node
 # options, metric fd and ROI protocols, option checking, memory refusal.
 
 [ -n "${BASH_VERSION:-}" ] || exec bash "$0" "$@"
@@ -35,6 +36,12 @@ if [ "$(thp_enabled)" != "$mode" ] || [ "$mode" = never ]; then
 	skip "THP bloat (THP '$mode' or changed during the run)"
 elif [ "$rc" -eq 0 ] && [ "${huge:-0}" -gt 0 ] && [ "${rss:-0}" -gt $((20 * 512)) ]; then
 	pass "THP bloat: 512 kB touched, rss $rss kB, AnonHugePages $huge kB"
+	ratio=$(value rss_per_touched)
+	if awk -v r="$ratio" 'BEGIN { exit !(r > 1) }'; then
+		pass "THP bloat: rss_per_touched $ratio > 1"
+	else
+		fail "THP bloat: rss_per_touched '$ratio' with AnonHugePages $huge kB"
+	fi
 else
 	fail "THP bloat: exit $rc, rss '$rss' kB, AnonHugePages '$huge' kB"
 	show_output
@@ -48,6 +55,16 @@ if build_no_thp; then
 	else
 		fail "no THP: rss '$rss' kB, AnonHugePages '$huge' kB"
 	fi
+	if [ "$(value rss_per_touched)" = 1.000 ]; then
+		pass "no THP: rss_per_touched 1.000 (only touched pages resident)"
+	else
+		fail "no THP: rss_per_touched '$(value rss_per_touched)', wanted 1.000"
+	fi
+	# The posting's faithful mode: every 4 KiB page of each 2 MiB touched.
+	expect_rc 0 "no THP, --stride 2M --touch 2M verifies" \
+		"$tmp/no_thp" "$bin" -b 64m --stride 2M --touch 2M &&
+		expect_grep "$tmp/out" '^touched_kb 65536$' "every page: touched_kb is all 64 MiB" &&
+		expect_grep "$tmp/out" '^rss_per_touched 1\.000$' "every page: rss_per_touched 1.000"
 else
 	skip "no-THP run (no C compiler to build the prctl helper)"
 fi
@@ -73,8 +90,13 @@ else
 	skip "NUMA node checks (no NUMA here)"
 fi
 
-check_metric_fd "64M run" "roi_usec touched_kb rss_kb anon_huge_kb hugetlb_kb" \
+check_metric_fd "64M run" "roi_usec touched_kb rss_kb anon_huge_kb hugetlb_kb region_rss_kb rss_per_touched" \
 	"$bin" -b 64m
+expect_rc 0 "--stride 2M --touch 2M --madvise verifies" \
+	"$bin" -b 64m --stride 2M --touch 2M --madvise -c 3 &&
+	expect_grep "$tmp/out" '^touched_kb 65536$' "every page touched: touched_kb 65536" &&
+	expect_grep "$tmp/out" '^rss_per_touched 1\.000$' \
+		"every page touched: rss_per_touched 1.000, THP or not"
 check_roi "64M run" "$bin" -b 64m
 
 check_usage "$bin"

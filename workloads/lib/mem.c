@@ -101,7 +101,7 @@ void wl_report_self_mem(void)
 	wl_report_kb("hugetlb_kb", m.rss_kb < 0 ? -1 : m.hugetlb_kb);
 }
 
-long long wl_range_anon_huge_kb(const void *addr, size_t len)
+long long wl_range_kb(const void *addr, size_t len, const char *field)
 {
 	unsigned long lo = (unsigned long)addr, hi = lo + len, s, e;
 	FILE *f = fopen("/proc/self/smaps", "r");
@@ -116,9 +116,14 @@ long long wl_range_anon_huge_kb(const void *addr, size_t len)
 			in = s < hi && e > lo;
 			continue;
 		}
-		if (in && field_kb(line, "AnonHugePages", &kb))
+		if (in && field_kb(line, field, &kb))
 			sum += kb;
 	}
 	fclose(f);
 	return sum;
+}
+
+long long wl_range_anon_huge_kb(const void *addr, size_t len)
+{
+	return wl_range_kb(addr, len, "AnonHugePages");
 }

@@ -129,10 +129,12 @@ void wl_report_self_mem(void);
  * measured is absent, never a 0). */
 void wl_report_kb(const char *name, long long kb);
 /*
- * Sum of AnonHugePages over the VMAs of /proc/self/smaps that intersect
- * [addr, addr + len), in kB; -1 when unreadable. Map the range as its
- * own VMA so that the figure is the range's.
+ * Sum of field ("Rss", "AnonHugePages") over the VMAs of /proc/self/smaps
+ * that intersect [addr, addr + len), in kB; -1 when unreadable. Map the
+ * range as its own VMA so that the figure is the range's.
  */
+long long wl_range_kb(const void *addr, size_t len, const char *field);
+/* wl_range_kb(addr, len, "AnonHugePages"). */
 long long wl_range_anon_huge_kb(const void *addr, size_t len);
 
 /* --- mappings (map.c) --- */
