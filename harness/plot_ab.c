@@ -663,20 +663,29 @@ out:
 	return rc;
 }
 
+/* The slug naming pair k's charts: "mremap-always". */
+static void pair_slug(const struct comparison *c, size_t k, char *buf,
+		      size_t len)
+{
+	const struct tb_case *a = c->pairs[k].a;
+	char key[512];
+
+	snprintf(key, sizeof(key), "%s%s%s", *a->name ? a->name : a->workload,
+		 *a->thp ? "-" : "", a->thp);
+	gp_slug(key, buf, len);
+}
+
 /* "ab-mremap-always" for the pair; "-2"... when taken by an earlier one. */
 static void pair_stem(const struct comparison *c, size_t ip, char *buf,
 		      size_t len)
 {
-	char slug[256], other[256], key[512];
+	char slug[256], other[256];
 	size_t k, dup = 0;
 
-	for (k = 0; k <= ip; k++) {
-		const struct tb_case *a = c->pairs[k].a;
-
-		snprintf(key, sizeof(key), "%s%s%s", *a->name ? a->name :
-			 a->workload, *a->thp ? "-" : "", a->thp);
-		gp_slug(key, k == ip ? slug : other, sizeof(slug));
-		if (k < ip && !strcmp(slug, other))
+	pair_slug(c, ip, slug, sizeof(slug));
+	for (k = 0; k < ip; k++) {
+		pair_slug(c, k, other, sizeof(other));
+		if (!strcmp(slug, other))
 			dup++;
 	}
 	if (dup)

@@ -314,19 +314,25 @@ static void test_run(void **state)
 	free(out);
 }
 
-static struct tb_case *add_case(struct tb_results *r, const char *thp)
+static struct tb_case *add_named_case(struct tb_results *r, const char *name,
+				      const char *thp)
 {
 	struct tb_case *c = results_add_case(r);
 	char id[64];
 
-	snprintf(id, sizeof(id), "mremap/thp=%s", thp);
+	snprintf(id, sizeof(id), "%s/thp=%s", name, thp);
 	c->id = xstrdup(id);
-	c->name = xstrdup("mremap");
+	c->name = xstrdup(name);
 	c->workload = xstrdup("mremap");
 	c->thp = xstrdup(thp);
 	c->label = xstrdup("base");
 	c->settings = json_object();
 	return c;
+}
+
+static struct tb_case *add_case(struct tb_results *r, const char *thp)
+{
+	return add_named_case(r, "mremap", thp);
 }
 
 static void add_run(struct tb_case *c, enum run_status st, double roi,
@@ -569,6 +575,63 @@ static void test_compare_base_zero(void **state)
 	results_free(&rb);
 }
 
+/*
+ * Case names that differ but slug alike ("x y", "x/y") would name their
+ * A/B charts the same: the later pair gets "-2", a pair in between with
+ * another name does not count, and nothing is overwritten.
+ */
+static void test_compare_same_slug(void **state)
+{
+	static const char *const names[] = { "x y", "other", "x/y" };
+	static const char *const stems[] = {
+		"ab-x-y-always", "ab-other-always", "ab-x-y-always-2",
+	};
+	struct tb_results ra = { 0 }, rb = { 0 };
+	struct plot_set ps = { 0 };
+	struct comparison c;
+	struct cmp_opts o;
+	char err[512], dir[128], name[128], *s;
+	size_t i;
+	int k;
+
+	(void)state;
+	for (i = 0; i < ARRAY_SIZE(names); i++) {
+		struct tb_case *a = add_named_case(&ra, names[i], "always");
+		struct tb_case *b = add_named_case(&rb, names[i], "always");
+
+		/* Each pair's own base mean, to tell whose file is whose. */
+		for (k = 0; k < 3; k++) {
+			add_run(a, RUN_OK, 1000 * (double)(i + 1) + k, 0, NAN);
+			add_run(b, RUN_OK, 900 * (double)(i + 1) + k, 0, NAN);
+		}
+	}
+	ra.env = json_pack("{s:s}", "kernel", "6.1.0");
+	rb.env = json_pack("{s:s}", "kernel", "6.1.0-new");
+	cmp_opts_init(&o);
+	assert_int_equal(compare_build(&c, &ra, &rb, &o, err, sizeof(err)), 0);
+	assert_int_equal(c.npairs, 3);
+	snprintf(dir, sizeof(dir), "%s/same-slug", tmpdir);
+	assert_int_equal(plot_compare(&c, dir, &ps, err, sizeof(err)), 0);
+	assert_int_equal(ps.nscripts, 6);
+	for (i = 0; i < ARRAY_SIZE(stems); i++) {
+		char want[64];
+
+		snprintf(name, sizeof(name), "%s-dist.dat", stems[i]);
+		s = slurp(dir, name);
+		snprintf(want, sizeof(want), "\"base\" 2 %zu 0\n",
+			 1000 * (i + 1) + 1);
+		if (!strstr(s, want))
+			fail_msg("%s: no line %s in:\n%s", name, want, s);
+		free(s);
+		snprintf(name, sizeof(name), "%s-change.gp", stems[i]);
+		assert_true(has_file(&ps, dir, name));
+	}
+	compare_free(&c);
+	plot_set_free(&ps);
+	results_free(&ra);
+	results_free(&rb);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -587,6 +650,7 @@ int main(void)
 		cmocka_unit_test(test_render_without_gnuplot),
 		cmocka_unit_test(test_results_dir),
 		cmocka_unit_test(test_compare_base_zero),
+		cmocka_unit_test(test_compare_same_slug),
 	};
 
 	return cmocka_run_group_tests(tests, make_tmp, rm_tmp);
