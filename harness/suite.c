@@ -220,10 +220,24 @@ static json_t *metric_obj(struct suite_case *c, const char *metric)
 	return m;
 }
 
+/* METRIC of a "better.METRIC" or "threshold.METRIC" key; NULL if not one. */
+static const char *metric_of(const char *key)
+{
+	static const char *const prefixes[] = { "better.", "threshold." };
+	size_t i, n;
+
+	for (i = 0; i < ARRAY_SIZE(prefixes); i++) {
+		n = strlen(prefixes[i]);
+		if (!strncmp(key, prefixes[i], n) && key[n])
+			return key + n;
+	}
+	return NULL;
+}
+
 static int metric_key(struct parse_state *ps, const char *key, const char *val)
 {
 	struct suite_case *c = ps->cur_case;
-	const char *metric = strchr(key, '.') + 1;
+	const char *metric = metric_of(key);
 	double pct;
 
 	if (!strncmp(key, "better.", 7)) {
@@ -283,8 +297,7 @@ static int case_key(struct parse_state *ps, const char *key, const char *val)
 		return to_int(ps, key, val, &c->warmup);
 	else if (!strcmp(key, "timeout"))
 		return to_seconds(ps, key, val, &c->timeout_s);
-	else if ((!strncmp(key, "better.", 7) || !strncmp(key, "threshold.", 10)) &&
-		 strchr(key, '.')[1])
+	else if (metric_of(key))
 		return metric_key(ps, key, val);
 	else
 		return fail(ps, "unknown key \"%s\" in [case %s]", key, c->name);

@@ -120,6 +120,15 @@ static void test_unknown_key(void **state)
 	expect_error("[suite]\nrepetitions = 3\n\n[case a]\nworkload = x\ncolour = red\n",
 		     "6: unknown key \"colour\" in [case a]");
 	expect_error("[suite]\nspeed = 3\n", "2: unknown key \"speed\" in [suite]");
+	/* better.METRIC and threshold.METRIC without the dot or the metric */
+	expect_error("[case a]\nworkload = x\nbetter = lower\n",
+		     "3: unknown key \"better\" in [case a]");
+	expect_error("[case a]\nworkload = x\nthreshold = 5%\n",
+		     "3: unknown key \"threshold\" in [case a]");
+	expect_error("[case a]\nworkload = x\nthreshold. = 5%\n",
+		     "3: unknown key \"threshold.\" in [case a]");
+	expect_error("[case a]\nworkload = x\nbetterx.gbps = lower\n",
+		     "3: unknown key \"betterx.gbps\" in [case a]");
 }
 
 static void test_bad_numbers(void **state)
