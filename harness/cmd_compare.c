@@ -92,9 +92,7 @@ static struct metric_override *new_override(struct cli *c, const char *pat,
 
 	c->ov = xrealloc(c->ov, (c->nov + 1) * sizeof(*c->ov));
 	ov = &c->ov[c->nov++];
-	ov->pattern = strndup(pat, len);
-	if (!ov->pattern)
-		tb_die("out of memory");
+	ov->pattern = xstrndup(pat, len);
 	ov->threshold = NAN;
 	ov->better = -1;
 	return ov;

@@ -189,7 +189,7 @@ static int set_key(struct parse_state *ps, const char *val)
 
 	if (!eq || eq == val)
 		return fail(ps, "set: \"%s\" is not knob=value%s", val, "");
-	knob = str_trim(strndup(val, (size_t)(eq - val)));
+	knob = str_trim(xstrndup(val, (size_t)(eq - val)));
 	if (strstr(knob, "..") || (strncmp(knob, "transparent_hugepage/", 21) &&
 				   strncmp(knob, "hugepages/", 10))) {
 		fail(ps, "set: knob \"%s\" is not under transparent_hugepage/ or hugepages/%s",

@@ -39,7 +39,7 @@ void tb_warn(const char *fmt, ...)
 	va_end(ap);
 }
 
-noreturn void tb_die(const char *fmt, ...)
+void tb_die(const char *fmt, ...)
 {
 	va_list ap;
 
@@ -78,6 +78,15 @@ void *xrealloc(void *p, size_t n)
 char *xstrdup(const char *s)
 {
 	char *d = strdup(s ? s : "");
+
+	if (!d)
+		tb_die("out of memory");
+	return d;
+}
+
+char *xstrndup(const char *s, size_t n)
+{
+	char *d = strndup(s, n);
 
 	if (!d)
 		tb_die("out of memory");

@@ -17,6 +17,12 @@ check "unknown key: exit 2" [ $? -eq 2 ]
 check "unknown key: message names file:line and key" \
 	grep -q "bad1.conf:5: unknown key \"flavour\"" "$TMPD/e1"
 
+printf '[case a]\nworkload = true\nthreshold = 5%%\n' > "$TMPD/bad1b.conf"
+$TB run "$TMPD/bad1b.conf" > "$TMPD/e1b" 2>&1
+check "threshold without .METRIC: exit 2" [ $? -eq 2 ]
+check "threshold without .METRIC: message names file:line and key" \
+	grep -q "bad1b.conf:3: unknown key \"threshold\"" "$TMPD/e1b"
+
 printf '[suite]\nrepetitions = lots\n' > "$TMPD/bad2.conf"
 $TB run "$TMPD/bad2.conf" > "$TMPD/e2" 2>&1
 check "bad number: exit 2 with file:line" grep -q 'bad2.conf:2: repetitions' "$TMPD/e2"
@@ -66,6 +72,20 @@ if [ "$(id -u)" = 0 ] && id nobody > /dev/null 2>&1; then
 		[ "$(jq '[.cases[] | select(.runs | length == 0) | .extra.skipped | test("not root")] | length' "$TMPD/nr/results.json")" = 2 ]
 	check "not root: the skip is said" grep -q "skipped: not root" "$TMPD/nr.txt"
 fi
+
+# Per-metric overrides already parsed when a later option fails: exit 2,
+# and valgrind finds nothing lost (each pattern is freed on that path).
+F=tests/fixtures/compare
+for args in "-t gbps=4% --better roi_usec=lower -t split_usec=lots" \
+	"-t gbps=4% --better gbps=sideways" "-t gbps=4% --better roi_usec=lower --bogus"; do
+	# shellcheck disable=SC2086
+	valgrind -q --leak-check=full --errors-for-leak-kinds=definite,indirect \
+		--error-exitcode=9 $TB compare $F/base.json $F/new.json $args \
+		> "$TMPD/vg" 2>&1
+	rc=$?
+	check "compare $args: exit 2, nothing leaked" [ $rc -eq 2 ]
+	[ $rc -eq 2 ] || cat "$TMPD/vg"
+done
 
 $TB list > "$TMPD/list" 2>&1
 check "list exits 0" [ $? -eq 0 ]
