@@ -271,7 +271,8 @@ static void mark_not_huge(struct tb_run *run)
 static void execute(struct session *ss, const struct plan_item *it, bool record)
 {
 	struct tb_case *c = &ss->res.cases[it->case_idx];
-	struct tb_run scratch, *run = record ? case_add_run(c) : &scratch;
+	struct tb_run scratch = { .huge = -1 };
+	struct tb_run *run = record ? case_add_run(c) : &scratch;
 	struct run_spec spec = {
 		.path = it->path, .argv = it->argv, .env_extra = c->env,
 		.nenv = c->nenv, .evs = ss->evs, .nevs = ss->nevs,
@@ -279,10 +280,6 @@ static void execute(struct session *ss, const struct plan_item *it, bool record)
 	};
 	char err[512];
 
-	if (!record) {
-		memset(&scratch, 0, sizeof(scratch));
-		scratch.huge = -1;
-	}
 	run->seq = ss->seq++;
 	if (apply_item_settings(ss, it, err, sizeof(err))) {
 		run->status = RUN_ERROR;

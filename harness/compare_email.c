@@ -25,7 +25,7 @@ static void wrap(FILE *out, const char *first, const char *cont,
 		fputs(indent, out);
 		col = (int)strlen(indent);
 		room = EMAIL_COLS - col;
-		while (p[len] && len < room) {
+		while (len < room && p[len]) {
 			if (p[len] == ' ')
 				last_space = len;
 			len++;

@@ -130,7 +130,7 @@ static void write_log_tics(FILE *f, const struct change_axis *ax,
 		0.5, 2, 0.25, 4,
 	};
 	/* Room for a label like "+9900%" between two tics. */
-	double kept[ARRAY_SIZE(r)], gap = log2(ax->hi / ax->lo) * 80 / plot_px;
+	double kept[ARRAY_SIZE(r)] = { 0 }, gap = log2(ax->hi / ax->lo) * 80 / plot_px;
 	char buf[32];
 	size_t i, k, n = 0;
 
