@@ -3,6 +3,7 @@
 # make          build harness/thpbench and workloads/*
 # make check    unit tests, workload tests, integration tests (root parts skip when not root)
 # make unit     cmocka unit tests only
+# make analyze  gcc -fanalyzer and cppcheck over harness/ and workloads/ (in check)
 # make ab-e2e   kernel A/B end to end: builds kernels, boots qemu (not in check)
 # make static   static thpbench + workloads for a kernel A/B initramfs
 # make clean
@@ -60,7 +61,34 @@ $(UNIT_BIN): %: %.o harness/libthpbench.a
 unit: $(UNIT_BIN)
 	@sh tests/run-unit.sh $(UNIT_BIN)
 
-check: all unit
+# Static analysis as a gate: every harness/ and workloads/ C file through
+# gcc -fanalyzer (objects under build/analyze/, the real ones untouched;
+# -Werror, so a report leaves no object and fails again next time), then
+# cppcheck. Suppressions, each with its reason: tests/analyze/cppcheck.supp.
+ANALYZE_DIR := build/analyze
+ANALYZE_SRC := $(wildcard harness/*.c workloads/*.c workloads/lib/*.c)
+ANALYZE_OBJ := $(ANALYZE_SRC:%.c=$(ANALYZE_DIR)/%.o)
+CPPCHECK_FLAGS := -q --enable=warning,portability --std=c11 -D_GNU_SOURCE \
+	-Iharness -Iworkloads/lib --library=tests/analyze/jansson.cfg \
+	--suppressions-list=tests/analyze/cppcheck.supp --error-exitcode=1 \
+	--template='{file}:{line}: {severity}: {message} [{id}]'
+
+$(ANALYZE_DIR)/harness/%.o: CFLAGS += -Iharness
+$(ANALYZE_DIR)/workloads/%.o: CFLAGS += -Iworkloads/lib
+$(ANALYZE_DIR)/%.o: %.c
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -fanalyzer -Werror -c $< -o $@
+
+$(ANALYZE_DIR)/cppcheck.ok: $(ANALYZE_SRC) $(wildcard harness/*.h \
+		workloads/lib/*.h workloads/*.cc) tests/analyze/cppcheck.supp \
+		tests/analyze/jansson.cfg
+	@mkdir -p $(@D)
+	cppcheck $(CPPCHECK_FLAGS) harness workloads
+	@touch $@
+
+analyze: $(ANALYZE_OBJ) $(ANALYZE_DIR)/cppcheck.ok
+
+check: all unit analyze
 	@sh tests/run-integration.sh
 
 # The whole kernel A/B flow, both bundled series (10-15 minutes each here).
@@ -78,7 +106,10 @@ clean:
 	rm -f harness/*.o harness/*.d harness/*.a workloads/*.o workloads/*.d \
 		workloads/lib/*.o workloads/lib/*.d workloads/lib/*.a \
 		tests/unit/*.o tests/unit/*.d $(UNIT_BIN) harness/thpbench $(WL_C) $(WL_CXX)
+	rm -rf $(ANALYZE_DIR)
 
-.PHONY: all unit check ab-e2e static clean clean-bin
+.PHONY: all unit analyze check ab-e2e static clean clean-bin
 .SECONDARY:
--include $(wildcard harness/*.d workloads/*.d workloads/lib/*.d tests/unit/*.d)
+-include $(wildcard harness/*.d workloads/*.d workloads/lib/*.d tests/unit/*.d \
+	$(ANALYZE_DIR)/harness/*.d $(ANALYZE_DIR)/workloads/*.d \
+	$(ANALYZE_DIR)/workloads/lib/*.d)

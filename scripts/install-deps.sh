@@ -5,7 +5,8 @@
 # Usage: scripts/install-deps.sh [--check]   (--check: list missing, exit 1 if any)
 set -e
 PKGS="build-essential g++ make pkg-config bc libpfm4-dev libnuma-dev libgsl-dev
-libjansson-dev libinih-dev libcmocka-dev gnuplot-nox jq libxml2-utils file"
+libjansson-dev libinih-dev libcmocka-dev gnuplot-nox jq libxml2-utils file
+cppcheck valgrind"
 
 missing=""
 for p in $PKGS; do
