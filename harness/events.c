@@ -497,26 +497,49 @@ static void print_tracepoints(void)
 		print_tp_system(root, tp_systems[i]);
 }
 
+/*
+ * libpfm4 names the PMUs it has tables for; that says nothing about
+ * whether the kernel here lets them count (a VM without a virtual PMU).
+ * Open cycles to find out, and say so next to each PMU.
+ */
 static void print_pmus(void)
 {
+	char reason[sizeof(((struct event_spec *)0)->error)];
+	const char *why = reason;
+	struct event_spec ev;
 	pfm_pmu_info_t info;
+	bool usable, any = false;
 	pfm_pmu_t pmu;
 
+	if (event_encode("cycles", &ev))
+		snprintf(reason, sizeof(reason), "%s", ev.error);
+	usable = !ev.error[0] && counter_probe(&ev, 0, reason, sizeof(reason));
+	if (!strncmp(why, "<not supported>: ", 17))
+		why += 17;
 	if (events_init()) {
 		printf("libpfm4: initialisation failed (%s)\n",
 		       pfm_strerror(pfm_state));
 		return;
 	}
-	printf("libpfm4 PMUs detected (events as PMU::EVENT:UMASK, see showevtinfo):\n");
+	if (usable)
+		printf("PMU: hardware events open here (cycles ok); libpfm4 PMUs (events as PMU::EVENT:UMASK, see showevtinfo):\n");
 	pfm_for_all_pmus(pmu) {
 		memset(&info, 0, sizeof(info));
 		info.size = sizeof(info);
 		if (pfm_get_pmu_info(pmu, &info) != PFM_SUCCESS ||
 		    !info.is_present)
 			continue;
-		printf("  %-34s %s (%d events)\n", info.name, info.desc,
-		       info.nevents);
+		any = true;
+		if (usable)
+			printf("  %-34s %s (%d events)\n", info.name, info.desc,
+			       info.nevents);
+		else
+			printf("PMU: libpfm4 knows %s (%s), but hardware events cannot be opened here (%s): dTLB/cycles claims are not measurable\n",
+			       info.name, info.desc, why);
 	}
+	if (!any && !usable)
+		printf("PMU: none: hardware events cannot be opened here (%s): dTLB/cycles claims are not measurable\n",
+		       why);
 }
 
 void events_print_usable(void)

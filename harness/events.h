@@ -70,7 +70,8 @@ const char *tracefs_root(void);
 /* Print the events usable on this machine (for `thpbench list`):
  * each generic name with "ok" or "<not supported> (reason)" after trying
  * to open it on the calling process, tracepoints of interest, PMUs libpfm4
- * detected. */
+ * present, each said unusable (with the reason) when cycles cannot be
+ * opened here. */
 void events_print_usable(void);
 
 #endif
