@@ -28,7 +28,7 @@ static void usage(FILE *f)
 	fputs("usage: thpbench compare BASE.json NEW.json [options]\n"
 	      "       thpbench compare RESULTS.json --by thp|label [--base VALUE] [options]\n"
 	      "options:\n"
-	      "  -f, --format FMT        text (default), ministat, email, md, csv, json\n"
+	      "  -f, --format FMT        text (default), ministat, welch, email, md, csv, json\n"
 	      "  -b, --by thp|label      compare THP modes or labels inside one file\n"
 	      "      --base VALUE        the THP mode or label to compare against\n"
 	      "                          (default: the first of each case in file order)\n"
@@ -42,6 +42,7 @@ static void usage(FILE *f)
 	      "      --test welch|mann-whitney|both\n"
 	      "                          test deciding significance, default welch\n"
 	      "      --outliers mad|tukey   outlier rule (flagged, never dropped)\n"
+	      "      --judge-gauges      give levels (vmstat.nr_*) verdicts too\n"
 	      "      --fail-on regression   exit 1 when any verdict is a regression\n"
 	      "      --force             compare despite environment differences\n"
 	      "  -h, --help\n", f);
@@ -166,6 +167,7 @@ enum {
 	OPT_OUTLIERS,
 	OPT_FAIL_ON,
 	OPT_FORCE,
+	OPT_GAUGES,
 };
 
 static const struct option long_opts[] = {
@@ -180,6 +182,7 @@ static const struct option long_opts[] = {
 	{ "outliers", required_argument, NULL, OPT_OUTLIERS },
 	{ "fail-on", required_argument, NULL, OPT_FAIL_ON },
 	{ "force", no_argument, NULL, OPT_FORCE },
+	{ "judge-gauges", no_argument, NULL, OPT_GAUGES },
 	{ "help", no_argument, NULL, 'h' },
 	{ 0 },
 };
@@ -237,6 +240,9 @@ static int parse_opt(struct cli *c, int opt, const char *arg)
 		return 0;
 	case OPT_FORCE:
 		c->o.force = true;
+		return 0;
+	case OPT_GAUGES:
+		c->o.judge_gauges = true;
 		return 0;
 	}
 	return -1;

@@ -367,6 +367,59 @@ static bool any_tested(const struct comparison *c)
 	return false;
 }
 
+/* The metrics of one side as "a, b, c" (at most len bytes). */
+static void side_metrics(char **v, size_t n, char *buf, size_t len)
+{
+	size_t i, off = 0;
+
+	buf[0] = 0;
+	for (i = 0; i < n && off < len; i++)
+		off += snprintf(buf + off, len - off, "%s%s", i ? ", " : "", v[i]);
+	if (!n)
+		snprintf(buf, len, "none");
+}
+
+/*
+ * No metric has 3 values on both sides: say what is missing. Runs, when
+ * a side has fewer than 3 ok runs; else common metrics, when the two
+ * sides measured different ones; else values, when the common metrics
+ * were measured in too few of the runs.
+ */
+static void why_untested(const struct comparison *c, char *err, size_t len)
+{
+	const struct cmp_pair *p = &c->pairs[0];
+	size_t i, na, nb;
+	char ma[300], mb[300];
+
+	for (i = 0; i < c->npairs; i++) {
+		p = &c->pairs[i];
+		na = case_ok_runs(p->a);
+		nb = case_ok_runs(p->b);
+		if (na >= VERDICT_MIN_N && nb >= VERDICT_MIN_N)
+			break;
+	}
+	if (i == c->npairs) {
+		snprintf(err, len,
+			 "fewer than %d ok runs on a side in every compared case (%s: %zu vs %zu): refusing to compute statistics (rerun with -r 5 or more)",
+			 VERDICT_MIN_N, p->title, case_ok_runs(p->a),
+			 case_ok_runs(p->b));
+		return;
+	}
+	if (!p->nm) {
+		side_metrics(p->only_a, p->nonly_a, ma, sizeof(ma));
+		side_metrics(p->only_b, p->nonly_b, mb, sizeof(mb));
+		snprintf(err, len,
+			 "%s: %zu vs %zu ok runs, but no metric was measured on both sides (only in %s: %s; only in %s: %s): compare runs of the same events and workload output%s",
+			 p->title, na, nb, p->a_name, ma, p->b_name, mb,
+			 c->opts.nmetrics ? ", or check the -m patterns" : "");
+		return;
+	}
+	snprintf(err, len,
+		 "%s: %zu vs %zu ok runs, but no metric has a value in %d of them on both sides (%s: %zu vs %zu values): the metrics are missing from most runs; check why the runs did not record them",
+		 p->title, na, nb, VERDICT_MIN_N, p->m[0].name, p->m[0].a.n,
+		 p->m[0].b.n);
+}
+
 int compare_build(struct comparison *c, const struct tb_results *ra,
 		  const struct tb_results *rb, const struct cmp_opts *opts,
 		  char *err, size_t errlen)
@@ -399,9 +452,7 @@ int compare_build(struct comparison *c, const struct tb_results *ra,
 			return -1;
 	drop_unselected(c);
 	if (!any_tested(c)) {
-		snprintf(err, errlen,
-			 "fewer than %d ok runs in every compared case: refusing to compute statistics (rerun with -r 5 or more)",
-			 VERDICT_MIN_N);
+		why_untested(c, err, errlen);
 		return -1;
 	}
 	return 0;
@@ -432,7 +483,8 @@ size_t compare_count(const struct comparison *c, enum verdict v)
 
 	for (i = 0; i < c->npairs; i++)
 		for (j = 0; j < c->pairs[i].nm; j++)
-			n += c->pairs[i].m[j].verdict == v;
+			n += c->pairs[i].m[j].verdict == v &&
+			     !cmp_metric_all_zero(&c->pairs[i].m[j]);
 	return n;
 }
 

@@ -25,11 +25,20 @@
  * glibc, memory and hugetlb pools are reported, never blocking.
  *
  * Per metric of a pair: summaries of the ok runs, outliers (flagged, kept),
- * Welch and Mann-Whitney, Holm-Bonferroni over the metrics of the pair
- * (directional metrics form one family, neutral counters another, so
- * dozens of vmstat counters do not dilute the timing metric), the change
- * and its interval, the smallest detectable change and the n needed, and
- * the verdict (verdict.h). The test deciding significance is opts.test.
+ * the change with its interval and the Welch test on the same scale
+ * (hypothesis.h change_ci(): log scale when every value is > 0, else the
+ * difference), Mann-Whitney, and the verdict (verdict.h). Multiplicity:
+ * the judged metrics of a pair form two families, directional and neutral
+ * (so dozens of vmstat counters do not dilute the timing metric); in a
+ * family of m, p is Bonferroni-adjusted (m p, at most 1) and the interval
+ * is at confidence 1 - alpha/m, so the interval excludes 0 exactly when
+ * the adjusted Welch p is below alpha, and "the interval lies beyond the
+ * threshold" implies "significant". Not judged, and in no family: metrics
+ * that are 0 in every run on both sides, and gauges (levels such as
+ * vmstat.nr_*, metric_info.h) unless opts.judge_gauges. The test deciding
+ * significance is opts.test; Mann-Whitney can disagree with the Welch
+ * interval, and the verdict's reason then says so. The smallest detectable
+ * change and the runs needed are those of the verdict rule itself.
  */
 #ifndef THPBENCH_COMPARE_H
 #define THPBENCH_COMPARE_H
@@ -71,6 +80,7 @@ struct cmp_opts {
 	const struct metric_override *ov;
 	size_t nov;
 	bool force;
+	bool judge_gauges;	/* give gauges (levels) verdicts too */
 	const char *base_path, *new_path;	/* as given; new_path NULL for --by */
 	const char *command;	/* this compare command line, to reproduce */
 };
@@ -91,16 +101,21 @@ struct cmp_metric {
 	struct metric_info info;
 	struct cmp_side a, b;
 	bool tested;		/* both sides have >= VERDICT_MIN_N values */
-	struct welch w;
+	bool judged;		/* tested, not all zero, not an unjudged gauge */
+	size_t family;		/* metrics in its family (1 when not judged) */
+	struct welch w;		/* raw scale, at opts.confidence, unadjusted */
 	struct mann_whitney mw;
-	double p_welch_holm, p_mw_holm, p;	/* p: the deciding one */
-	double pct_change;	/* mean b / mean a - 1, LKP's %change */
-	struct change ch;
-	double cv_pooled;
-	double mde;		/* smallest detectable relative change */
-	size_t n_needed;	/* per side for info.threshold */
+	double p_welch_adj, p_mw_adj, p;	/* p: the deciding one */
+	struct change ch;	/* the one estimate every output shows */
+	double mde;		/* smallest change the verdict rule detects */
+	double target;		/* the change n_needed is for (2 x threshold) */
+	size_t n_needed;	/* per side for target; 0: cannot tell */
 	enum verdict verdict;
 };
+
+/* 0 in every run on both sides: not judged, folded out of tables and the
+ * tally (csv and json keep it). */
+bool cmp_metric_all_zero(const struct cmp_metric *m);
 
 struct cmp_pair {
 	const struct tb_case *a, *b;
@@ -151,6 +166,7 @@ int compare_build(struct comparison *c, const struct tb_results *ra,
 		  char *err, size_t errlen);
 void compare_free(struct comparison *c);
 
+/* Metrics with verdict v, leaving out those 0 in every run on both sides. */
 size_t compare_count(const struct comparison *c, enum verdict v);
 
 /* Environment value as text ("" when absent), for headers. */

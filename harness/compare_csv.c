@@ -1,6 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* CSV format (RFC 4180): one row per metric of each pair, every statistic;
- * empty cells where a statistic does not exist (never a made-up 0). */
+ * empty cells where a statistic does not exist (never a made-up 0).
+ * diff..welch_p: Welch on the raw values at the nominal level, unadjusted
+ * (what scipy's ttest_ind(equal_var=False) gives); change_scale_*: the
+ * test on the change's scale (log values, or the difference) whose
+ * interval is at change_level; welch_p_adj = family * change_scale_p. */
 #include "compare_format.h"
 
 #include <math.h>
@@ -63,16 +67,23 @@ static void csv_metric(FILE *out, const struct cmp_pair *p,
 	csv_num(out, m->tested ? m->w.t : NAN);
 	csv_num(out, m->tested ? m->w.df : NAN);
 	csv_num(out, m->w.p);
-	csv_num(out, m->p_welch_holm);
+	csv_num(out, m->p_welch_adj);
 	csv_num(out, m->tested ? m->mw.u : NAN);
 	csv_num(out, m->mw.p);
-	csv_num(out, m->p_mw_holm);
+	csv_num(out, m->p_mw_adj);
 	csv_str(out, !m->tested ? "" : m->mw.exact ? "exact" : "normal", false);
-	csv_num(out, m->pct_change);
 	csv_num(out, m->ch.rel);
 	csv_num(out, m->ch.lo);
 	csv_num(out, m->ch.hi);
 	csv_str(out, m->tested ? change_method_name(m->ch.method) : "", false);
+	csv_num(out, m->tested ? m->ch.level : NAN);
+	csv_num(out, m->tested ? m->ch.w.diff : NAN);
+	csv_num(out, m->tested ? m->ch.w.ci_lo : NAN);
+	csv_num(out, m->tested ? m->ch.w.ci_hi : NAN);
+	csv_num(out, m->ch.w.p);
+	if (m->judged)
+		fprintf(out, "%zu", m->family);
+	fputc(',', out);
 	csv_num(out, m->mde);
 	if (m->tested && m->n_needed && m->n_needed != SIZE_MAX)
 		fprintf(out, "%zu", m->n_needed);
@@ -100,10 +111,11 @@ void compare_print_csv(const struct comparison *c, FILE *out)
 		}
 		fputc(',', out);
 	}
-	fputs("diff,diff_ci_lo,diff_ci_hi,welch_t,welch_df,welch_p,welch_p_holm,"
-	      "mw_u,mw_p,mw_p_holm,mw_method,pct_change_means,change,change_ci_lo,"
-	      "change_ci_hi,change_method,min_detectable_change,n_needed,verdict\n",
-	      out);
+	fputs("diff,diff_ci_lo,diff_ci_hi,welch_t,welch_df,welch_p,welch_p_adj,"
+	      "mw_u,mw_p,mw_p_adj,mw_method,change,change_ci_lo,change_ci_hi,"
+	      "change_method,change_level,change_scale_diff,change_scale_ci_lo,"
+	      "change_scale_ci_hi,change_scale_p,family,min_detectable_change,"
+	      "n_needed,verdict\n", out);
 	for (i = 0; i < c->npairs; i++)
 		for (j = 0; j < c->pairs[i].nm; j++)
 			csv_metric(out, &c->pairs[i], &c->pairs[i].m[j]);

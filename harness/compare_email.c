@@ -102,9 +102,9 @@ static void email_row(FILE *out, const struct cmp_metric *m)
 	fputc(' ', out);
 	cf_put(out, cf_sd(m->b.s.cv, s2, sizeof(s2)), m->tested ? -6 : 0);
 	if (m->tested)
-		cf_put(out, cf_pct(m->pct_change, pc, sizeof(pc)), 9);
+		cf_put(out, cf_change(m, pc, sizeof(pc)), 9);
 	fputc('\n', out);
-	cf_ci(m->ch.lo, m->ch.hi, ci, sizeof(ci));
+	cf_interval(m, ci, sizeof(ci));
 	if (m->tested)
 		snprintf(line, sizeof(line), "%s%sp %s: %s", ci, *ci ? ", " : "",
 			 cf_p_eq(m->p, pv, sizeof(pv)), verdict_name(m->verdict));
@@ -125,7 +125,7 @@ static void email_pair(FILE *out, const struct cmp_pair *p)
 	fprintf(out, "  %-*s%10s %-6s%11s %-6s%9s\n", NAME_W, "metric", "base",
 		"", "new", "", "change");
 	for (i = 0; i < p->nm; i++)
-		if (!cf_all_zero(&p->m[i]))
+		if (!cmp_metric_all_zero(&p->m[i]))
 			email_row(out, &p->m[i]);
 	cf_print_zeros(p, out, "  ");
 	for (i = 0; i < p->nnotes; i++)
@@ -152,9 +152,10 @@ void compare_print_email(const struct comparison *c, FILE *out)
 		wrap(out, "  runs: ", "    ", buf);
 	}
 	snprintf(buf, sizeof(buf),
-		 "%s%% confidence, %s, p Holm-adjusted per case; noise threshold %g%%. "
-		 "base/new: mean ±sample stddev in %% of the mean; change: ratio of "
-		 "the means - 1, CI of the change on the log scale.",
+		 "%s%% confidence, %s, p Bonferroni-adjusted per family of metrics "
+		 "(the CI to match); noise threshold %g%%. base/new: mean ±sample "
+		 "stddev in %% of the mean; change: ratio of the geometric means - 1, "
+		 "CI on the log scale (Δ: difference of the means, where a value is <= 0).",
 		 cf_level(c->opts.confidence, lvl, sizeof(lvl)),
 		 cf_test_desc(&c->opts), c->opts.threshold * 100);
 	wrap(out, "  ", "  ", buf);

@@ -14,6 +14,7 @@ static const char *const format_names[] = {
 	[CMP_FMT_MD] = "md",
 	[CMP_FMT_CSV] = "csv",
 	[CMP_FMT_JSON] = "json",
+	[CMP_FMT_WELCH] = "welch",
 };
 
 int cmp_format_parse(const char *s)
@@ -37,6 +38,7 @@ void compare_print(const struct comparison *c, enum cmp_format f, FILE *out)
 		[CMP_FMT_MD] = compare_print_md,
 		[CMP_FMT_CSV] = compare_print_csv,
 		[CMP_FMT_JSON] = compare_print_json,
+		[CMP_FMT_WELCH] = compare_print_welch,
 	};
 
 	print[(size_t)f < ARRAY_SIZE(print) ? f : CMP_FMT_TEXT](c, out);
@@ -146,49 +148,103 @@ const char *cf_test_desc(const struct cmp_opts *o)
 static const char *needed_str(size_t n, char *buf, size_t len)
 {
 	if (n == SIZE_MAX)
-		snprintf(buf, len, "more than 10^6");
+		snprintf(buf, len, "more than 10^6 runs per side");
+	else if (!n)
+		snprintf(buf, len, "no number of runs (no spread to scale from)");
 	else
-		snprintf(buf, len, "about %zu", n);
+		snprintf(buf, len, "about %zu runs per side", n);
+	return buf;
+}
+
+const char *cf_change(const struct cmp_metric *m, char *buf, size_t len)
+{
+	char d[32];
+
+	if (!m->tested)
+		buf[0] = 0;
+	else if (isfinite(m->ch.rel))
+		cf_pct(m->ch.rel, buf, len);
+	else if (m->ch.method == CHANGE_DIFF && m->ch.w.diff != 0)
+		snprintf(buf, len, "Δ%s%s", m->ch.w.diff > 0 ? "+" : "",
+			 cf_num(m->ch.w.diff, d, sizeof(d)));
+	else
+		snprintf(buf, len, "n/a");
+	return buf;
+}
+
+const char *cf_interval(const struct cmp_metric *m, char *buf, size_t len)
+{
+	char a[32], b[32];
+
+	if (!m->tested || m->ch.method == CHANGE_NONE)
+		buf[0] = 0;
+	else if (m->ch.method == CHANGE_LOG)
+		cf_ci(m->ch.lo, m->ch.hi, buf, len);
+	else
+		snprintf(buf, len, "Δ[%s, %s]", cf_num(m->ch.w.ci_lo, a, sizeof(a)),
+			 cf_num(m->ch.w.ci_hi, b, sizeof(b)));
+	return buf;
+}
+
+/* Power of the rule: the change it calls at this n, the runs for 2T. */
+static const char *power_str(const struct cmp_metric *m,
+			     const struct cmp_opts *o, char *buf, size_t len)
+{
+	char mde[32], tg[32], nn[64];
+
+	snprintf(buf, len,
+		 "at n = %zu vs %zu a true change of %s would be called with power %g%%; %s would call one of ±%s",
+		 m->a.n, m->b.n,
+		 isfinite(m->mde) ? cf_pct(m->mde, mde, sizeof(mde)) + 1 : "(unknown)",
+		 o->power * 100, needed_str(m->n_needed, nn, sizeof(nn)),
+		 cf_pct(m->target, tg, sizeof(tg)) + 1);
 	return buf;
 }
 
 const char *cf_why(const struct cmp_metric *m, const struct cmp_opts *o,
 		   char *buf, size_t len)
 {
-	char t[32], mde[32], lvl[16], nn[40];
-	double thr = m->info.threshold;
+	char t[32], lvl[16], pw[300], pv[32];
+	double thr = m->info.threshold, alpha = 1 - o->confidence;
+	int dir = change_beyond(&m->ch, thr);
 
 	snprintf(t, sizeof(t), "%g%%", thr * 100);
-	cf_level(o->confidence, lvl, sizeof(lvl));
+	cf_level(m->ch.level, lvl, sizeof(lvl));
 	switch (m->verdict) {
 	case VERDICT_TOO_FEW:
 		snprintf(buf, len, "n = %zu vs %zu: fewer than %d values, no statistics",
 			 m->a.n, m->b.n, VERDICT_MIN_N);
 		break;
+	case VERDICT_LEVEL:
+		snprintf(buf, len, "a level, not a count of events: not judged (--judge-gauges judges it)");
+		break;
 	case VERDICT_NO_CHANGE:
-		if (m->ch.method == CHANGE_NONE)
+		if (m->ch.method == CHANGE_DIFF && m->ch.base == 0)
 			snprintf(buf, len, "identical constant values");
 		else
-			snprintf(buf, len, "the %s%% CI of the change lies within ±%s%s",
-				 lvl, t, m->p < 1 - o->confidence ?
+			snprintf(buf, len, "the %s%% interval of the change lies within ±%s%s",
+				 lvl, t, m->p < alpha ?
 				 " (significant, but below the threshold)" : "");
 		break;
 	case VERDICT_INCONCLUSIVE:
-		snprintf(buf, len,
-			 "%sat n = %zu vs %zu the smallest detectable change is %s; %s runs per side would detect ±%s (power %g%%)",
-			 m->p < 1 - o->confidence ?
-			 "a difference is proven, but its CI reaches inside the threshold; " : "",
-			 m->a.n, m->b.n,
-			 isnan(m->mde) ? "unknown" : cf_pct(m->mde, mde, sizeof(mde)) + 1,
-			 needed_str(m->n_needed, nn, sizeof(nn)), t, o->power * 100);
+		power_str(m, o, pw, sizeof(pw));
+		if (dir)
+			snprintf(buf, len, "the %s%% interval lies beyond ±%s, but %s p %s (adjusted) is not below %g; %s",
+				 lvl, t, cf_test_desc(o), cf_p_eq(m->p, pv, sizeof(pv)),
+				 alpha, pw);
+		else if (m->p < alpha)
+			snprintf(buf, len, "a difference is proven, but its %s%% interval reaches inside ±%s; %s",
+				 lvl, t, pw);
+		else
+			snprintf(buf, len, "%s", pw);
 		break;
 	default:
-		if (m->ch.method == CHANGE_NONE)
-			snprintf(buf, len, "p < %g; base mean is 0, no relative change",
-				 1 - o->confidence);
+		if (m->ch.method == CHANGE_DIFF && m->ch.base == 0)
+			snprintf(buf, len, "p < %g; the base is 0, and the %s%% interval of the difference excludes 0",
+				 alpha, lvl);
 		else
-			snprintf(buf, len, "p < %g and the whole %s%% CI of the change lies beyond ±%s",
-				 1 - o->confidence, lvl, t);
+			snprintf(buf, len, "p < %g and the whole %s%% interval of the change lies beyond ±%s",
+				 alpha, lvl, t);
 	}
 	return buf;
 }
@@ -248,7 +304,7 @@ void cf_print_sources(const struct comparison *c, FILE *out,
 			"the first of each case in file order");
 	}
 	fprintf(out, "%smachine: %s\n", indent, cf_machine(c->ra, m, sizeof(m)));
-	fprintf(out, "%sconfidence: %s%%, %s, Holm-Bonferroni per case\n",
+	fprintf(out, "%sconfidence: %s%%, %s, Bonferroni per family of metrics\n",
 		indent, cf_level(c->opts.confidence, lvl, sizeof(lvl)),
 		cf_test_desc(&c->opts));
 }
@@ -275,19 +331,36 @@ void cf_print_unmatched(const struct comparison *c, FILE *out,
 			c->un[i].why);
 }
 
+static size_t count_all_zero(const struct comparison *c)
+{
+	size_t i, j, n = 0;
+
+	for (i = 0; i < c->npairs; i++)
+		for (j = 0; j < c->pairs[i].nm; j++)
+			n += cmp_metric_all_zero(&c->pairs[i].m[j]);
+	return n;
+}
+
 const char *cf_tally(const struct comparison *c, char *buf, size_t len)
 {
 	static const enum verdict order[] = {
 		VERDICT_REGRESSION, VERDICT_IMPROVEMENT, VERDICT_CHANGED,
 		VERDICT_NO_CHANGE, VERDICT_INCONCLUSIVE, VERDICT_TOO_FEW,
 	};
-	size_t i, off = 0;
+	size_t i, off = 0, levels = compare_count(c, VERDICT_LEVEL),
+	       zeros = count_all_zero(c);
 
 	buf[0] = 0;
 	for (i = 0; i < ARRAY_SIZE(order) && off < len; i++)
 		off += snprintf(buf + off, len - off, "%s%zu %s",
 				i ? ", " : "", compare_count(c, order[i]),
 				verdict_name(order[i]));
+	if (levels && off < len)
+		off += snprintf(buf + off, len - off, "; %zu level%s not judged",
+				levels, levels == 1 ? "" : "s");
+	if (zeros && off < len)
+		snprintf(buf + off, len - off, "; %zu metric%s 0 in every run, not counted",
+			 zeros, zeros == 1 ? "" : "s");
 	return buf;
 }
 
@@ -302,22 +375,12 @@ const char *cf_p_eq(double p, char *buf, size_t len)
 	return buf;
 }
 
-static bool side_all_zero(const struct cmp_side *s)
-{
-	return s->n && s->s.min == 0 && s->s.max == 0;
-}
-
-bool cf_all_zero(const struct cmp_metric *m)
-{
-	return side_all_zero(&m->a) && side_all_zero(&m->b);
-}
-
 void cf_print_zeros(const struct cmp_pair *p, FILE *out, const char *indent)
 {
 	size_t i, n = 0;
 
 	for (i = 0; i < p->nm; i++)
-		n += cf_all_zero(&p->m[i]);
+		n += cmp_metric_all_zero(&p->m[i]);
 	if (n)
 		fprintf(out, "%s(%zu metric%s 0 in every run on both sides, not shown;"
 			" csv and json list them)\n", indent, n, n == 1 ? " was" : "s were");

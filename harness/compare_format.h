@@ -4,8 +4,9 @@
  * dialects kernel developers read:
  *   text      LKP-style columns: base %stddev %change [CI] new %stddev
  *             p verdict metric; rows with a claimed change marked '*'
- *   ministat  one block per metric, as FreeBSD ministat(1) prints it,
- *             "Difference at 95.0% confidence" only when proven
+ *   ministat  one block per metric, exactly as ministat(1) prints it
+ *             (plot, table, pooled Student's t), then our verdict
+ *   welch     the same table with the difference from Welch's t
  *   email     plain text, at most 72 columns, for a cover letter
  *   md, csv   tables; csv has every statistic, one row per metric
  *   json      every statistic (schema "thpbench-compare/1")
@@ -29,6 +30,7 @@ enum cmp_format {
 	CMP_FMT_MD,
 	CMP_FMT_CSV,
 	CMP_FMT_JSON,
+	CMP_FMT_WELCH,
 };
 
 /* -1 when s names no format. */
@@ -41,12 +43,17 @@ void compare_print_email(const struct comparison *c, FILE *out);
 void compare_print_md(const struct comparison *c, FILE *out);
 void compare_print_csv(const struct comparison *c, FILE *out);
 void compare_print_json(const struct comparison *c, FILE *out);
+void compare_print_welch(const struct comparison *c, FILE *out);
+
+/* ministat(1)'s output for the two sides of m, names on its x/+ lines. */
+void compare_ministat_block(FILE *out, const struct cmp_metric *m,
+			    const char *a_name, const char *b_name,
+			    double confidence);
 
 /* Shared by the formats. */
 
-/* Zero in every run on both sides: the human formats fold such rows into
- * one line (cf_print_zeros); csv and json keep every metric. */
-bool cf_all_zero(const struct cmp_metric *m);
+/* Metrics 0 in every run on both sides (cmp_metric_all_zero()): the human
+ * formats fold such rows into one line; csv and json keep every metric. */
 void cf_print_zeros(const struct cmp_pair *p, FILE *out, const char *indent);
 
 /* LKP-like number: integers from 100 up, 4 significant digits below,
@@ -56,6 +63,13 @@ const char *cf_num(double v, char *buf, size_t len);
 const char *cf_pct(double rel, char *buf, size_t len);
 /* cv as "±1.2%" ("" for NAN). */
 const char *cf_sd(double cv, char *buf, size_t len);
+/* The one estimate of the change (m->ch.rel) as "+5.1%"; "Δ+256" for a
+ * difference from a base of 0; "" when not tested. Every format and the
+ * chart show this number. */
+const char *cf_change(const struct cmp_metric *m, char *buf, size_t len);
+/* Its interval: "[-2.1%, +0.3%]" on the log scale, "Δ[-14.5, -3.6]" for
+ * the difference (values <= 0); "" when not tested. */
+const char *cf_interval(const struct cmp_metric *m, char *buf, size_t len);
 /* "[-2.1%, +0.3%]" ("" when either bound is NAN). */
 const char *cf_ci(double lo, double hi, char *buf, size_t len);
 /* p-value as "0.0123" or "<0.0001" ("-" for NAN). */

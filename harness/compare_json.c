@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * JSON format, schema "thpbench-compare/1": every statistic of every
+ * JSON format, schema "thpbench-compare/2": every statistic of every
  * metric, null where one does not exist. Fractions stay fractions (0.02
  * is 2%); outliers are 0-based indices into the side's "values".
  */
@@ -57,11 +57,11 @@ static json_t *tests_json(const struct cmp_metric *m)
 	json_object_set_new(w, "t", num(m->w.t));
 	json_object_set_new(w, "df", num(m->w.df));
 	json_object_set_new(w, "p", num(m->w.p));
-	json_object_set_new(w, "p_holm", num(m->p_welch_holm));
+	json_object_set_new(w, "p_adj", num(m->p_welch_adj));
 	mw = json_object();
 	json_object_set_new(mw, "u", num(m->mw.u));
 	json_object_set_new(mw, "p", num(m->mw.p));
-	json_object_set_new(mw, "p_holm", num(m->p_mw_holm));
+	json_object_set_new(mw, "p_adj", num(m->p_mw_adj));
 	json_object_set_new(mw, "method", json_string(m->mw.exact ? "exact" : "normal"));
 	json_object_set_new(mw, "z", num(m->mw.z));
 	return json_pack("{soso}", "welch", w, "mann_whitney", mw);
@@ -77,11 +77,17 @@ static json_t *metric_json(const struct cmp_metric *m)
 	json_object_set_new(o, "base", side_json(&m->a));
 	json_object_set_new(o, "new", side_json(&m->b));
 	json_object_set_new(o, "tests", tests_json(m));
-	json_object_set_new(ch, "means", num(m->pct_change));
 	json_object_set_new(ch, "estimate", num(m->ch.rel));
 	json_object_set_new(ch, "ci", pair_of(m->ch.lo, m->ch.hi));
 	json_object_set_new(ch, "method", json_string(m->tested ?
 				change_method_name(m->ch.method) : "none"));
+	json_object_set_new(ch, "level", num(m->tested ? m->ch.level : NAN));
+	json_object_set_new(ch, "scale_diff", num(m->tested ? m->ch.w.diff : NAN));
+	json_object_set_new(ch, "scale_ci", pair_of(m->tested ? m->ch.w.ci_lo : NAN,
+						    m->tested ? m->ch.w.ci_hi : NAN));
+	json_object_set_new(ch, "scale_p", num(m->ch.w.p));
+	json_object_set_new(ch, "family", m->judged ?
+			    json_integer((json_int_t)m->family) : json_null());
 	json_object_set_new(o, "change", ch);
 	json_object_set_new(o, "p", num(m->p));
 	json_object_set_new(o, "min_detectable_change", num(m->mde));
@@ -132,7 +138,7 @@ void compare_print_json(const struct comparison *c, FILE *out)
 	size_t i;
 	enum verdict v;
 
-	json_object_set_new(root, "schema", json_string("thpbench-compare/1"));
+	json_object_set_new(root, "schema", json_string("thpbench-compare/2"));
 	json_object_set_new(root, "options", opts_json(c));
 	json_object_set(root, "env_base", c->ra->env);
 	json_object_set(root, "env_new", c->rb->env);
@@ -148,7 +154,7 @@ void compare_print_json(const struct comparison *c, FILE *out)
 		json_array_append_new(u, json_pack("{ssssss}", "side", c->un[i].side,
 			"id", c->un[i].c->id, "why", c->un[i].why));
 	json_object_set_new(root, "unmatched", u);
-	for (v = VERDICT_TOO_FEW; v <= VERDICT_CHANGED; v++)
+	for (v = VERDICT_TOO_FEW; v <= VERDICT_LEVEL; v++)
 		json_object_set_new(t, verdict_name(v),
 				    json_integer((json_int_t)compare_count(c, v)));
 	json_object_set_new(root, "verdicts", t);

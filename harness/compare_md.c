@@ -23,10 +23,10 @@ static void md_row(FILE *out, const struct cmp_metric *m)
 	md_cell(out, cf_sd(m->a.s.cv, b, sizeof(b)));
 	md_cell(out, cf_num(m->b.s.mean, b, sizeof(b)));
 	md_cell(out, cf_sd(m->b.s.cv, b, sizeof(b)));
-	md_cell(out, m->tested ? cf_pct(m->pct_change, b, sizeof(b)) : "");
-	md_cell(out, cf_ci(m->ch.lo, m->ch.hi, b, sizeof(b)));
-	md_cell(out, cf_p(m->p_welch_holm, b, sizeof(b)));
-	md_cell(out, cf_p(m->p_mw_holm, b, sizeof(b)));
+	md_cell(out, cf_change(m, b, sizeof(b)));
+	md_cell(out, cf_interval(m, b, sizeof(b)));
+	md_cell(out, cf_p(m->p_welch_adj, b, sizeof(b)));
+	md_cell(out, cf_p(m->p_mw_adj, b, sizeof(b)));
 	fprintf(out, "| %s%s%s |\n", claim ? "**" : "", verdict_name(m->verdict),
 		claim ? "**" : "");
 }
@@ -39,11 +39,11 @@ static void md_pair(FILE *out, const struct comparison *c,
 
 	fprintf(out, "\n### %s: %s (n=%zu) vs %s (n=%zu)\n\n", p->title,
 		p->a_name, case_ok_runs(p->a), p->b_name, case_ok_runs(p->b));
-	fprintf(out, "| metric | base | ±%%stddev | new | ±%%stddev | %%change | %s%% CI | p (Welch, Holm) | p (MW, Holm) | verdict |\n",
+	fprintf(out, "| metric | base | ±%%stddev | new | ±%%stddev | %%change | %s%% CI | p (Welch, adj.) | p (MW, adj.) | verdict |\n",
 		cf_level(c->opts.confidence, lvl, sizeof(lvl)));
 	fputs("|:--|--:|--:|--:|--:|--:|:--|--:|--:|:--|\n", out);
 	for (i = 0; i < p->nm; i++)
-		if (!cf_all_zero(&p->m[i]))
+		if (!cmp_metric_all_zero(&p->m[i]))
 			md_row(out, &p->m[i]);
 	fputc('\n', out);
 	cf_print_zeros(p, out, "");
@@ -53,8 +53,10 @@ static void md_pair(FILE *out, const struct comparison *c,
 		if (m->info.threshold != c->opts.threshold)
 			fprintf(out, "- `%s`: noise threshold %g%% (set for this metric)\n",
 				m->name, m->info.threshold * 100);
-		if (m->verdict == VERDICT_INCONCLUSIVE)
-			fprintf(out, "- `%s`: inconclusive: %s\n", m->name,
+		if (m->verdict == VERDICT_INCONCLUSIVE ||
+		    m->verdict == VERDICT_LEVEL)
+			fprintf(out, "- `%s`: %s: %s\n", m->name,
+				verdict_name(m->verdict),
 				cf_why(m, &c->opts, why, sizeof(why)));
 		if (m->a.noutliers)
 			fprintf(out, "- `%s`: outliers in %s (kept): %s\n", m->name,
@@ -74,8 +76,8 @@ void compare_print_md(const struct comparison *c, FILE *out)
 
 	fputs("## thpbench comparison\n\n", out);
 	cf_print_sources(c, out, "- ");
-	fprintf(out, "- noise threshold %g%%; ±%%stddev: sample standard deviation / mean; %%change: mean new / mean base - 1; CI of the change on the log scale\n",
-		c->opts.threshold * 100);
+	fprintf(out, "- noise threshold %g%%; ±%%stddev: sample standard deviation / mean; %%change: ratio of the geometric means - 1, CI and Welch's t on the log scale (Δ: difference of the means where a value is <= 0); p Bonferroni-adjusted per family of m metrics, the CI at 1 - %g/m to match\n",
+		c->opts.threshold * 100, 1 - c->opts.confidence);
 	cf_print_diffs(c, out, "- environment differs: ");
 	for (i = 0; i < c->npairs; i++)
 		md_pair(out, c, &c->pairs[i]);

@@ -48,87 +48,107 @@ static void side_fill(struct cmp_side *s, const struct tb_case *c,
 	s->noutliers = stats_outliers(s->v, s->n, o->outliers, s->outlier);
 }
 
-static double pooled_cv(const struct summary *a, const struct summary *b)
+bool cmp_metric_all_zero(const struct cmp_metric *m)
 {
-	double na = (double)a->n, nb = (double)b->n;
-
-	if (!isfinite(a->cv) || !isfinite(b->cv))
-		return NAN;
-	return sqrt(((na - 1) * a->cv * a->cv + (nb - 1) * b->cv * b->cv) /
-		    (na + nb - 2));
+	return m->a.n && m->b.n && m->a.s.min == 0 && m->a.s.max == 0 &&
+	       m->b.s.min == 0 && m->b.s.max == 0;
 }
 
+/* What needs no family: the two-sample tests at the nominal level. */
 static void metric_test(struct cmp_metric *m, const struct cmp_opts *o)
 {
-	double alpha = 1 - o->confidence;
-
 	m->tested = m->a.n >= VERDICT_MIN_N && m->b.n >= VERDICT_MIN_N;
-	m->p = m->p_welch_holm = m->p_mw_holm = NAN;
-	m->pct_change = m->cv_pooled = m->mde = NAN;
+	m->judged = m->tested && !cmp_metric_all_zero(m) &&
+		    (!m->info.gauge || o->judge_gauges);
+	m->family = 1;
+	m->p = m->p_welch_adj = m->p_mw_adj = NAN;
+	m->mde = m->target = NAN;
 	m->ch.rel = m->ch.lo = m->ch.hi = NAN;
 	m->w.p = m->mw.p = NAN;
 	if (!m->tested)
 		return;
 	welch_test(&m->a.s, &m->b.s, o->confidence, &m->w);
 	mann_whitney(m->a.v, m->a.n, m->b.v, m->b.n, &m->mw);
-	change_ci(m->a.v, m->a.n, m->b.v, m->b.n, o->confidence, &m->ch);
-	if (m->a.s.mean != 0)
-		m->pct_change = m->b.s.mean / m->a.s.mean - 1;
-	m->cv_pooled = pooled_cv(&m->a.s, &m->b.s);
-	m->mde = min_detectable_change(m->cv_pooled, m->a.n, m->b.n, alpha,
-				       o->power);
-	m->n_needed = n_needed(m->cv_pooled, m->info.threshold, alpha,
-			       o->power);
 }
 
-/* Holm within one family: the metrics whose direction is (not) neutral. */
-static void holm_family(struct cmp_pair *p, bool neutral)
+/* Size of each judged metric's family: directional or neutral. */
+static void count_families(struct cmp_pair *p)
 {
-	double *pw = xcalloc(p->nm, sizeof(*pw)), *pm = xcalloc(p->nm, sizeof(*pm));
-	double *aw = xcalloc(p->nm, sizeof(*aw)), *am = xcalloc(p->nm, sizeof(*am));
-	size_t i;
+	size_t i, n[2] = { 0, 0 };
 
-	for (i = 0; i < p->nm; i++) {
-		bool in = p->m[i].tested &&
-			  (p->m[i].info.better == BETTER_NEUTRAL) == neutral;
-
-		pw[i] = in ? p->m[i].w.p : NAN;
-		pm[i] = in ? p->m[i].mw.p : NAN;
-	}
-	holm_adjust(pw, p->nm, aw);
-	holm_adjust(pm, p->nm, am);
-	for (i = 0; i < p->nm; i++) {
-		if (isnan(pw[i]))
-			continue;
-		p->m[i].p_welch_holm = aw[i];
-		p->m[i].p_mw_holm = am[i];
-	}
-	free(pw);
-	free(pm);
-	free(aw);
-	free(am);
+	for (i = 0; i < p->nm; i++)
+		if (p->m[i].judged)
+			n[p->m[i].info.better == BETTER_NEUTRAL]++;
+	for (i = 0; i < p->nm; i++)
+		if (p->m[i].judged)
+			p->m[i].family = n[p->m[i].info.better == BETTER_NEUTRAL];
 }
 
-static void metric_verdict(struct cmp_metric *m, const struct cmp_opts *o)
+static double bonferroni(double p, size_t m)
 {
+	return isnan(p) ? NAN : fmin(1, p * (double)m);
+}
+
+/*
+ * The change, its interval at the family's level, the adjusted p of the
+ * same test, the deciding p, the power of the rule and the verdict.
+ */
+static void metric_decide(struct cmp_metric *m, const struct cmp_opts *o)
+{
+	double alpha = 1 - o->confidence, a_adj = alpha / (double)m->family;
 	struct verdict_in in = {
 		.na = m->a.n, .nb = m->b.n, .better = m->info.better,
-		.threshold = m->info.threshold, .alpha = 1 - o->confidence,
-		.diff = m->b.s.mean - m->a.s.mean, .ch = m->ch,
+		.threshold = m->info.threshold, .alpha = alpha,
 	};
 
+	if (m->tested) {
+		change_ci(m->a.v, m->a.n, m->b.v, m->b.n, 1 - a_adj, &m->ch);
+		m->p_welch_adj = bonferroni(m->ch.w.p, m->family);
+		m->p_mw_adj = bonferroni(m->mw.p, m->family);
+		m->target = 2 * m->info.threshold;
+		m->mde = rule_detectable_change(&m->ch, m->a.n, m->b.n,
+						m->info.threshold, a_adj, o->power);
+		m->n_needed = rule_n_needed(&m->ch, m->info.threshold, m->target,
+					    a_adj, o->power);
+	}
 	switch (o->test) {
 	case CMP_TEST_MW:
-		m->p = m->p_mw_holm;
+		m->p = m->p_mw_adj;
 		break;
 	case CMP_TEST_BOTH:
-		m->p = fmax(m->p_welch_holm, m->p_mw_holm);
+		m->p = fmax(m->p_welch_adj, m->p_mw_adj);
 		break;
 	default:
-		m->p = m->p_welch_holm;
+		m->p = m->p_welch_adj;
 	}
 	in.p = m->p;
-	m->verdict = verdict_decide(&in);
+	in.diff = m->ch.w.diff;
+	in.ch = m->ch;
+	m->verdict = m->tested && !m->judged && m->info.gauge &&
+		     !cmp_metric_all_zero(m) ? VERDICT_LEVEL : verdict_decide(&in);
+}
+
+/* Values no statistic can hold, or a GSL failure: refuse, naming them. */
+static int metric_sane(const struct cmp_pair *p, const struct cmp_metric *m,
+		       char *err, size_t errlen)
+{
+	const char *gsl = stats_gsl_error();
+	double bad;
+
+	if (stats_check_values(m->a.v, m->a.n, &bad) ||
+	    stats_check_values(m->b.v, m->b.n, &bad)) {
+		snprintf(err, errlen,
+			 "%s: metric %s has the value %g; statistics need finite values below %g in magnitude. Check the results file (a corrupt or hand-edited value?) or leave the metric out with -m",
+			 p->title, m->name, bad, STATS_MAX_ABS);
+		return -1;
+	}
+	if (gsl) {
+		snprintf(err, errlen,
+			 "%s: metric %s: the statistics failed (%s); please report this with the results files",
+			 p->title, m->name, gsl);
+		return -1;
+	}
+	return 0;
 }
 
 static void push_name(char ***v, size_t *n, char *name)
@@ -152,6 +172,8 @@ static int add_metric(struct cmp_pair *p, char *name, const struct cmp_opts *o,
 		return -1;
 	side_fill(&m->a, p->a, name, o);
 	side_fill(&m->b, p->b, name, o);
+	if (metric_sane(p, m, err, errlen))
+		return -1;
 	metric_test(m, o);
 	return 0;
 }
@@ -263,12 +285,16 @@ int compare_pair_compute(struct cmp_pair *p, const struct cmp_opts *o,
 {
 	size_t i;
 
+	stats_gsl_trap();
+	stats_gsl_clear();
 	if (collect_metrics(p, o, err, errlen))
 		return -1;
-	holm_family(p, false);
-	holm_family(p, true);
-	for (i = 0; i < p->nm; i++)
-		metric_verdict(&p->m[i], o);
+	count_families(p);
+	for (i = 0; i < p->nm; i++) {
+		metric_decide(&p->m[i], o);
+		if (metric_sane(p, &p->m[i], err, errlen))
+			return -1;
+	}
 	note_runs(p, o);
 	note_unsupported(p, p->a, p->a_name, o);
 	note_unsupported(p, p->b, p->b_name, o);

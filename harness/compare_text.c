@@ -9,42 +9,97 @@
 #include <math.h>
 #include <string.h>
 
-static void text_header(FILE *out, const struct comparison *c)
-{
-	char lvl[16], ci[32];
+#include "util.h"
 
-	snprintf(ci, sizeof(ci), "[%s%% CI]",
-		 cf_level(c->opts.confidence, lvl, sizeof(lvl)));
-	fputs(" ", out);
-	cf_put(out, "base", 12);
-	cf_put(out, "%stddev", 9);
-	cf_put(out, "%change", 10);
-	fputs("  ", out);
-	cf_put(out, ci, -18);
-	cf_put(out, "new", 12);
-	cf_put(out, "%stddev", 9);
-	cf_put(out, "p", 9);
-	fputs("  ", out);
-	cf_put(out, "verdict", -13);
-	fputs("metric\n", out);
+enum { COL_BASE, COL_SD_A, COL_CHANGE, COL_CI, COL_NEW, COL_SD_B, COL_P,
+       COL_VERDICT, NCOLS };
+
+/* Right-aligned columns (> 0) and their widths at least; left-aligned < 0. */
+static const int col_min[NCOLS] = { 12, 9, 10, -18, 12, 9, 9, -13 };
+
+struct text_row {
+	char cell[NCOLS][96];
+};
+
+static void row_cells(const struct cmp_metric *m, struct text_row *r)
+{
+	cf_num(m->a.s.mean, r->cell[COL_BASE], sizeof(r->cell[0]));
+	cf_sd(m->a.s.cv, r->cell[COL_SD_A], sizeof(r->cell[0]));
+	cf_change(m, r->cell[COL_CHANGE], sizeof(r->cell[0]));
+	cf_interval(m, r->cell[COL_CI], sizeof(r->cell[0]));
+	cf_num(m->b.s.mean, r->cell[COL_NEW], sizeof(r->cell[0]));
+	cf_sd(m->b.s.cv, r->cell[COL_SD_B], sizeof(r->cell[0]));
+	cf_p(m->p, r->cell[COL_P], sizeof(r->cell[0]));
+	snprintf(r->cell[COL_VERDICT], sizeof(r->cell[0]), "%s",
+		 verdict_name(m->verdict));
 }
 
-static void text_row(FILE *out, const struct cmp_metric *m)
+/*
+ * Widths from the cells: a right-aligned column is at least one wider
+ * than its widest cell, and a left-aligned one is followed by a space, so
+ * two neighbours never run together ("±224%+14999900%").
+ */
+static void fit_widths(const struct text_row *rows, size_t n,
+		       const struct text_row *head, int *w)
 {
-	char b[64];
+	size_t i, k;
 
-	fputs(verdict_is_change(m->verdict) ? "*" : " ", out);
-	cf_put(out, cf_num(m->a.s.mean, b, sizeof(b)), 12);
-	cf_put(out, cf_sd(m->a.s.cv, b, sizeof(b)), 9);
-	cf_put(out, m->tested ? cf_pct(m->pct_change, b, sizeof(b)) : "", 10);
-	fputs("  ", out);
-	cf_put(out, cf_ci(m->ch.lo, m->ch.hi, b, sizeof(b)), -18);
-	cf_put(out, cf_num(m->b.s.mean, b, sizeof(b)), 12);
-	cf_put(out, cf_sd(m->b.s.cv, b, sizeof(b)), 9);
-	cf_put(out, cf_p(m->p, b, sizeof(b)), 9);
-	fputs("  ", out);
-	cf_put(out, verdict_name(m->verdict), -13);
-	fprintf(out, "%s\n", m->name);
+	for (k = 0; k < NCOLS; k++) {
+		int need = cf_width(head->cell[k]);
+
+		for (i = 0; i < n; i++)
+			if (cf_width(rows[i].cell[k]) > need)
+				need = cf_width(rows[i].cell[k]);
+		need++;
+		w[k] = col_min[k] > 0 ? (need > col_min[k] ? need : col_min[k]) :
+			(need > -col_min[k] ? -need : col_min[k]);
+	}
+}
+
+static void put_row(FILE *out, const char *mark, const struct text_row *r,
+		    const int *w, const char *name)
+{
+	size_t k;
+
+	fputs(mark, out);
+	for (k = 0; k < NCOLS; k++) {
+		if (k == COL_CI || k == COL_VERDICT)
+			fputs("  ", out);
+		cf_put(out, r->cell[k], w[k]);
+	}
+	fprintf(out, "%s\n", name);
+}
+
+static void text_table(FILE *out, const struct comparison *c,
+		       const struct cmp_pair *p)
+{
+	static const char *const head_words[NCOLS] = {
+		"base", "%stddev", "%change", NULL, "new", "%stddev", "p",
+		"verdict",
+	};
+	struct text_row head, *rows = xcalloc(p->nm + 1, sizeof(*rows));
+	const struct cmp_metric **shown = xcalloc(p->nm + 1, sizeof(*shown));
+	char lvl[16];
+	int w[NCOLS];
+	size_t i, k, n = 0;
+
+	for (k = 0; k < NCOLS; k++)
+		snprintf(head.cell[k], sizeof(head.cell[k]), "%s",
+			 head_words[k] ? head_words[k] : "");
+	snprintf(head.cell[COL_CI], sizeof(head.cell[COL_CI]), "[%s%% CI]",
+		 cf_level(c->opts.confidence, lvl, sizeof(lvl)));
+	for (i = 0; i < p->nm; i++)
+		if (!cmp_metric_all_zero(&p->m[i])) {
+			shown[n] = &p->m[i];
+			row_cells(&p->m[i], &rows[n++]);
+		}
+	fit_widths(rows, n, &head, w);
+	put_row(out, " ", &head, w, "metric");
+	for (i = 0; i < n; i++)
+		put_row(out, verdict_is_change(shown[i]->verdict) ? "*" : " ",
+			&rows[i], w, shown[i]->name);
+	free(rows);
+	free(shown);
 }
 
 static void text_metric_notes(FILE *out, const struct comparison *c,
@@ -56,8 +111,8 @@ static void text_metric_notes(FILE *out, const struct comparison *c,
 	if (m->info.threshold != c->opts.threshold)
 		fprintf(out, "  %s: noise threshold %g%% (set for this metric)\n",
 			m->name, m->info.threshold * 100);
-	if (m->verdict == VERDICT_INCONCLUSIVE)
-		fprintf(out, "  %s: inconclusive: %s\n", m->name,
+	if (m->verdict == VERDICT_INCONCLUSIVE || m->verdict == VERDICT_LEVEL)
+		fprintf(out, "  %s: %s: %s\n", m->name, verdict_name(m->verdict),
 			cf_why(m, &c->opts, buf, sizeof(buf)));
 	if (m->a.noutliers)
 		fprintf(out, "  %s: outliers in %s (%s, kept): %s\n", m->name,
@@ -88,10 +143,7 @@ static void text_pair(FILE *out, const struct comparison *c,
 
 	fprintf(out, "\n%s: %s (n=%zu) vs %s (n=%zu)\n", p->title, p->a_name,
 		case_ok_runs(p->a), p->b_name, case_ok_runs(p->b));
-	text_header(out, c);
-	for (i = 0; i < p->nm; i++)
-		if (!cf_all_zero(&p->m[i]))
-			text_row(out, &p->m[i]);
+	text_table(out, c, p);
 	cf_print_zeros(p, out, "  ");
 	for (i = 0; i < p->nm; i++)
 		text_metric_notes(out, c, p, &p->m[i]);
@@ -108,9 +160,11 @@ void compare_print_text(const struct comparison *c, FILE *out)
 
 	cf_print_sources(c, out, "");
 	fprintf(out, "noise threshold: %g%%, unless noted; %%stddev: sample standard deviation / mean;\n"
-		"%%change: mean new / mean base - 1; CI: of the change, log scale; p: Holm-adjusted;\n"
+		"%%change: ratio of the geometric means - 1, its CI and Welch's t on the log scale;\n"
+		"  where a value is <= 0: the difference of the means (Δ) / |mean base|, CI of the difference;\n"
+		"p: Bonferroni-adjusted over the m metrics of its family, the CI at 1 - %g/m to match;\n"
 		"*: a change is claimed (improvement, regression, or changed for neutral counters)\n",
-		c->opts.threshold * 100);
+		c->opts.threshold * 100, 1 - c->opts.confidence);
 	if (c->ndiffs) {
 		fputs("environment differences:\n", out);
 		cf_print_diffs(c, out, "  ");

@@ -14,17 +14,27 @@
  * p-values comparable with what reviewers compute themselves. */
 #define MW_EXACT_LIMIT 50
 
+/* mean b - mean a, from the centred parts when both have them: the
+ * shifts are sample values, so their difference is exact for samples at
+ * a large common offset. */
+static double mean_diff(const struct summary *a, const struct summary *b)
+{
+	if (a->centred && b->centred)
+		return (b->shift - a->shift) + (b->dmean - a->dmean);
+	return b->mean - a->mean;
+}
+
 int welch_test(const struct summary *a, const struct summary *b,
 	       double confidence, struct welch *w)
 {
-	double va, vb, tq;
+	double va, vb, r, tq;
 
 	memset(w, 0, sizeof(*w));
 	if (a->n < 2 || b->n < 2)
 		return -1;
 	va = a->stddev * a->stddev / (double)a->n;
 	vb = b->stddev * b->stddev / (double)b->n;
-	w->diff = b->mean - a->mean;
+	w->diff = mean_diff(a, b);
 	w->se = sqrt(va + vb);
 	if (w->se == 0) {
 		/* Constant samples: the df formula is 0/0; any df gives the
@@ -35,13 +45,32 @@ int welch_test(const struct summary *a, const struct summary *b,
 		w->ci_lo = w->ci_hi = w->diff;
 		return 0;
 	}
-	w->df = (va + vb) * (va + vb) /
-		(va * va / (double)(a->n - 1) + vb * vb / (double)(b->n - 1));
+	/* Welch-Satterthwaite in terms of the variance shares, so that
+	 * (va + vb)^2 cannot overflow for values near 1e80. */
+	r = va / (va + vb);
+	w->df = 1 / (r * r / (double)(a->n - 1) +
+		     (1 - r) * (1 - r) / (double)(b->n - 1));
 	w->t = w->diff / w->se;
 	w->p = 2 * gsl_cdf_tdist_Q(fabs(w->t), w->df);
 	tq = gsl_cdf_tdist_Pinv(0.5 + confidence / 2, w->df);
 	w->ci_lo = w->diff - tq * w->se;
 	w->ci_hi = w->diff + tq * w->se;
+	return 0;
+}
+
+int pooled_t_test(const struct summary *a, const struct summary *b,
+		  double tq, struct pooled *pt)
+{
+	double df;
+
+	memset(pt, 0, sizeof(*pt));
+	if (a->n < 2 || b->n < 2)
+		return -1;
+	df = (double)(a->n + b->n - 2);
+	pt->s = sqrt(((double)(a->n - 1) * a->stddev * a->stddev +
+		      (double)(b->n - 1) * b->stddev * b->stddev) / df);
+	pt->diff = mean_diff(a, b);
+	pt->e = tq * pt->s * sqrt(1.0 / (double)a->n + 1.0 / (double)b->n);
 	return 0;
 }
 
@@ -72,6 +101,8 @@ double mann_whitney_cdf(size_t na, size_t nb, double u)
 					cnt[(j - 1) * (smax + 1) + s - i];
 	}
 	off = k * (k - 1) / 2;
+	/* The tail is summed by itself, never as 1 - the other side: a
+	 * p of 1e-17 survives, and so do the last digits of a moderate one. */
 	for (s = off; s <= smax; s++) {
 		double c = cnt[k * (smax + 1) + s];
 
@@ -151,10 +182,9 @@ int mann_whitney(const double *a, size_t na, const double *b, size_t nb,
 	if (!mw->ties && na < MW_EXACT_LIMIT && nb < MW_EXACT_LIMIT) {
 		mw->exact = true;
 		mw->z = NAN;
-		if (mw->u > mu)
-			p = 1 - mann_whitney_cdf(na, nb, mw->u - 1);
-		else
-			p = mann_whitney_cdf(na, nb, mw->u);
+		/* U is symmetric about mu: P(U >= u) = P(U <= na nb - u),
+		 * so the upper tail is a lower tail summed directly. */
+		p = mann_whitney_cdf(na, nb, fmin(mw->u, (double)na * (double)nb - mw->u));
 		mw->p = fmin(1, 2 * p);
 		return 0;
 	}
@@ -177,88 +207,126 @@ const char *change_method_name(enum change_method m)
 	switch (m) {
 	case CHANGE_LOG:
 		return "log";
-	case CHANGE_DELTA:
-		return "delta";
+	case CHANGE_DIFF:
+		return "difference";
 	default:
 		return "none";
 	}
 }
 
-static bool all_positive(const double *x, size_t n)
+static bool all_above(const double *x, size_t n, double limit, bool strict)
 {
 	size_t i;
 
 	for (i = 0; i < n; i++)
-		if (!(x[i] > 0))
+		if (strict ? !(x[i] > limit) : !(x[i] >= limit))
 			return false;
 	return true;
 }
 
-static void log_copy(const double *x, size_t n, double *out)
+/* log(x / ref) as log1p((x - ref) / ref): at a large common offset the
+ * logs of the values would differ only in their last bits. */
+static void log_rel(const double *x, size_t n, double ref, double *out)
 {
 	size_t i;
 
 	for (i = 0; i < n; i++)
-		out[i] = log(x[i]);
+		out[i] = log1p((x[i] - ref) / ref);
 }
 
-static int change_log(const double *a, size_t na, const double *b, size_t nb,
-		      double confidence, struct change *c)
+static void change_log(const double *a, size_t na, const double *b, size_t nb,
+		       double confidence, struct change *c)
 {
 	double *la = xmalloc(na * sizeof(*la)), *lb = xmalloc(nb * sizeof(*lb));
 	struct summary sa, sb;
-	struct welch w;
 
-	log_copy(a, na, la);
-	log_copy(b, nb, lb);
+	stats_summary(a, na, &sa);
+	log_rel(a, na, sa.shift, la);
+	log_rel(b, nb, sa.shift, lb);
 	stats_summary(la, na, &sa);
 	stats_summary(lb, nb, &sb);
 	free(la);
 	free(lb);
-	welch_test(&sa, &sb, confidence, &w);
+	welch_test(&sa, &sb, confidence, &c->w);
 	c->method = CHANGE_LOG;
-	c->rel = expm1(w.diff);
-	c->lo = expm1(w.ci_lo);
-	c->hi = expm1(w.ci_hi);
-	return 0;
+	c->sd = sqrt(((double)(na - 1) * sa.stddev * sa.stddev +
+		      (double)(nb - 1) * sb.stddev * sb.stddev) /
+		     (double)(na + nb - 2));
+	c->rel = expm1(c->w.diff);
+	c->lo = expm1(c->w.ci_lo);
+	c->hi = expm1(c->w.ci_hi);
 }
 
-static int change_delta(const double *a, size_t na, const double *b,
+static void change_diff(const double *a, size_t na, const double *b,
 			size_t nb, double confidence, struct change *c)
 {
 	struct summary sa, sb;
-	struct welch w;
-	double r, se, tq;
+	bool nonneg = all_above(a, na, 0, false) && all_above(b, nb, 0, false);
 
 	stats_summary(a, na, &sa);
 	stats_summary(b, nb, &sb);
-	if (sa.mean == 0) {
-		c->method = CHANGE_NONE;
-		c->rel = c->lo = c->hi = NAN;
-		return -1;
-	}
-	welch_test(&sa, &sb, confidence, &w);
-	r = sb.mean / sa.mean;
-	se = sqrt(sb.stderr_mean * sb.stderr_mean +
-		  r * r * sa.stderr_mean * sa.stderr_mean) / fabs(sa.mean);
-	tq = gsl_cdf_tdist_Pinv(0.5 + confidence / 2, w.df);
-	c->method = CHANGE_DELTA;
-	c->rel = r - 1;
-	c->lo = r - 1 - tq * se;
-	c->hi = r - 1 + tq * se;
-	return 0;
+	welch_test(&sa, &sb, confidence, &c->w);
+	c->method = CHANGE_DIFF;
+	c->base = fabs(sa.mean);
+	c->sd = sqrt(((double)(na - 1) * sa.stddev * sa.stddev +
+		      (double)(nb - 1) * sb.stddev * sb.stddev) /
+		     (double)(na + nb - 2));
+	if (c->base == 0)
+		return;		/* no relative change */
+	c->sd /= c->base;
+	c->rel = c->w.diff / c->base;
+	if (!nonneg)
+		return;		/* a percentage of a signed quantity: none */
+	/* Non-negative data cannot lose more than all of it: the part of
+	 * the interval below -100% holds no possible value. */
+	c->lo = fmax(-1, c->w.ci_lo / c->base);
+	c->hi = fmax(-1, c->w.ci_hi / c->base);
 }
 
 int change_ci(const double *a, size_t na, const double *b, size_t nb,
 	      double confidence, struct change *c)
 {
 	memset(c, 0, sizeof(*c));
-	c->rel = c->lo = c->hi = NAN;
+	c->rel = c->lo = c->hi = c->sd = NAN;
+	c->base = NAN;
+	c->w.p = NAN;
+	c->level = confidence;
 	if (na < 2 || nb < 2)
 		return -1;
-	if (all_positive(a, na) && all_positive(b, nb))
-		return change_log(a, na, b, nb, confidence, c);
-	return change_delta(a, na, b, nb, confidence, c);
+	if (all_above(a, na, 0, true) && all_above(b, nb, 0, true))
+		change_log(a, na, b, nb, confidence, c);
+	else
+		change_diff(a, na, b, nb, confidence, c);
+	return 0;
+}
+
+int change_beyond(const struct change *c, double threshold)
+{
+	double t;
+
+	if (c->method == CHANGE_LOG) {
+		if (c->lo > threshold)
+			return 1;
+		return c->hi < -threshold ? -1 : 0;
+	}
+	if (c->method != CHANGE_DIFF)
+		return 0;
+	t = threshold * c->base;
+	if (c->w.ci_lo > t)
+		return 1;
+	return c->w.ci_hi < -t ? -1 : 0;
+}
+
+bool change_within(const struct change *c, double threshold)
+{
+	double t;
+
+	if (c->method == CHANGE_LOG)
+		return c->lo >= -threshold && c->hi <= threshold;
+	if (c->method != CHANGE_DIFF)
+		return false;
+	t = threshold * c->base;
+	return c->w.ci_lo >= -t && c->w.ci_hi <= t;
 }
 
 struct idx_p {
@@ -339,4 +407,27 @@ size_t n_needed(double cv, double effect, double alpha, double power)
 		want = 2 * (q * cv / effect) * (q * cv / effect);
 	}
 	return n;
+}
+
+double rule_detectable_change(const struct change *c, size_t na, size_t nb,
+			      double threshold, double alpha, double power)
+{
+	double gap = min_detectable_change(c->sd, na, nb, alpha, power);
+
+	if (c->method == CHANGE_LOG)
+		return expm1(log1p(threshold) + gap);
+	if (c->method == CHANGE_DIFF)
+		return threshold + gap;
+	return NAN;
+}
+
+size_t rule_n_needed(const struct change *c, double threshold, double target,
+		     double alpha, double power)
+{
+	if (c->method == CHANGE_LOG)
+		return n_needed(c->sd, log1p(target) - log1p(threshold), alpha,
+				power);
+	if (c->method == CHANGE_DIFF)
+		return n_needed(c->sd, target - threshold, alpha, power);
+	return 0;
 }

@@ -15,12 +15,32 @@
  * otherwise the normal approximation with tie correction and a 0.5
  * continuity correction (R's default), so results match R.
  *
- * change_ci(): the relative change b/a - 1 with its interval. When every
- * value of both samples is > 0 it is computed on the log scale: Welch's
- * interval of mean(log b) - mean(log a), exponentiated (a ratio of
- * geometric means; asymmetric, never below -100%). Otherwise (zeros in a
- * counter) it falls back to the delta method on the ratio of arithmetic
- * means: r = mb/ma, se(r)/r = sqrt((se_b/mb)^2 + (se_a/ma)^2), Welch df.
+ * change_ci(): the change of b against a with its interval, on one scale
+ * for the estimate, the interval and the test (c->w), so that they never
+ * disagree:
+ *   CHANGE_LOG   every value > 0: Welch on log values (centred on a's
+ *                median); rel is the ratio of geometric means - 1, the
+ *                interval is exponentiated (asymmetric, above -100%).
+ *   CHANGE_DIFF  otherwise (zeros, negatives): Welch on the raw values.
+ *                The interval is that of the difference b - a; rel, lo
+ *                and hi are it relative to |mean a| (ministat's d%), with
+ *                lo and hi clipped at -100% where no value is negative
+ *                (nothing below is possible) and NAN where some are (a
+ *                percentage of a signed quantity means nothing). With
+ *                mean a = 0 there is no relative change: rel is NAN.
+ * The direction of a change is the sign of c->w.diff on either scale.
+ * change_beyond() / change_within() apply a relative threshold T: the
+ * interval lies beyond +T (1) or -T (-1), or within [-T, +T]; for
+ * CHANGE_DIFF the threshold is T * |mean a| on the difference.
+ *
+ * rule_detectable_change() / rule_n_needed(): power of that rule, not of
+ * a test against 0: the smallest true change whose interval (level
+ * 1 - alpha) lies beyond the threshold with the given power at na, nb,
+ * and the n per side that gives a true change of `target` that power.
+ *
+ * pooled_t_test(): Student's t with the pooled standard deviation, as
+ * ministat(1) prints it; tq is the caller's t quantile (ministat uses a
+ * table rounded to 3 decimals).
  *
  * holm_adjust(): Holm-Bonferroni adjusted p-values (R's p.adjust "holm").
  *
@@ -51,6 +71,16 @@ struct welch {
 int welch_test(const struct summary *a, const struct summary *b,
 	       double confidence, struct welch *w);
 
+struct pooled {
+	double diff;		/* mean b - mean a */
+	double s;		/* pooled standard deviation */
+	double e;		/* tq * s * sqrt(1/na + 1/nb) */
+};
+
+/* -1 when either n < 2. */
+int pooled_t_test(const struct summary *a, const struct summary *b,
+		  double tq, struct pooled *pt);
+
 struct mann_whitney {
 	double u;		/* U of sample a */
 	double p;		/* two-sided */
@@ -67,20 +97,31 @@ double mann_whitney_min_p(size_t na, size_t nb);
 double mann_whitney_cdf(size_t na, size_t nb, double u);
 
 enum change_method {
-	CHANGE_NONE,	/* undefined: the base mean is 0 */
+	CHANGE_NONE,	/* fewer than 2 values on a side */
 	CHANGE_LOG,
-	CHANGE_DELTA,
+	CHANGE_DIFF,
 };
 
 struct change {
-	double rel;		/* b/a - 1 (0.05 = +5%) */
+	double rel;		/* relative change (0.05 = +5%), see above */
 	double lo, hi;		/* its interval */
 	enum change_method method;
+	struct welch w;		/* the test and interval on the method's scale */
+	double base;		/* CHANGE_DIFF: |mean a| */
+	double sd;		/* pooled sd on the scale (relative for DIFF) */
+	double level;		/* confidence of the interval */
 };
 
 const char *change_method_name(enum change_method m);
 int change_ci(const double *a, size_t na, const double *b, size_t nb,
 	      double confidence, struct change *c);
+/* 1: beyond +threshold, -1: beyond -threshold, 0: neither. */
+int change_beyond(const struct change *c, double threshold);
+bool change_within(const struct change *c, double threshold);
+double rule_detectable_change(const struct change *c, size_t na, size_t nb,
+			      double threshold, double alpha, double power);
+size_t rule_n_needed(const struct change *c, double threshold, double target,
+		     double alpha, double power);
 
 void holm_adjust(const double *p, size_t n, double *adj);
 

@@ -77,6 +77,11 @@ int better_parse(const char *s)
 	return -1;
 }
 
+bool metric_is_gauge(const char *name)
+{
+	return !fnmatch("vmstat.nr_*", name, 0);
+}
+
 enum better metric_default_better(const char *name)
 {
 	size_t i;
@@ -137,6 +142,7 @@ int metric_info_get(const char *name, const json_t *const *extras,
 
 	mi->better = metric_default_better(name);
 	mi->threshold = default_threshold;
+	mi->gauge = metric_is_gauge(name);
 	for (i = 0; i < nextras; i++)
 		if (apply_extra(name, extras[i], mi, err, errlen))
 			return -1;

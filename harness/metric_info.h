@@ -10,6 +10,10 @@
  * improvement or a regression: more thp_fault_alloc is good or bad
  * depending on the experiment).
  *
+ * Gauges: vmstat.nr_* are levels (pages in use at a moment), not counts
+ * of events; a run records them as levels (vmstat.h), and compare leaves
+ * them out of verdicts unless asked (compare.h).
+ *
  * Overrides, later ones winning: the case's "extra" object in the results
  * file ({"metric": {"gbps": {"better": "higher", "threshold": 0.05}}},
  * threshold a fraction), then the command line (struct metric_override,
@@ -31,7 +35,11 @@ enum better {
 struct metric_info {
 	enum better better;
 	double threshold;	/* relative noise threshold, 0.02 = 2% */
+	bool gauge;		/* a level, not an event count */
 };
+
+/* True for a level (vmstat.nr_*) rather than a count of events. */
+bool metric_is_gauge(const char *name);
 
 struct metric_override {
 	char *pattern;		/* fnmatch glob on the metric name */

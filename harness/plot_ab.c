@@ -156,24 +156,29 @@ static void write_log_tics(FILE *f, const struct change_axis *ax,
 }
 
 /*
- * A relative change as a percentage with one decimal, or two where one
- * would round -99.97% to a -100.0% that was not measured.
+ * Where a row's bar ends, as a relative change: the change itself, or,
+ * for a change from a base of 0 (no relative change exists), the end of
+ * the axis on the side the difference points to; 0 (no bar) otherwise.
  */
-static const char *pct1(double rel, bool sign, char *buf, size_t len)
+static double bar_end(const struct cmp_metric *m, const struct change_axis *ax)
 {
-	double v = 100 * rel;
-	int dec = fabs(v) >= 99.95 && fabs(v) < 100 ? 2 : 1;
+	double far_up = ax->log ? ax->hi - 1 : ax->hi / 100;
+	double far_down = ax->log ? ax->lo - 1 : ax->lo / 100;
 
-	if (fabs(v) < 0.05)
-		return strcpy(buf, "0.0");	/* never "-0.0" */
-	snprintf(buf, len, sign ? "%+.*f" : "%.*f", dec, v);
-	return buf;
+	if (isfinite(m->ch.rel))
+		return m->ch.rel;
+	if (m->ch.method == CHANGE_DIFF && m->ch.w.diff > 0)
+		return far_up;
+	if (m->ch.method == CHANGE_DIFF && m->ch.w.diff < 0)
+		return far_down;
+	return 0;
 }
 
-static void write_change_row(FILE *f, size_t row, const struct cmp_metric *m)
+static void write_change_row(FILE *f, size_t row, const struct cmp_metric *m,
+			     const struct change_axis *ax)
 {
 	const double v[] = {
-		m->ch.rel, m->ch.lo, m->ch.hi, m->pct_change, m->info.threshold,
+		m->ch.rel, m->ch.lo, m->ch.hi, bar_end(m, ax), m->info.threshold,
 		m->p,
 	};
 	size_t i;
@@ -190,8 +195,8 @@ static void write_change_row(FILE *f, size_t row, const struct cmp_metric *m)
 }
 
 static int write_change_dat(struct gp_chart *ch, const struct cmp_metric **m,
-			    size_t n, char *name, size_t len, char *err,
-			    size_t errlen)
+			    size_t n, const struct change_axis *ax, char *name,
+			    size_t len, char *err, size_t errlen)
 {
 	FILE *f = gp_data(ch, "dat", name, len, err, errlen);
 	size_t i;
@@ -199,35 +204,30 @@ static int write_change_dat(struct gp_chart *ch, const struct cmp_metric **m,
 	if (!f)
 		return -1;
 	fputs("# Per metric, as thpbench compare computed it (fractions: "
-	      "0.05 = +5%):\n# change (new vs base) and its interval, "
-	      "%change of the means, noise threshold,\n# p of the deciding "
-	      "test (Holm-adjusted), ok runs base and new\n"
+	      "0.05 = +5%):\n# change (new vs base) and its interval (NaN: "
+	      "none on a relative scale),\n# where the bar ends (the change; "
+	      "the axis end for a change from a base of 0),\n# noise "
+	      "threshold, p of the deciding test (adjusted), ok runs base "
+	      "and new\n"
 	      "# row metric verdict_code verdict change change_lo change_hi "
-	      "pct_change threshold p n_base n_new\n", f);
+	      "bar threshold p n_base n_new\n", f);
 	for (i = 0; i < n; i++)
-		write_change_row(f, i, m[i]);
+		write_change_row(f, i, m[i], ax);
 	return gp_data_close(ch, f, name, err, errlen);
 }
 
-/* Right-hand tic text of a row: "-12.3% [-15.1%, -9.4%] improvement". */
+/* Right-hand tic text of a row: "-12.3% [-15.1%, -9.4%] improvement",
+ * in the words of the table (cf_change(), cf_interval()). */
 static void row_note(const struct cmp_metric *m, char *buf, size_t len)
 {
-	char pct[32], lo[32], hi[32], ci[96];
+	char pct[48], ci[96];
 
-	if (!isfinite(m->ch.rel)) {
-		snprintf(buf, len, "%s (no relative change: base mean 0)",
-			 verdict_name(m->verdict));
-		return;
-	}
-	/* Shorter than cf_ci(): the labels share the plot's width. */
-	if (isfinite(m->ch.lo) && isfinite(m->ch.hi))
-		snprintf(ci, sizeof(ci), " [%s, %s]",
-			 pct1(m->ch.lo, true, lo, sizeof(lo)),
-			 pct1(m->ch.hi, true, hi, sizeof(hi)));
-	else
-		ci[0] = '\0';
-	pct1(m->ch.rel, m->ch.rel != 0, pct, sizeof(pct));
-	snprintf(buf, len, "%s%%%s %s", pct, ci, verdict_name(m->verdict));
+	cf_change(m, pct, sizeof(pct));
+	cf_interval(m, ci, sizeof(ci));
+	snprintf(buf, len, "%s%s%s %s%s", pct, *ci ? " " : "", ci,
+		 verdict_name(m->verdict),
+		 m->ch.method == CHANGE_DIFF && m->ch.base == 0 ?
+		 " (base 0: no relative change)" : "");
 }
 
 static void write_row_tics(FILE *f, const struct cmp_metric **m, size_t n)
@@ -271,20 +271,21 @@ static bool any_finite(const struct cmp_metric **m, size_t n, bool ci)
 	size_t i;
 
 	for (i = 0; i < n; i++)
-		if (isfinite(m[i]->ch.rel) &&
+		if ((isfinite(m[i]->ch.rel) || (!ci && m[i]->ch.method == CHANGE_DIFF)) &&
 		    (!ci || (isfinite(m[i]->ch.lo) && isfinite(m[i]->ch.hi))))
 			return true;
 	return false;
 }
 
-/* "column(k) as x": percent, or ratio clamped into a log axis. */
+/* "column(k) as x": percent, or ratio clamped into a log axis; a NaN
+ * stays undefined (1/0: nothing drawn), never clamped to an axis end. */
 static void xcol(FILE *f, const struct change_axis *ax, int col)
 {
 	if (!ax->log)
-		fprintf(f, "(100*$%d)", col);
+		fprintf(f, "($%d != $%d ? 1/0 : 100*$%d)", col, col, col);
 	else
-		fprintf(f, "(1+$%d > %g ? 1+$%d : %g)", col, ax->lo, col,
-			ax->lo);
+		fprintf(f, "($%d != $%d ? 1/0 : 1+$%d > %g ? 1+$%d : %g)", col,
+			col, col, ax->lo, col, ax->lo);
 }
 
 /*
@@ -351,7 +352,7 @@ static void write_change_plot(FILE *f, const struct change_axis *ax,
 	      "lc rgb '#e4e4e4' notitle", f);
 	if (any_finite(m, n, false)) {
 		fprintf(f, ", \\\n     '' using (%s):1:(%s):", zero, zero);
-		xcol(f, ax, 5);
+		xcol(f, ax, 8);
 		fputs(":($1-0.25):($1+0.25):(vcolor($3)) with boxxyerror "
 		      "lc rgb variable fs solid 0.8 border lc rgb '#333333' "
 		      "notitle", f);
@@ -482,15 +483,15 @@ static int change_chart(const struct comparison *c, const struct cmp_pair *p,
 	pair_what(c, p, "% change of each metric", what, sizeof(what));
 	if (gp_open(&ch, ps, dir, stem, what, err, errlen))
 		goto out;
-	if (write_change_dat(&ch, m, n, dat, sizeof(dat), err, errlen)) {
+	fit_change(&ax, m, n);
+	if (write_change_dat(&ch, m, n, &ax, dat, sizeof(dat), err, errlen)) {
 		gp_abort(&ch);
 		goto out;
 	}
-	fit_change(&ax, m, n);
 	write_verdict_fn(ch.gp);
 	write_row_tics(ch.gp, m, n);
 	snprintf(what + strlen(what), sizeof(what) - strlen(what),
-		 "\nbar: change of the mean · whisker: its %s%% interval%s",
+		 "\nbar: change (geometric means, or the difference where a value is <= 0) · whisker: its %s%% interval%s",
 		 cf_level(c->opts.confidence, conf, sizeof(conf)),
 		 dropped ? " · more metrics: thpbench compare" : "");
 	height = GP_HEIGHT + (n > 12 ? (int)(n - 12) * 30 : 0);
@@ -535,12 +536,8 @@ static void dist_panel(FILE *f, const struct cmp_metric *m, size_t k,
 	gp_axis_fit_spread(&ax, m->name, all, m->a.n + m->b.n);
 	free(all);
 	/* Panels are narrow: the change and verdict only, no interval. */
-	if (isfinite(m->ch.rel))
-		snprintf(note, sizeof(note), "%s%%: %s",
-			 pct1(m->ch.rel, m->ch.rel != 0, pct, sizeof(pct)),
-			 verdict_name(m->verdict));
-	else
-		snprintf(note, sizeof(note), "%s", verdict_name(m->verdict));
+	snprintf(note, sizeof(note), "%s: %s", cf_change(m, pct, sizeof(pct)),
+		 verdict_name(m->verdict));
 	snprintf(title, sizeof(title), "%s\n%s", m->name, note);
 	fprintf(f, "\n# %s: blocks %zu (base) and %zu (new) of %s\n"
 		"set title ", m->name, 2 * k, 2 * k + 1, dat);

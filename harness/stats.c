@@ -2,9 +2,11 @@
 #include "stats.h"
 
 #include <gsl/gsl_cdf.h>
+#include <gsl/gsl_errno.h>
 #include <gsl/gsl_sort.h>
 #include <gsl/gsl_statistics_double.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -32,6 +34,63 @@ int stats_ci_mean(const struct summary *s, double confidence, double *lo,
 	return 0;
 }
 
+static char gsl_err[256];
+
+static void gsl_record(const char *reason, const char *file, int line,
+		       int gsl_errno)
+{
+	if (gsl_err[0])
+		return;
+	snprintf(gsl_err, sizeof(gsl_err), "GSL error %d (%s) at %s:%d",
+		 gsl_errno, reason, file, line);
+}
+
+void stats_gsl_trap(void)
+{
+	gsl_set_error_handler(gsl_record);
+}
+
+const char *stats_gsl_error(void)
+{
+	return gsl_err[0] ? gsl_err : NULL;
+}
+
+void stats_gsl_clear(void)
+{
+	gsl_err[0] = 0;
+}
+
+int stats_check_values(const double *x, size_t n, double *bad)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (!isfinite(x[i]) || fabs(x[i]) >= STATS_MAX_ABS) {
+			*bad = x[i];
+			return -1;
+		}
+	return 0;
+}
+
+/* Mean and standard deviation over x - shift (the sorted sample's middle
+ * value): large offsets cancel exactly before anything is summed. */
+static void centred_moments(const double *x, const double *sorted, size_t n,
+			    struct summary *s)
+{
+	double *d = xmalloc(n * sizeof(*d));
+	size_t i;
+
+	s->shift = sorted[n / 2];
+	for (i = 0; i < n; i++)
+		d[i] = x[i] - s->shift;
+	s->dmean = gsl_stats_mean(d, 1, n);
+	s->mean = s->shift + s->dmean;
+	s->centred = true;
+	if (n >= 2)
+		s->stddev = gsl_stats_sd_m(d, 1, n, s->dmean);
+	free(d);
+}
+
 int stats_summary(const double *x, size_t n, struct summary *s)
 {
 	double *sorted;
@@ -43,20 +102,17 @@ int stats_summary(const double *x, size_t n, struct summary *s)
 	memcpy(sorted, x, n * sizeof(*sorted));
 	gsl_sort(sorted, 1, n);
 	s->n = n;
-	/* GSL's mean is a running update; the variance below is then a
-	 * second pass over the deviations from it (two-pass, n - 1). */
-	s->mean = gsl_stats_mean(sorted, 1, n);
 	s->min = sorted[0];
 	s->max = sorted[n - 1];
+	s->stddev = s->stderr_mean = s->cv = NAN;
+	s->ci95_lo = s->ci95_hi = NAN;
+	centred_moments(x, sorted, n, s);
 	s->median = gsl_stats_median_from_sorted_data(sorted, 1, n);
 	s->q1 = gsl_stats_quantile_from_sorted_data(sorted, 1, n, 0.25);
 	s->q3 = gsl_stats_quantile_from_sorted_data(sorted, 1, n, 0.75);
 	/* Last use of sorted: mad0 may reorder its work array. */
 	s->mad = gsl_stats_mad0(sorted, 1, n, sorted);
-	s->stddev = s->stderr_mean = s->cv = NAN;
-	s->ci95_lo = s->ci95_hi = NAN;
 	if (n >= 2) {
-		s->stddev = gsl_stats_sd_m(x, 1, n, s->mean);
 		s->stderr_mean = s->stddev / sqrt((double)n);
 		s->cv = s->mean != 0 ? s->stddev / fabs(s->mean) : NAN;
 		stats_ci_mean(s, 0.95, &s->ci95_lo, &s->ci95_hi);

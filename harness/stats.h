@@ -9,6 +9,16 @@
  * q1/q3 are quartiles (GSL's linear interpolation, R type 7); mad is the
  * raw median absolute deviation (not scaled by 1.4826).
  *
+ * Sums are taken over x - shift, shift being a value of the sample (its
+ * median), so data like 1e15 + small integers keep every digit: mean is
+ * shift + dmean, and the two-sample tests (hypothesis.h) difference the
+ * shifts and the dmeans apart. Values too large for the squares
+ * (|x| >= STATS_MAX_ABS) are refused by stats_check_values().
+ *
+ * GSL's default error handler aborts the program; stats_gsl_trap()
+ * replaces it with one that records the first error, which
+ * stats_gsl_error() returns (NULL when none) until stats_gsl_clear().
+ *
  * Outliers are flagged, never removed: callers show them next to the
  * statistics, which are always computed over every value.
  */
@@ -24,7 +34,20 @@ struct summary {
 	double min, median, max;
 	double ci95_lo, ci95_hi;
 	double q1, q3, mad;
+	double shift, dmean;	/* mean = shift + dmean; see above */
+	bool centred;		/* shift/dmean are set (stats_summary) */
 };
+
+/* Largest |value| whose squares and products stay finite. */
+#define STATS_MAX_ABS 1e150
+
+/* 0 when every x[i] is finite and |x[i]| < STATS_MAX_ABS; else -1 and
+ * *bad is the first offending value. */
+int stats_check_values(const double *x, size_t n, double *bad);
+
+void stats_gsl_trap(void);
+const char *stats_gsl_error(void);
+void stats_gsl_clear(void);
 
 /* Summarise x[0..n). x is not modified. -1 when n == 0. */
 int stats_summary(const double *x, size_t n, struct summary *s);

@@ -12,6 +12,7 @@ static const char *const verdict_names[] = {
 	[VERDICT_IMPROVEMENT] = "improvement",
 	[VERDICT_REGRESSION] = "regression",
 	[VERDICT_CHANGED] = "changed",
+	[VERDICT_LEVEL] = "level",
 };
 
 const char *verdict_name(enum verdict v)
@@ -39,21 +40,21 @@ static enum verdict directed(enum better better, int up)
 enum verdict verdict_decide(const struct verdict_in *in)
 {
 	const struct change *ch = &in->ch;
-	int significant = in->p < in->alpha;
-	double t = in->threshold;
+	int significant = in->p < in->alpha, dir;
 
 	if (in->na < VERDICT_MIN_N || in->nb < VERDICT_MIN_N)
 		return VERDICT_TOO_FEW;
-	if (ch->method == CHANGE_NONE || isnan(ch->lo) || isnan(ch->hi)) {
+	if (ch->method == CHANGE_NONE) {
 		if (significant && in->diff != 0)
 			return directed(in->better, in->diff > 0);
 		if (in->diff == 0 && in->p >= 1)
 			return VERDICT_NO_CHANGE;
 		return VERDICT_INCONCLUSIVE;
 	}
-	if (significant && (ch->lo > t || ch->hi < -t))
-		return directed(in->better, ch->rel > 0);
-	if (ch->lo >= -t && ch->hi <= t)
+	dir = change_beyond(ch, in->threshold);
+	if (significant && dir)
+		return directed(in->better, dir > 0);
+	if (change_within(ch, in->threshold))
 		return VERDICT_NO_CHANGE;
 	return VERDICT_INCONCLUSIVE;
 }

@@ -482,11 +482,15 @@ static void test_holm_families(void **state)
 	cmp_opts_init(&o);
 	assert_int_equal(compare_build(&c, &a, &b, &o, err, sizeof(err)), 0);
 	m = find_metric(&c, "t", "roi_usec");
-	/* alone in its family: adjusted p is its own p */
-	assert_true(fabs(m->p_welch_holm - m->w.p) < 1e-15);
+	/* alone in its family: adjusted p is its own p, interval at 95% */
+	assert_int_equal(m->family, 1);
+	assert_true(fabs(m->p_welch_adj - m->ch.w.p) < 1e-15);
+	assert_true(fabs(m->ch.level - 0.95) < 1e-15);
 	assert_int_equal(m->verdict, VERDICT_REGRESSION);
 	m = find_metric(&c, "t", "vmstat.c00");
-	assert_true(m->p_welch_holm >= m->w.p);
+	assert_int_equal(m->family, 20);
+	assert_true(fabs(m->p_welch_adj - fmin(1, 20 * m->ch.w.p)) < 1e-15);
+	assert_true(fabs(m->ch.level - (1 - 0.05 / 20)) < 1e-15);
 	compare_free(&c);
 	results_free(&a);
 	results_free(&b);

@@ -361,24 +361,37 @@ static void test_change_log(void **state)
 }
 
 /*
- * Delta method (a zero in the data): a = 0 1 2, b = 1 2 3: r = 2,
- * se(r) = sqrt(se_b^2 + r^2 se_a^2) / m_a = sqrt(5/3), df 4:
- * 1 -+ 2.7764451052 * 1.2909944487 = -2.584375218, 4.584375218.
+ * Difference (a zero in the data): a = 0 1 2, b = 1 2 3: diff 1, se =
+ * sqrt(2/3), Welch df 4: 1 -+ 2.7764451052 * 0.8164965809 = -1.266958,
+ * 3.266958; relative to |mean a| = 1, the lower bound clipped at -100%
+ * (no value is negative). A base of 0: no relative change, but the
+ * difference and its interval are there.
  */
-static void test_change_delta(void **state)
+static void test_change_diff(void **state)
 {
 	const double a[] = { 0, 1, 2 }, b[] = { 1, 2, 3 }, z[] = { 0, 0, 0 };
+	const double c10[] = { 10, 11, 12 }, neg[] = { -11, -10, -9 }, neg2[] = { -6, -5, -4 };
 	struct change c;
 
 	(void)state;
 	assert_int_equal(change_ci(a, 3, b, 3, 0.95, &c), 0);
-	assert_int_equal(c.method, CHANGE_DELTA);
+	assert_int_equal(c.method, CHANGE_DIFF);
 	near(c.rel, 1, 1e-12);
-	near(c.lo, -2.584375218, 1e-8);
-	near(c.hi, 4.584375218, 1e-8);
-	assert_int_equal(change_ci(z, 3, b, 3, 0.95, &c), -1);
-	assert_int_equal(c.method, CHANGE_NONE);
+	near(c.w.ci_lo, -1.2669579355, 1e-6);
+	near(c.w.ci_hi, 3.2669579355, 1e-6);
+	near(c.lo, -1, 0);
+	near(c.hi, 3.2669579355, 1e-6);
+	assert_int_equal(change_ci(z, 3, c10, 3, 0.95, &c), 0);
+	assert_int_equal(c.method, CHANGE_DIFF);
 	assert_true(isnan(c.rel));
+	near(c.w.diff, 11, 1e-12);
+	assert_int_equal(change_beyond(&c, 0.02), 1);
+	/* -10 -> -5: up by 5 (+50% of |mean|), no percentage interval */
+	change_ci(neg, 3, neg2, 3, 0.95, &c);
+	near(c.rel, 0.5, 1e-12);
+	assert_true(c.w.diff > 0);
+	assert_true(isnan(c.lo) && isnan(c.hi));
+	assert_int_equal(change_beyond(&c, 0.02), 1);
 }
 
 /*
@@ -420,7 +433,7 @@ int main(void)
 		cmocka_unit_test(test_mw_large_n),
 		cmocka_unit_test(test_holm),
 		cmocka_unit_test(test_change_log),
-		cmocka_unit_test(test_change_delta),
+		cmocka_unit_test(test_change_diff),
 		cmocka_unit_test(test_power),
 	};
 
