@@ -240,7 +240,8 @@ check "A/B: change and distribution charts per pair, each file's own charts" \
 
 $TB compare $FX/ab_base.json $FX/ab_new.json --format json > $TMPD/cmp.json
 
-# row metric verdict change lo hi pct_change, against compare's JSON
+# row metric verdict change lo hi bar, against compare's JSON: the bar
+# ends at the estimate the tables print (one estimate everywhere)
 change_match() { # STEM TITLE_PREFIX
 	# Quoted fields ("no change") become one word: no_change.
 	awk '/^#/ || NF == 0 { next }
@@ -255,7 +256,7 @@ change_match() { # STEM TITLE_PREFIX
 		.pairs[] | select(.title | startswith($t)) | .metrics as $all
 		| $ms[] as $m | $all[] | select(.name == $m)
 		| [.name, (.verdict | gsub(" "; "_")), .change.estimate,
-		   .change.ci[0], .change.ci[1], .change.means] | map(tostring) | join(" ")' \
+		   .change.ci[0], .change.ci[1], .change.estimate] | map(tostring) | join(" ")' \
 		$TMPD/cmp.json > $TMPD/want
 	[ -s $TMPD/want ] && same_rows $TMPD/got $TMPD/want 1e-8
 }
