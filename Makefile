@@ -58,6 +58,11 @@ tests/unit/%.o: CFLAGS += -Iharness
 $(UNIT_BIN): %: %.o harness/libthpbench.a
 	$(CC) $(LDFLAGS) -o $@ $^ -lcmocka $(LDLIBS_HARNESS)
 
+# The synthetic history generator (tests/history): a library for the unit
+# tests and the histgen program for the database tests and the benchmark.
+tests/history/%.o: CFLAGS += -Iharness
+tests/unit/test_history: tests/history/histgen.o
+
 unit: $(UNIT_BIN)
 	@sh tests/run-unit.sh $(UNIT_BIN)
 
@@ -105,11 +110,11 @@ clean-bin:
 clean:
 	rm -f harness/*.o harness/*.d harness/*.a workloads/*.o workloads/*.d \
 		workloads/lib/*.o workloads/lib/*.d workloads/lib/*.a \
-		tests/unit/*.o tests/unit/*.d $(UNIT_BIN) harness/thpbench $(WL_C) $(WL_CXX)
+		tests/unit/*.o tests/unit/*.d tests/history/*.o tests/history/*.d $(UNIT_BIN) harness/thpbench $(WL_C) $(WL_CXX)
 	rm -rf $(ANALYZE_DIR)
 
 .PHONY: all unit analyze check ab-e2e static clean clean-bin
 .SECONDARY:
--include $(wildcard harness/*.d workloads/*.d workloads/lib/*.d tests/unit/*.d \
+-include $(wildcard harness/*.d workloads/*.d workloads/lib/*.d tests/unit/*.d tests/history/*.d \
 	$(ANALYZE_DIR)/harness/*.d $(ANALYZE_DIR)/workloads/*.d \
 	$(ANALYZE_DIR)/workloads/lib/*.d)

@@ -1,0 +1,56 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * history_confirm - is a candidate change point of a night series real on
+ * the raw repetitions?
+ *
+ * The nights [a_from, at) (before) and [at, b_to) (after) of a series are
+ * pooled into two samples of repetitions and compared with the statistics
+ * of `thpbench compare` (hypothesis.h, verdict.h): Welch's t and
+ * Mann-Whitney (the larger p decides, so both must agree), the relative
+ * change with its log-scale interval, the smallest change the two samples
+ * could detect, and the verdict for the metric's direction and noise
+ * threshold. A regression, improvement or (neutral metric) change
+ * confirms the candidate; "no change", "inconclusive" and "too few"
+ * reject it.
+ *
+ * Indices are into the series' nights; nights without values add nothing.
+ */
+#ifndef THPBENCH_HISTORY_CONFIRM_H
+#define THPBENCH_HISTORY_CONFIRM_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "history_series.h"
+#include "hypothesis.h"
+#include "metric_info.h"
+#include "stats.h"
+#include "verdict.h"
+
+struct history_confirm_opts {
+	double confidence;	/* 0.95 */
+	double threshold;	/* relative noise threshold, 0.02 */
+	double power;		/* for the detectable change, 0.8 */
+};
+
+struct history_confirm {
+	size_t na, nb;			/* repetitions */
+	size_t nights_a, nights_b;	/* nights with values */
+	struct summary a, b;
+	struct welch w;
+	struct mann_whitney mw;
+	struct change ch;
+	double p;			/* max(Welch p, Mann-Whitney p) */
+	double mde;			/* smallest detectable relative change */
+	enum verdict verdict;
+};
+
+/* The series' direction: its `better`, else the metric-name table. */
+enum better history_series_better(const struct history_series *s);
+
+void history_confirm(const struct history_series *s, size_t a_from,
+		     size_t at, size_t b_to, enum better better,
+		     const struct history_confirm_opts *o,
+		     struct history_confirm *c);
+
+#endif

@@ -1,0 +1,323 @@
+// SPDX-License-Identifier: GPL-2.0-only
+#include "history_edivisive.h"
+
+#include <gsl/gsl_randist.h>
+#include <gsl/gsl_rng.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util.h"
+
+void edv_opts_init(struct edv_opts *o)
+{
+	o->alpha = 0.05;
+	o->permutations = 199;
+	o->min_segment = 3;
+	o->min_tail = 1;
+	o->seed = 1;
+}
+
+/* A value and its rank within its segment (ties broken by position). */
+struct item {
+	double x;
+	size_t rank;
+};
+
+/* Scratch for scans: two Fenwick trees and the within-sum arrays. */
+struct scratch {
+	double *cnt, *sum, *wl, *wr;
+	size_t cap;
+};
+
+static void scratch_fit(struct scratch *w, size_t n)
+{
+	if (n + 1 <= w->cap)
+		return;
+	w->cap = n + 1;
+	w->cnt = xrealloc(w->cnt, w->cap * sizeof(double));
+	w->sum = xrealloc(w->sum, w->cap * sizeof(double));
+	w->wl = xrealloc(w->wl, w->cap * sizeof(double));
+	w->wr = xrealloc(w->wr, w->cap * sizeof(double));
+}
+
+static void scratch_free(struct scratch *w)
+{
+	free(w->cnt);
+	free(w->sum);
+	free(w->wl);
+	free(w->wr);
+}
+
+static void fen_add(struct scratch *w, size_t n, size_t rank, double x)
+{
+	for (size_t i = rank + 1; i <= n; i += i & -i) {
+		w->cnt[i] += 1;
+		w->sum[i] += x;
+	}
+}
+
+/* Count and sum of the values of rank < rank. */
+static void fen_below(const struct scratch *w, size_t rank, double *c,
+		      double *s)
+{
+	*c = *s = 0;
+	for (size_t i = rank; i > 0; i -= i & -i) {
+		*c += w->cnt[i];
+		*s += w->sum[i];
+	}
+}
+
+/* sum over the values added so far (k of them, total tot) of |x - x_i|. */
+static double dist_sum(const struct scratch *w, const struct item *it,
+		       double k, double tot)
+{
+	double c, s;
+
+	fen_below(w, it->rank, &c, &s);
+	return it->x * c - s + (tot - s) - it->x * (k - c);
+}
+
+static void fen_clear(struct scratch *w, size_t n)
+{
+	memset(w->cnt, 0, (n + 1) * sizeof(double));
+	memset(w->sum, 0, (n + 1) * sizeof(double));
+}
+
+/*
+ * Best tau in [min_left, n - min_right] of the end-fixed scan of v[0..n).
+ * Returns it (0: none) with its q.
+ */
+static size_t scan(const struct item *v, size_t n, size_t min_left,
+		   size_t min_right, struct scratch *w, double *qbest)
+{
+	double tot = 0, total, best = -INFINITY;
+	size_t t, bt = 0;
+
+	*qbest = -INFINITY;
+	if (!min_left)
+		min_left = 1;
+	if (!min_right)
+		min_right = 1;
+	if (n < min_left + min_right)
+		return 0;
+	scratch_fit(w, n);
+	fen_clear(w, n);
+	w->wl[0] = 0;
+	for (t = 0; t < n; t++) {
+		w->wl[t + 1] = w->wl[t] + dist_sum(w, &v[t], (double)t, tot);
+		fen_add(w, n, v[t].rank, v[t].x);
+		tot += v[t].x;
+	}
+	total = w->wl[n];
+	fen_clear(w, n);
+	tot = 0;
+	w->wr[n] = 0;
+	for (t = n; t-- > 0;) {
+		w->wr[t] = w->wr[t + 1] +
+			   dist_sum(w, &v[t], (double)(n - 1 - t), tot);
+		fen_add(w, n, v[t].rank, v[t].x);
+		tot += v[t].x;
+	}
+	for (t = min_left; t + min_right <= n; t++) {
+		double a = (double)t, b = (double)(n - t);
+		double between = total - w->wl[t] - w->wr[t];
+		double e = 2 * between / (a * b), q;
+
+		if (t > 1)
+			e -= w->wl[t] / (a * (a - 1) / 2);
+		if (n - t > 1)
+			e -= w->wr[t] / (b * (b - 1) / 2);
+		q = a * b / (a + b) * e;
+		if (q > best) {
+			best = q;
+			bt = t;
+		}
+	}
+	*qbest = best;
+	return bt;
+}
+
+static int cmp_item_ptr(const void *x, const void *y)
+{
+	const struct item *a = *(const struct item *const *)x;
+	const struct item *b = *(const struct item *const *)y;
+
+	if (a->x != b->x)
+		return a->x < b->x ? -1 : 1;
+	return (a > b) - (a < b);
+}
+
+/* Rank v[0..n) within itself. */
+static void rank_items(struct item *v, size_t n)
+{
+	struct item **p = xmalloc((n ? n : 1) * sizeof(*p));
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		p[i] = &v[i];
+	qsort(p, n, sizeof(*p), cmp_item_ptr);
+	for (i = 0; i < n; i++)
+		p[i]->rank = i;
+	free(p);
+}
+
+struct segment {
+	size_t lo, hi;		/* [lo, hi) */
+	size_t tau;		/* best split (absolute), 0: none */
+	double q;
+};
+
+struct state {
+	const struct edv_opts *o;
+	size_t n;
+	struct item *orig, *perm;
+	struct segment *seg;
+	size_t nseg;
+	struct scratch w;
+	gsl_rng *rng;
+};
+
+static size_t min_right(const struct state *st, const struct segment *s)
+{
+	return s->hi == st->n ? st->o->min_tail : st->o->min_segment;
+}
+
+static void seg_scan(struct state *st, struct segment *s)
+{
+	size_t t;
+
+	rank_items(st->orig + s->lo, s->hi - s->lo);
+	t = scan(st->orig + s->lo, s->hi - s->lo, st->o->min_segment,
+		 min_right(st, s), &st->w, &s->q);
+	s->tau = t ? s->lo + t : 0;
+}
+
+/* Does a permutation of every segment reach q? */
+static bool perm_reaches(struct state *st, double q)
+{
+	size_t i;
+	double pq;
+
+	memcpy(st->perm, st->orig, st->n * sizeof(*st->perm));
+	for (i = 0; i < st->nseg; i++) {
+		struct segment *s = &st->seg[i];
+		size_t len = s->hi - s->lo;
+
+		gsl_ran_shuffle(st->rng, st->perm + s->lo, len,
+				sizeof(struct item));
+		if (scan(st->perm + s->lo, len, st->o->min_segment,
+			 min_right(st, s), &st->w, &pq) && pq >= q)
+			return true;
+	}
+	return false;
+}
+
+/* Permutation p-value of the split with statistic q, or 1 once it is
+ * certain to exceed alpha. */
+static double perm_test(struct state *st, double q)
+{
+	unsigned r, R = st->o->permutations, hits = 0;
+	double limit = st->o->alpha * (R + 1);
+
+	for (r = 0; r < R; r++) {
+		if (perm_reaches(st, q))
+			hits++;
+		if (hits + 1 > limit)
+			return 1;
+	}
+	return (hits + 1.0) / (R + 1.0);
+}
+
+static struct segment *best_segment(struct state *st)
+{
+	struct segment *b = NULL;
+	size_t i;
+
+	for (i = 0; i < st->nseg; i++)
+		if (st->seg[i].tau && (!b || st->seg[i].q > b->q))
+			b = &st->seg[i];
+	return b;
+}
+
+static int cmp_cp(const void *x, const void *y)
+{
+	const struct edv_cp *a = x, *b = y;
+
+	return (a->index > b->index) - (a->index < b->index);
+}
+
+static void split(struct state *st, struct segment *s)
+{
+	size_t i = (size_t)(s - st->seg);
+	struct segment right = { s->tau, s->hi, 0, 0 };
+
+	s->hi = s->tau;
+	st->seg = xrealloc(st->seg, (st->nseg + 1) * sizeof(*st->seg));
+	memmove(&st->seg[i + 2], &st->seg[i + 1],
+		(st->nseg - i - 1) * sizeof(*st->seg));
+	st->seg[i + 1] = right;
+	st->nseg++;
+	seg_scan(st, &st->seg[i]);
+	seg_scan(st, &st->seg[i + 1]);
+}
+
+void edivisive(const double *x, size_t n, const struct edv_opts *o,
+	       struct edv_cp **out, size_t *nout)
+{
+	struct state st = { .o = o, .n = n };
+	struct edv_cp *cp = NULL;
+	size_t ncp = 0, i;
+
+	*out = NULL;
+	*nout = 0;
+	if (n < 2)
+		return;
+	st.orig = xmalloc(n * sizeof(*st.orig));
+	st.perm = xmalloc(n * sizeof(*st.perm));
+	for (i = 0; i < n; i++)
+		st.orig[i].x = x[i];
+	st.seg = xmalloc(sizeof(*st.seg));
+	st.seg[0] = (struct segment){ 0, n, 0, 0 };
+	st.nseg = 1;
+	st.rng = gsl_rng_alloc(gsl_rng_mt19937);
+	gsl_rng_set(st.rng, (unsigned long)o->seed);
+	seg_scan(&st, &st.seg[0]);
+	for (;;) {
+		struct segment *s = best_segment(&st);
+		double p;
+
+		if (!s || !(s->q > 0))
+			break;
+		p = perm_test(&st, s->q);
+		if (p > o->alpha)
+			break;
+		cp = xrealloc(cp, (ncp + 1) * sizeof(*cp));
+		cp[ncp++] = (struct edv_cp){ s->tau, s->q, p };
+		split(&st, s);
+	}
+	qsort(cp, ncp, sizeof(*cp), cmp_cp);
+	*out = cp;
+	*nout = ncp;
+	gsl_rng_free(st.rng);
+	scratch_free(&st.w);
+	free(st.seg);
+	free(st.orig);
+	free(st.perm);
+}
+
+size_t edv_best_split(const double *x, size_t n, size_t min_left,
+		      size_t min_right, double *q)
+{
+	struct item *v = xmalloc((n ? n : 1) * sizeof(*v));
+	struct scratch w = { 0 };
+	size_t i, t;
+
+	for (i = 0; i < n; i++)
+		v[i].x = x[i];
+	rank_items(v, n);
+	t = scan(v, n, min_left, min_right, &w, q);
+	scratch_free(&w);
+	free(v);
+	return t;
+}
