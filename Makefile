@@ -35,7 +35,7 @@ WL_CXX := $(patsubst %.cc,%,$(wildcard workloads/*.cc))
 UNIT_SRC := $(wildcard tests/unit/test_*.c)
 UNIT_BIN := $(UNIT_SRC:.c=)
 
-all: harness/thpbench $(WL_C) $(WL_CXX)
+all: harness/thpbench $(WL_C) $(WL_CXX) tests/history/histgen
 
 harness/%.o: CFLAGS += -Iharness
 harness/libthpbench.a: $(HARNESS_OBJ)
@@ -61,7 +61,9 @@ $(UNIT_BIN): %: %.o harness/libthpbench.a
 # The synthetic history generator (tests/history): a library for the unit
 # tests and the histgen program for the database tests and the benchmark.
 tests/history/%.o: CFLAGS += -Iharness
-tests/unit/test_history: tests/history/histgen.o
+tests/unit/test_history tests/unit/test_history_format: tests/history/histgen.o
+tests/history/histgen: tests/history/histgen_main.o tests/history/histgen.o harness/libthpbench.a
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS_HARNESS)
 
 unit: $(UNIT_BIN)
 	@sh tests/run-unit.sh $(UNIT_BIN)
@@ -110,7 +112,7 @@ clean-bin:
 clean:
 	rm -f harness/*.o harness/*.d harness/*.a workloads/*.o workloads/*.d \
 		workloads/lib/*.o workloads/lib/*.d workloads/lib/*.a \
-		tests/unit/*.o tests/unit/*.d tests/history/*.o tests/history/*.d $(UNIT_BIN) harness/thpbench $(WL_C) $(WL_CXX)
+		tests/unit/*.o tests/unit/*.d tests/history/*.o tests/history/*.d tests/history/histgen $(UNIT_BIN) harness/thpbench $(WL_C) $(WL_CXX)
 	rm -rf $(ANALYZE_DIR)
 
 .PHONY: all unit analyze check ab-e2e static clean clean-bin

@@ -11,14 +11,11 @@
 
 #include <jansson.h>
 
-static json_t *num(double v)
-{
-	return isnan(v) || isinf(v) ? json_null() : json_real(v);
-}
+#include "store.h"
 
 static json_t *pair_of(double lo, double hi)
 {
-	return json_pack("[oo]", num(lo), num(hi));
+	return json_pack("[oo]", store_num(lo), store_num(hi));
 }
 
 static json_t *side_json(const struct cmp_side *s)
@@ -32,13 +29,13 @@ static json_t *side_json(const struct cmp_side *s)
 			json_array_append_new(out, json_integer((json_int_t)i));
 	}
 	json_object_set_new(o, "n", json_integer((json_int_t)s->n));
-	json_object_set_new(o, "mean", num(s->s.mean));
-	json_object_set_new(o, "stddev", num(s->s.stddev));
-	json_object_set_new(o, "stderr", num(s->s.stderr_mean));
-	json_object_set_new(o, "cv", num(s->s.cv));
-	json_object_set_new(o, "median", num(s->s.median));
-	json_object_set_new(o, "min", num(s->s.min));
-	json_object_set_new(o, "max", num(s->s.max));
+	json_object_set_new(o, "mean", store_num(s->s.mean));
+	json_object_set_new(o, "stddev", store_num(s->s.stddev));
+	json_object_set_new(o, "stderr", store_num(s->s.stderr_mean));
+	json_object_set_new(o, "cv", store_num(s->s.cv));
+	json_object_set_new(o, "median", store_num(s->s.median));
+	json_object_set_new(o, "min", store_num(s->s.min));
+	json_object_set_new(o, "max", store_num(s->s.max));
 	json_object_set_new(o, "ci", pair_of(s->ci_lo, s->ci_hi));
 	json_object_set_new(o, "values", v);
 	json_object_set_new(o, "outliers", out);
@@ -52,18 +49,18 @@ static json_t *tests_json(const struct cmp_metric *m)
 	if (!m->tested)
 		return json_null();
 	w = json_object();
-	json_object_set_new(w, "diff", num(m->w.diff));
+	json_object_set_new(w, "diff", store_num(m->w.diff));
 	json_object_set_new(w, "ci", pair_of(m->w.ci_lo, m->w.ci_hi));
-	json_object_set_new(w, "t", num(m->w.t));
-	json_object_set_new(w, "df", num(m->w.df));
-	json_object_set_new(w, "p", num(m->w.p));
-	json_object_set_new(w, "p_adj", num(m->p_welch_adj));
+	json_object_set_new(w, "t", store_num(m->w.t));
+	json_object_set_new(w, "df", store_num(m->w.df));
+	json_object_set_new(w, "p", store_num(m->w.p));
+	json_object_set_new(w, "p_adj", store_num(m->p_welch_adj));
 	mw = json_object();
-	json_object_set_new(mw, "u", num(m->mw.u));
-	json_object_set_new(mw, "p", num(m->mw.p));
-	json_object_set_new(mw, "p_adj", num(m->p_mw_adj));
+	json_object_set_new(mw, "u", store_num(m->mw.u));
+	json_object_set_new(mw, "p", store_num(m->mw.p));
+	json_object_set_new(mw, "p_adj", store_num(m->p_mw_adj));
 	json_object_set_new(mw, "method", json_string(m->mw.exact ? "exact" : "normal"));
-	json_object_set_new(mw, "z", num(m->mw.z));
+	json_object_set_new(mw, "z", store_num(m->mw.z));
 	return json_pack("{soso}", "welch", w, "mann_whitney", mw);
 }
 
@@ -77,20 +74,20 @@ static json_t *metric_json(const struct cmp_metric *m)
 	json_object_set_new(o, "base", side_json(&m->a));
 	json_object_set_new(o, "new", side_json(&m->b));
 	json_object_set_new(o, "tests", tests_json(m));
-	json_object_set_new(ch, "estimate", num(m->ch.rel));
+	json_object_set_new(ch, "estimate", store_num(m->ch.rel));
 	json_object_set_new(ch, "ci", pair_of(m->ch.lo, m->ch.hi));
 	json_object_set_new(ch, "method", json_string(m->tested ?
 				change_method_name(m->ch.method) : "none"));
-	json_object_set_new(ch, "level", num(m->tested ? m->ch.level : NAN));
-	json_object_set_new(ch, "scale_diff", num(m->tested ? m->ch.w.diff : NAN));
+	json_object_set_new(ch, "level", store_num(m->tested ? m->ch.level : NAN));
+	json_object_set_new(ch, "scale_diff", store_num(m->tested ? m->ch.w.diff : NAN));
 	json_object_set_new(ch, "scale_ci", pair_of(m->tested ? m->ch.w.ci_lo : NAN,
 						    m->tested ? m->ch.w.ci_hi : NAN));
-	json_object_set_new(ch, "scale_p", num(m->ch.w.p));
+	json_object_set_new(ch, "scale_p", store_num(m->ch.w.p));
 	json_object_set_new(ch, "family", m->judged ?
 			    json_integer((json_int_t)m->family) : json_null());
 	json_object_set_new(o, "change", ch);
-	json_object_set_new(o, "p", num(m->p));
-	json_object_set_new(o, "min_detectable_change", num(m->mde));
+	json_object_set_new(o, "p", store_num(m->p));
+	json_object_set_new(o, "min_detectable_change", store_num(m->mde));
 	json_object_set_new(o, "n_needed", m->tested && m->n_needed &&
 			    m->n_needed != SIZE_MAX ?
 			    json_integer((json_int_t)m->n_needed) : json_null());

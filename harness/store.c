@@ -44,7 +44,7 @@ static json_t *run_to_json(const struct tb_run *run)
 	return o;
 }
 
-static json_t *num_or_null(double v)
+json_t *store_num(double v)
 {
 	return isfinite(v) ? json_real(v) : json_null();
 }
@@ -65,14 +65,14 @@ static json_t *summary_to_json(const struct tb_case *c)
 			continue;
 		m = json_object();
 		json_object_set_new(m, "n", json_integer((json_int_t)s.n));
-		json_object_set_new(m, "mean", num_or_null(s.mean));
-		json_object_set_new(m, "stddev", num_or_null(s.stddev));
-		json_object_set_new(m, "stderr", num_or_null(s.stderr_mean));
-		json_object_set_new(m, "min", num_or_null(s.min));
-		json_object_set_new(m, "median", num_or_null(s.median));
-		json_object_set_new(m, "max", num_or_null(s.max));
-		json_object_set_new(m, "ci95_lo", num_or_null(s.ci95_lo));
-		json_object_set_new(m, "ci95_hi", num_or_null(s.ci95_hi));
+		json_object_set_new(m, "mean", store_num(s.mean));
+		json_object_set_new(m, "stddev", store_num(s.stddev));
+		json_object_set_new(m, "stderr", store_num(s.stderr_mean));
+		json_object_set_new(m, "min", store_num(s.min));
+		json_object_set_new(m, "median", store_num(s.median));
+		json_object_set_new(m, "max", store_num(s.max));
+		json_object_set_new(m, "ci95_lo", store_num(s.ci95_lo));
+		json_object_set_new(m, "ci95_hi", store_num(s.ci95_hi));
 		json_object_set_new(o, names[i], m);
 	}
 	free(names);

@@ -12,11 +12,17 @@
 
 #include <stddef.h>
 
+#include <jansson.h>
+
 #include "results.h"
 
 int store_write(const struct tb_results *r, const char *path, char *err,
 		size_t errlen);
 int store_load(const char *path, struct tb_results *r, char *err,
 	       size_t errlen);
+
+/* A number for a JSON document: null when it is NaN or infinite (JSON has
+ * neither; jansson refuses them). */
+json_t *store_num(double v);
 
 #endif
