@@ -18,15 +18,25 @@ void edv_opts_init(struct edv_opts *o)
 	o->seed = 1;
 }
 
-/* A value and its rank within its segment (ties broken by position). */
+/*
+ * A value, its rank within its segment (ties broken by position) and its
+ * row sum there: sum over the segment of |x - x_i|. A permutation of the
+ * segment moves all three together; the row sums never change.
+ */
 struct item {
 	double x;
+	double row;
 	size_t rank;
 };
 
-/* Scratch for scans: two Fenwick trees and the within-sum arrays. */
+/* A Fenwick tree over ranks of (count, sum), and the scan's arrays. */
+struct fen {
+	double cnt, sum;
+};
+
 struct scratch {
-	double *cnt, *sum, *wl, *wr;
+	struct fen *t;
+	double *wl, *later;
 	size_t cap;
 };
 
@@ -35,63 +45,50 @@ static void scratch_fit(struct scratch *w, size_t n)
 	if (n + 1 <= w->cap)
 		return;
 	w->cap = n + 1;
-	w->cnt = xrealloc(w->cnt, w->cap * sizeof(double));
-	w->sum = xrealloc(w->sum, w->cap * sizeof(double));
+	w->t = xrealloc(w->t, w->cap * sizeof(*w->t));
 	w->wl = xrealloc(w->wl, w->cap * sizeof(double));
-	w->wr = xrealloc(w->wr, w->cap * sizeof(double));
+	w->later = xrealloc(w->later, w->cap * sizeof(double));
 }
 
 static void scratch_free(struct scratch *w)
 {
-	free(w->cnt);
-	free(w->sum);
+	free(w->t);
 	free(w->wl);
-	free(w->wr);
+	free(w->later);
 }
 
-static void fen_add(struct scratch *w, size_t n, size_t rank, double x)
-{
-	for (size_t i = rank + 1; i <= n; i += i & -i) {
-		w->cnt[i] += 1;
-		w->sum[i] += x;
-	}
-}
-
-/* Count and sum of the values of rank < rank. */
-static void fen_below(const struct scratch *w, size_t rank, double *c,
-		      double *s)
-{
-	*c = *s = 0;
-	for (size_t i = rank; i > 0; i -= i & -i) {
-		*c += w->cnt[i];
-		*s += w->sum[i];
-	}
-}
-
-/* sum over the values added so far (k of them, total tot) of |x - x_i|. */
-static double dist_sum(const struct scratch *w, const struct item *it,
+/*
+ * sum of |x - x_i| over the k values added so far (their sum tot), then
+ * add x: one walk down the tree for the values ranked below, one up to add.
+ */
+static double dist_add(struct fen *t, size_t n, const struct item *it,
 		       double k, double tot)
 {
-	double c, s;
+	double c = 0, s = 0;
+	size_t i;
 
-	fen_below(w, it->rank, &c, &s);
+	for (i = it->rank; i > 0; i -= i & -i) {
+		c += t[i].cnt;
+		s += t[i].sum;
+	}
+	for (i = it->rank + 1; i <= n; i += i & -i) {
+		t[i].cnt += 1;
+		t[i].sum += it->x;
+	}
 	return it->x * c - s + (tot - s) - it->x * (k - c);
-}
-
-static void fen_clear(struct scratch *w, size_t n)
-{
-	memset(w->cnt, 0, (n + 1) * sizeof(double));
-	memset(w->sum, 0, (n + 1) * sizeof(double));
 }
 
 /*
  * Best tau in [min_left, n - min_right] of the end-fixed scan of v[0..n).
- * Returns it (0: none) with its q.
+ * Returns it (0: none) with its q. One pass: d = sum over earlier values
+ * of |x_t - x_i| gives the within-left sums; row - d (the sum over later
+ * values), summed from the end, the within-right sums; the between sum is
+ * what the total leaves.
  */
 static size_t scan(const struct item *v, size_t n, size_t min_left,
 		   size_t min_right, struct scratch *w, double *qbest)
 {
-	double tot = 0, total, best = -INFINITY;
+	double tot = 0, total, wr = 0, best = -INFINITY;
 	size_t t, bt = 0;
 
 	*qbest = -INFINITY;
@@ -102,34 +99,29 @@ static size_t scan(const struct item *v, size_t n, size_t min_left,
 	if (n < min_left + min_right)
 		return 0;
 	scratch_fit(w, n);
-	fen_clear(w, n);
+	memset(w->t, 0, (n + 1) * sizeof(*w->t));
 	w->wl[0] = 0;
 	for (t = 0; t < n; t++) {
-		w->wl[t + 1] = w->wl[t] + dist_sum(w, &v[t], (double)t, tot);
-		fen_add(w, n, v[t].rank, v[t].x);
+		double d = dist_add(w->t, n, &v[t], (double)t, tot);
+
+		w->wl[t + 1] = w->wl[t] + d;
+		w->later[t] = v[t].row - d;
 		tot += v[t].x;
 	}
 	total = w->wl[n];
-	fen_clear(w, n);
-	tot = 0;
-	w->wr[n] = 0;
-	for (t = n; t-- > 0;) {
-		w->wr[t] = w->wr[t + 1] +
-			   dist_sum(w, &v[t], (double)(n - 1 - t), tot);
-		fen_add(w, n, v[t].rank, v[t].x);
-		tot += v[t].x;
-	}
-	for (t = min_left; t + min_right <= n; t++) {
+	for (t = n; t-- > min_left;) {
+		wr += w->later[t];
+		if (t + min_right > n)
+			continue;
 		double a = (double)t, b = (double)(n - t);
-		double between = total - w->wl[t] - w->wr[t];
-		double e = 2 * between / (a * b), q;
+		double e = 2 * (total - w->wl[t] - wr) / (a * b), q;
 
 		if (t > 1)
 			e -= w->wl[t] / (a * (a - 1) / 2);
 		if (n - t > 1)
-			e -= w->wr[t] / (b * (b - 1) / 2);
+			e -= wr / (b * (b - 1) / 2);
 		q = a * b / (a + b) * e;
-		if (q > best) {
+		if (q >= best) {
 			best = q;
 			bt = t;
 		}
@@ -148,17 +140,26 @@ static int cmp_item_ptr(const void *x, const void *y)
 	return (a > b) - (a < b);
 }
 
-/* Rank v[0..n) within itself. */
+/* Rank v[0..n) within itself and give each its row sum. */
 static void rank_items(struct item *v, size_t n)
 {
 	struct item **p = xmalloc((n ? n : 1) * sizeof(*p));
+	double below = 0, total = 0;
 	size_t i;
 
-	for (i = 0; i < n; i++)
+	for (i = 0; i < n; i++) {
 		p[i] = &v[i];
+		total += v[i].x;
+	}
 	qsort(p, n, sizeof(*p), cmp_item_ptr);
-	for (i = 0; i < n; i++)
+	for (i = 0; i < n; i++) {
+		double x = p[i]->x, k = (double)i;
+
 		p[i]->rank = i;
+		p[i]->row = x * k - below + (total - below - x) -
+			    x * ((double)n - k - 1);
+		below += x;
+	}
 	free(p);
 }
 
