@@ -37,7 +37,7 @@ struct cli {
 	size_t cases, metrics, step_every;
 };
 
-static noreturn void usage(void)
+__attribute__((noreturn)) static void usage(void)
 {
 	fputs("usage: histgen -o DIR [--nights N] [--reps R] [--mean M] [--cv C] [--night-cv C]\n"
 	      "               [--cases K] [--metrics M<=5] [--seed S] [--host NAME] [--suite NAME]\n"
