@@ -37,16 +37,6 @@ static double *pool(const struct history_series *s, size_t from, size_t to,
 	return v;
 }
 
-static double pooled_cv(const struct summary *a, const struct summary *b)
-{
-	double na = (double)a->n, nb = (double)b->n;
-
-	if (!isfinite(a->cv) || !isfinite(b->cv))
-		return NAN;
-	return sqrt(((na - 1) * a->cv * a->cv + (nb - 1) * b->cv * b->cv) /
-		    (na + nb - 2));
-}
-
 void history_confirm(const struct history_series *s, size_t a_from,
 		     size_t at, size_t b_to, enum better better,
 		     const struct history_confirm_opts *o,
@@ -62,21 +52,22 @@ void history_confirm(const struct history_series *s, size_t a_from,
 	memset(&c->a, 0, sizeof(c->a));
 	memset(&c->b, 0, sizeof(c->b));
 	c->p = c->mde = c->w.p = c->mw.p = NAN;
-	c->ch = (struct change){ NAN, NAN, NAN, CHANGE_NONE };
+	memset(&c->ch, 0, sizeof(c->ch));
+	c->ch.rel = c->ch.lo = c->ch.hi = NAN;
 	c->verdict = VERDICT_TOO_FEW;
 	stats_summary(a, c->na, &c->a);
 	stats_summary(b, c->nb, &c->b);
 	if (c->na >= VERDICT_MIN_N && c->nb >= VERDICT_MIN_N) {
-		welch_test(&c->a, &c->b, o->confidence, &c->w);
 		mann_whitney(a, c->na, b, c->nb, &c->mw);
 		change_ci(a, c->na, b, c->nb, o->confidence, &c->ch);
+		c->w = c->ch.w;
 		c->p = fmax(c->w.p, c->mw.p);
-		c->mde = min_detectable_change(pooled_cv(&c->a, &c->b), c->na,
-					       c->nb, alpha, o->power);
+		c->mde = rule_detectable_change(&c->ch, c->na, c->nb,
+						o->threshold, alpha, o->power);
 		in = (struct verdict_in){
 			.na = c->na, .nb = c->nb, .better = better,
 			.threshold = o->threshold, .alpha = alpha, .p = c->p,
-			.diff = c->b.mean - c->a.mean, .ch = c->ch,
+			.diff = c->ch.w.diff, .ch = c->ch,
 		};
 		c->verdict = verdict_decide(&in);
 	}

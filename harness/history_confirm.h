@@ -5,13 +5,13 @@
  *
  * The nights [a_from, at) (before) and [at, b_to) (after) of a series are
  * pooled into two samples of repetitions and compared with the statistics
- * of `thpbench compare` (hypothesis.h, verdict.h): Welch's t and
- * Mann-Whitney (the larger p decides, so both must agree), the relative
- * change with its log-scale interval, the smallest change the two samples
- * could detect, and the verdict for the metric's direction and noise
- * threshold. A regression, improvement or (neutral metric) change
- * confirms the candidate; "no change", "inconclusive" and "too few"
- * reject it.
+ * of `thpbench compare` (hypothesis.h, verdict.h): the change with its
+ * interval and Welch's test on one scale (change_ci), Mann-Whitney (the
+ * larger p decides, so both must agree), the smallest change the verdict
+ * rule could detect at these n, and the verdict for the metric's
+ * direction and noise threshold. A regression, improvement or (neutral
+ * metric) change confirms the candidate; "no change", "inconclusive" and
+ * "too few" reject it.
  *
  * Indices are into the series' nights; nights without values add nothing.
  */
@@ -37,11 +37,11 @@ struct history_confirm {
 	size_t na, nb;			/* repetitions */
 	size_t nights_a, nights_b;	/* nights with values */
 	struct summary a, b;
-	struct welch w;
+	struct welch w;			/* on the change's scale (log when all > 0) */
 	struct mann_whitney mw;
 	struct change ch;
 	double p;			/* max(Welch p, Mann-Whitney p) */
-	double mde;			/* smallest detectable relative change */
+	double mde;			/* smallest change the verdict rule detects */
 	enum verdict verdict;
 };
 
