@@ -19,7 +19,8 @@ CXXFLAGS ?= -O2 -g
 WARN	:= -Wall -Wextra
 override CFLAGS += -std=c11 -D_GNU_SOURCE $(WARN) -MMD -MP
 override CXXFLAGS += -std=c++17 $(WARN)
-LDLIBS_HARNESS := -lpfm -lnuma -lgsl -lgslcblas -ljansson -linih -lm
+LDLIBS_HARNESS := -lpfm -lnuma -lgsl -lgslcblas -ljansson -linih -lsqlite3 -lpq -lcrypto -lz -lm
+PQ_CFLAGS := $(shell pkg-config --cflags libpq 2>/dev/null || echo -I/usr/include/postgresql)
 LDLIBS_WL := -lnuma -lpthread -lm
 
 ifeq ($(STATIC),1)
@@ -37,7 +38,7 @@ UNIT_BIN := $(UNIT_SRC:.c=)
 
 all: harness/thpbench $(WL_C) $(WL_CXX) tests/history/histgen
 
-harness/%.o: CFLAGS += -Iharness
+harness/%.o: CFLAGS += -Iharness $(PQ_CFLAGS)
 harness/libthpbench.a: $(HARNESS_OBJ)
 	$(AR) rcs $@ $^
 
@@ -54,7 +55,7 @@ $(WL_C): %: %.o workloads/lib/libwl.a
 $(WL_CXX): %: %.cc workloads/lib/libwl.a
 	$(CXX) $(CXXFLAGS) -Iworkloads/lib $(LDFLAGS) -o $@ $^ $(LDLIBS_WL)
 
-tests/unit/%.o: CFLAGS += -Iharness
+tests/unit/%.o: CFLAGS += -Iharness $(PQ_CFLAGS)
 $(UNIT_BIN): %: %.o harness/libthpbench.a
 	$(CC) $(LDFLAGS) -o $@ $^ -lcmocka $(LDLIBS_HARNESS)
 

@@ -11,6 +11,7 @@
 #include <sys/utsname.h>
 #include <time.h>
 #include <unistd.h>
+#include <zlib.h>
 
 #include "util.h"
 
@@ -43,18 +44,22 @@ bool glibc_has_hugetlb_tunable(void)
 	return major > 2 || (major == 2 && minor >= 35);
 }
 
-static void cpu_model(char *buf, size_t len)
+/* The first "KEY : value" of /proc/cpuinfo for key, or dflt. */
+static void cpuinfo_field(const char *key, const char *dflt, char *buf,
+			  size_t len)
 {
 	char line[512];
+	size_t klen = strlen(key);
 	FILE *f = fopen("/proc/cpuinfo", "re");
 
-	snprintf(buf, len, "unknown");
+	snprintf(buf, len, "%s", dflt);
 	if (!f)
 		return;
 	while (fgets(line, sizeof(line), f)) {
 		char *colon = strchr(line, ':');
 
-		if (strncmp(line, "model name", 10) || !colon)
+		if (strncmp(line, key, klen) || !colon ||
+		    (line[klen] != ' ' && line[klen] != '\t' && line[klen] != ':'))
 			continue;
 		snprintf(buf, len, "%s", str_trim(colon + 1));
 		break;
@@ -80,24 +85,42 @@ static long meminfo_kb(const char *key)
 	return v;
 }
 
-/* FNV-1a of the kernel config, so results can say "same config" cheaply. */
+/*
+ * FNV-1a of the kernel config, so results can say "same config" cheaply:
+ * /proc/config.gz (the running kernel's own, CONFIG_IKCONFIG_PROC) or
+ * /boot/config-RELEASE; the hash is of the text either way.
+ */
 static json_t *config_hash(const char *release)
 {
 	char path[256], buf[65536], hex[32];
 	unsigned long long h = 1469598103934665603ULL;
-	size_t n, i;
-	FILE *f;
+	int n, i;
+	gzFile f = gzopen("/proc/config.gz", "rb");
 
-	snprintf(path, sizeof(path), "/boot/config-%s", release);
-	f = fopen(path, "re");
+	if (!f) {
+		snprintf(path, sizeof(path), "/boot/config-%s", release);
+		f = gzopen(path, "rb");	/* reads plain text as is */
+	}
 	if (!f)
 		return json_null();
-	while ((n = fread(buf, 1, sizeof(buf), f)) > 0)
+	while ((n = gzread(f, buf, sizeof(buf))) > 0)
 		for (i = 0; i < n; i++)
 			h = (h ^ (unsigned char)buf[i]) * 1099511628211ULL;
-	fclose(f);
+	gzclose(f);
+	if (n < 0)
+		return json_null();
 	snprintf(hex, sizeof(hex), "fnv1a64:%016llx", h);
 	return json_string(hex);
+}
+
+/* A one-line file as a string, or null when it cannot be read. */
+static json_t *file_or_null(const char *path)
+{
+	char buf[4096];
+
+	if (read_file_str(path, buf, sizeof(buf)))
+		return json_null();
+	return json_string(str_trim(buf));
 }
 
 static void add_knobs(json_t *env, const struct snapshot *snap)
@@ -144,16 +167,22 @@ json_t *env_collect(const char *sysfs_root, const struct snapshot *snap)
 	json_t *env = json_object();
 	struct snapshot own = { 0 };
 	struct utsname u;
-	char cpu[256], err[256];
+	char cpu[256], microcode[64], err[256];
 
 	uname(&u);
-	cpu_model(cpu, sizeof(cpu));
+	cpuinfo_field("model name", "unknown", cpu, sizeof(cpu));
+	cpuinfo_field("microcode", "", microcode, sizeof(microcode));
 	json_object_set_new(env, "kernel", json_string(u.release));
 	json_object_set_new(env, "kernel_version", json_string(u.version));
+	json_object_set_new(env, "proc_version", file_or_null("/proc/version"));
+	json_object_set_new(env, "cmdline", file_or_null("/proc/cmdline"));
 	json_object_set_new(env, "kernel_config", config_hash(u.release));
 	json_object_set_new(env, "machine", json_string(u.machine));
 	json_object_set_new(env, "hostname", json_string(u.nodename));
 	json_object_set_new(env, "cpu", json_string(cpu));
+	json_object_set_new(env, "microcode", *microcode ? json_string(microcode) : json_null());
+	json_object_set_new(env, "governor",
+			    file_or_null("/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor"));
 	json_object_set_new(env, "nr_cpus",
 			    json_integer(sysconf(_SC_NPROCESSORS_ONLN)));
 	json_object_set_new(env, "mem_total_kb", json_integer(meminfo_kb("MemTotal")));

@@ -18,6 +18,7 @@ static const struct {
 	{ "plot", cmd_plot, "draw gnuplot charts of results files" },
 	{ "restore", cmd_restore, "undo THP/hugetlb settings left by an interrupted run" },
 	{ "list", cmd_list, "workloads, suites and events usable here" },
+	{ "history", cmd_history, "nightly history: import, list, check, plot, report" },
 };
 
 static void usage(FILE *f)

@@ -1,0 +1,57 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * history_backend - what history_db.c needs from a database engine, and
+ * nothing more: statements with bound text parameters, rows handed to a
+ * callback as text, transactions.
+ *
+ * SQL is written once for both engines with numbered parameters $1, $2...
+ * (PostgreSQL's syntax; the SQLite backend binds them by name). A NULL
+ * parameter is SQL NULL. In a row, a NULL cell is SQL NULL; numbers come
+ * as text that round-trips (%.17g for SQLite reals, PostgreSQL's shortest
+ * exact form). Statements are prepared once per connection and reused.
+ *
+ * Each function returns 0, or -1 with the error printed (naming the
+ * statement's purpose when the caller gives one through `what`).
+ */
+#ifndef THPBENCH_HISTORY_BACKEND_H
+#define THPBENCH_HISTORY_BACKEND_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "history_schema.h"
+
+struct history_db;
+
+/* Return non-zero to stop the iteration (the query then returns that). */
+typedef int (*hdb_row_fn)(void *ctx, size_t ncols, const char *const *cells);
+
+struct hdb_ops {
+	enum hdb_dialect dialect;
+	int (*query)(struct history_db *db, const char *what, const char *sql,
+		     size_t np, const char *const *params, hdb_row_fn fn,
+		     void *ctx);
+	/* One statement without parameters or rows (DDL, settings). */
+	int (*script)(struct history_db *db, const char *what, const char *sql);
+	/* A write transaction: SQLite takes the write lock at once. */
+	int (*begin)(struct history_db *db);
+	int (*commit)(struct history_db *db);
+	void (*rollback)(struct history_db *db);
+	void (*close)(struct history_db *db);
+};
+
+struct history_db {
+	const struct hdb_ops *ops;
+	void *conn;		/* sqlite3 * or PGconn * */
+	void *cache;		/* the backend's prepared statements */
+	char *name;		/* for messages; never holds a password */
+};
+
+int hdb_sqlite_open(const char *path, bool create, struct history_db *db);
+int hdb_pg_open(const char *uri, struct history_db *db);
+
+/* db->ops->query without rows. */
+int hdb_exec(struct history_db *db, const char *what, const char *sql,
+	     size_t np, const char *const *params);
+
+#endif

@@ -1,0 +1,431 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * history_db - opening (schema creation, version check), loading series
+ * and listing runs, on either backend (history_backend.h).
+ */
+#include "history_db.h"
+#include "history_backend.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util.h"
+
+bool history_db_spec_is_pg(const char *spec)
+{
+	return !strncmp(spec, "postgresql://", 13) || !strncmp(spec, "postgres://", 11);
+}
+
+int hdb_exec(struct history_db *db, const char *what, const char *sql,
+	     size_t np, const char *const *params)
+{
+	return db->ops->query(db, what, sql, np, params, NULL, NULL);
+}
+
+static int first_cell(void *ctx, size_t ncols, const char *const *cells)
+{
+	char **out = ctx;
+
+	if (ncols && !*out)
+		*out = xstrdup(cells[0] ? cells[0] : "");
+	return 0;
+}
+
+/* The first cell of the first row as a malloc'ed string (NULL: no row). */
+static int query_one(struct history_db *db, const char *what, const char *sql,
+		     size_t np, const char *const *params, char **out)
+{
+	*out = NULL;
+	return db->ops->query(db, what, sql, np, params, first_cell, out);
+}
+
+static int has_schema(struct history_db *db, bool *yes)
+{
+	static const char *const sql[] = {
+		[HDB_SQLITE] = "SELECT count(*) FROM sqlite_master "
+			       "WHERE type = 'table' AND name = 'thpbench_schema'",
+		[HDB_PG] = "SELECT count(*) FROM pg_catalog.pg_tables "
+			   "WHERE tablename = 'thpbench_schema' "
+			   "AND schemaname = current_schema()",
+	};
+	char *n;
+
+	if (query_one(db, "look for the schema", sql[db->ops->dialect], 0, NULL, &n))
+		return -1;
+	*yes = n && strcmp(n, "0");
+	free(n);
+	return 0;
+}
+
+static int create_schema(struct history_db *db)
+{
+	const char *const *ddl = history_schema_ddl(db->ops->dialect);
+	char ver[16], *have;
+	const char *p[1] = { ver };
+	size_t i;
+
+	if (db->ops->begin(db))
+		return -1;
+	/* Two first writers on one server must not both create the tables. */
+	if (db->ops->dialect == HDB_PG &&
+	    db->ops->script(db, "lock the schema",
+			    "SELECT pg_advisory_xact_lock(7301179011)"))
+		goto fail;
+	for (i = 0; ddl[i]; i++)
+		if (db->ops->script(db, "create the history schema", ddl[i]))
+			goto fail;
+	if (query_one(db, "read the schema version",
+		      "SELECT count(*) FROM thpbench_schema", 0, NULL, &have))
+		goto fail;
+	snprintf(ver, sizeof(ver), "%d", HISTORY_SCHEMA_VERSION);
+	if (have && !strcmp(have, "0") &&
+	    hdb_exec(db, "record the schema version",
+		     "INSERT INTO thpbench_schema (version) VALUES ($1)", 1, p)) {
+		free(have);
+		goto fail;
+	}
+	free(have);
+	return db->ops->commit(db);
+fail:
+	db->ops->rollback(db);
+	return -1;
+}
+
+static int check_version(struct history_db *db)
+{
+	char *v;
+	long n;
+
+	if (query_one(db, "read the schema version",
+		      "SELECT max(version) FROM thpbench_schema", 0, NULL, &v))
+		return -1;
+	if (!v || parse_long(v, &n)) {
+		tb_err("%s: the thpbench_schema table holds no version; not a thpbench history database",
+		       db->name);
+		free(v);
+		return -1;
+	}
+	free(v);
+	if (n > HISTORY_SCHEMA_VERSION) {
+		tb_err("%s: written by a newer thpbench (history schema %ld, this one reads %d); upgrade thpbench",
+		       db->name, n, HISTORY_SCHEMA_VERSION);
+		return -1;
+	}
+	return 0;
+}
+
+static int db_open(const char *spec, bool create, struct history_db **out)
+{
+	struct history_db *db = xcalloc(1, sizeof(*db));
+	bool present;
+	int rc;
+
+	*out = NULL;
+	if (!spec || !*spec) {
+		tb_err("--db: empty database name");
+		free(db);
+		return -1;
+	}
+	rc = history_db_spec_is_pg(spec) ? hdb_pg_open(spec, db)
+					 : hdb_sqlite_open(spec, create, db);
+	if (rc)
+		goto fail;
+	if (create && create_schema(db))
+		goto fail;
+	if (has_schema(db, &present))
+		goto fail;
+	if (!present) {
+		tb_err("%s: not a thpbench history database (no thpbench_schema table); `thpbench history import` creates one",
+		       db->name);
+		goto fail;
+	}
+	if (check_version(db))
+		goto fail;
+	*out = db;
+	return 0;
+fail:
+	history_db_close(db);
+	return -1;
+}
+
+int history_db_open(const char *spec, struct history_db **out)
+{
+	return db_open(spec, true, out);
+}
+
+int history_db_open_existing(const char *spec, struct history_db **out)
+{
+	return db_open(spec, false, out);
+}
+
+void history_db_close(struct history_db *db)
+{
+	if (!db)
+		return;
+	if (db->ops)
+		db->ops->close(db);
+	free(db->name);
+	free(db);
+}
+
+/* " AND col = $k" for each set filter, and its parameter. */
+struct where {
+	char sql[512];
+	const char *params[4];
+	size_t np;
+};
+
+static void where_add(struct where *w, const char *col, const char *val)
+{
+	size_t l = strlen(w->sql);
+
+	if (!val)
+		return;
+	w->params[w->np++] = val;
+	snprintf(w->sql + l, sizeof(w->sql) - l, " AND %s = $%zu", col, w->np);
+}
+
+static void where_build(struct where *w, const struct history_filter *f,
+			const char *prefix, bool series_cols)
+{
+	char col[64];
+
+	memset(w, 0, sizeof(*w));
+	if (!f)
+		return;
+	snprintf(col, sizeof(col), "%s.host", prefix);
+	where_add(w, col, f->host);
+	snprintf(col, sizeof(col), "%s.suite", prefix);
+	where_add(w, col, f->suite);
+	if (!series_cols)
+		return;
+	snprintf(col, sizeof(col), "%s.case_id", prefix);
+	where_add(w, col, f->case_id);
+	snprintf(col, sizeof(col), "%s.metric", prefix);
+	where_add(w, col, f->metric);
+}
+
+/* Rows in series order, one per ok value; see history_db_load_series(). */
+enum {
+	LS_HOST, LS_SUITE, LS_SUITE_HASH, LS_CASE, LS_METRIC, LS_BETTER,
+	LS_RUN, LS_TIME, LS_KERNEL_ID, LS_KERNEL_RELEASE, LS_FINGERPRINT,
+	LS_N, LS_VALUE, LS_NCOLS
+};
+
+struct series_builder {
+	struct history_series *v;
+	size_t n, cap;
+	size_t night_cap, value_cap;	/* of the last series / night */
+	int err;
+};
+
+static bool same(const char *a, const char *b)
+{
+	return (!a && !b) || (a && b && !strcmp(a, b));
+}
+
+static char *dup_or_null(const char *s)
+{
+	return s ? xstrdup(s) : NULL;
+}
+
+static struct history_series *series_for(struct series_builder *b,
+					 const char *const *c)
+{
+	struct history_series *s = b->n ? &b->v[b->n - 1] : NULL;
+
+	if (s && same(s->host, c[LS_HOST]) && same(s->suite, c[LS_SUITE]) &&
+	    same(s->suite_hash, c[LS_SUITE_HASH]) &&
+	    same(s->case_id, c[LS_CASE]) && same(s->metric, c[LS_METRIC]))
+		return s;
+	b->v = xgrow(b->v, sizeof(*b->v), &b->cap, b->n);
+	s = &b->v[b->n++];
+	memset(s, 0, sizeof(*s));
+	s->host = dup_or_null(c[LS_HOST]);
+	s->suite = dup_or_null(c[LS_SUITE]);
+	s->suite_hash = dup_or_null(c[LS_SUITE_HASH]);
+	s->case_id = dup_or_null(c[LS_CASE]);
+	s->metric = dup_or_null(c[LS_METRIC]);
+	s->better = dup_or_null(c[LS_BETTER]);
+	b->night_cap = 0;
+	return s;
+}
+
+static int series_row(void *ctx, size_t ncols, const char *const *c)
+{
+	struct series_builder *b = ctx;
+	struct history_series *s;
+	struct history_night *nt;
+	long long run;
+	double v;
+
+	if (ncols != LS_NCOLS || !c[LS_RUN] || sscanf(c[LS_RUN], "%lld", &run) != 1) {
+		tb_err("history: unexpected row from the series query");
+		return b->err = -1;
+	}
+	s = series_for(b, c);
+	nt = s->n_nights ? &s->nights[s->n_nights - 1] : NULL;
+	if (!nt || nt->run_id != run) {
+		s->nights = xgrow(s->nights, sizeof(*s->nights), &b->night_cap,
+				  s->n_nights);
+		nt = &s->nights[s->n_nights++];
+		memset(nt, 0, sizeof(*nt));
+		nt->run_id = run;
+		nt->started = dup_or_null(c[LS_TIME]);
+		nt->kernel_id = dup_or_null(c[LS_KERNEL_ID]);
+		nt->kernel_release = dup_or_null(c[LS_KERNEL_RELEASE]);
+		nt->host_fingerprint = dup_or_null(c[LS_FINGERPRINT]);
+		b->value_cap = 0;
+	}
+	if (!c[LS_VALUE])
+		return 0;	/* an ok repetition without this metric */
+	if (parse_double(c[LS_VALUE], &v)) {
+		tb_err("history: value \"%s\" of run %lld is not a number",
+		       c[LS_VALUE], run);
+		return b->err = -1;
+	}
+	nt->values = xgrow(nt->values, sizeof(*nt->values), &b->value_cap, nt->n);
+	nt->values[nt->n++] = v;
+	return 0;
+}
+
+static int cmp_series(const void *pa, const void *pb)
+{
+	const struct history_series *a = pa, *b = pb;
+	int r;
+
+	if ((r = strcmp(a->host, b->host)) || (r = strcmp(a->suite, b->suite)) ||
+	    (r = strcmp(a->suite_hash, b->suite_hash)) ||
+	    (r = strcmp(a->case_id, b->case_id)))
+		return r;
+	return strcmp(a->metric, b->metric);
+}
+
+int history_db_load_series(struct history_db *db,
+			   const struct history_filter *f,
+			   struct history_series **out, size_t *n_out)
+{
+	struct series_builder b = { 0 };
+	struct where w;
+	char t[160], *sql;
+	size_t len;
+	int rc;
+
+	*out = NULL;
+	*n_out = 0;
+	where_build(&w, f, "nm", true);
+	history_schema_time_text(db->ops->dialect, "nm.time", t, sizeof(t));
+	len = strlen(t) + strlen(w.sql) + 1024;
+	sql = xmalloc(len);
+	snprintf(sql, len,
+		 "SELECT nm.host, nm.suite, nm.suite_hash, nm.case_id, nm.metric,"
+		 " nm.better, nm.run_id, %s, nm.kernel_id, nm.kernel_release,"
+		 " nm.host_fingerprint, nm.n, v.value"
+		 " FROM night_metrics nm"
+		 " LEFT JOIN reps r ON r.run_id = nm.run_id"
+		 "  AND r.case_id = nm.case_id AND r.status = 'ok'"
+		 " LEFT JOIN rep_values v ON v.run_id = r.run_id"
+		 "  AND v.case_id = r.case_id AND v.rep = r.rep AND v.metric = nm.metric"
+		 " WHERE 1 = 1%s"
+		 " ORDER BY nm.host, nm.suite, nm.suite_hash, nm.case_id, nm.metric,"
+		 " nm.time, nm.run_id, r.rep",
+		 t, w.sql);
+	rc = db->ops->query(db, "load the series", sql, w.np, w.params,
+			    series_row, &b);
+	free(sql);
+	if (rc || b.err) {
+		history_series_array_free(b.v, b.n);
+		return -1;
+	}
+	if (b.n)
+		qsort(b.v, b.n, sizeof(*b.v), cmp_series);
+	*out = b.v;
+	*n_out = b.n;
+	return 0;
+}
+
+struct run_list {
+	struct history_run_info *v;
+	size_t n, cap;
+};
+
+static int run_row(void *ctx, size_t ncols, const char *const *c)
+{
+	struct run_list *l = ctx;
+	struct history_run_info *r;
+	long long id = 0;
+
+	if (ncols != 12)
+		return -1;
+	l->v = xgrow(l->v, sizeof(*l->v), &l->cap, l->n);
+	r = &l->v[l->n++];
+	memset(r, 0, sizeof(*r));
+	if (c[0])
+		sscanf(c[0], "%lld", &id);
+	r->id = id;
+	r->started = dup_or_null(c[1]);
+	r->host = dup_or_null(c[2]);
+	r->host_fingerprint = dup_or_null(c[3]);
+	r->kernel_id = dup_or_null(c[4]);
+	r->kernel_release = dup_or_null(c[5]);
+	r->suite = dup_or_null(c[6]);
+	r->suite_hash = dup_or_null(c[7]);
+	r->thpbench_version = dup_or_null(c[8]);
+	r->source = dup_or_null(c[9]);
+	r->ncases = c[10] ? strtol(c[10], NULL, 10) : 0;
+	r->nmetrics = c[11] ? strtol(c[11], NULL, 10) : 0;
+	return 0;
+}
+
+int history_db_list_runs(struct history_db *db,
+			 const struct history_filter *f,
+			 struct history_run_info **out, size_t *n_out)
+{
+	struct run_list l = { 0 };
+	struct where w;
+	char t[160], *sql;
+	size_t len;
+	int rc;
+
+	where_build(&w, f, "r", false);
+	history_schema_time_text(db->ops->dialect, "r.time", t, sizeof(t));
+	len = strlen(t) + strlen(w.sql) + 1024;
+	sql = xmalloc(len);
+	snprintf(sql, len,
+		 "SELECT r.id, %s, r.host, r.host_fingerprint, r.kernel_id,"
+		 " r.kernel_release, r.suite, r.suite_hash, r.thpbench_version,"
+		 " r.source,"
+		 " (SELECT count(*) FROM cases c WHERE c.run_id = r.id),"
+		 " (SELECT count(*) FROM night_metrics m WHERE m.run_id = r.id)"
+		 " FROM runs r WHERE 1 = 1%s ORDER BY r.time, r.id",
+		 t, w.sql);
+	rc = db->ops->query(db, "list the runs", sql, w.np, w.params, run_row, &l);
+	free(sql);
+	if (rc) {
+		history_run_info_free(l.v, l.n);
+		return -1;
+	}
+	*out = l.v;
+	*n_out = l.n;
+	return 0;
+}
+
+void history_run_info_free(struct history_run_info *v, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		free(v[i].started);
+		free(v[i].host);
+		free(v[i].host_fingerprint);
+		free(v[i].kernel_id);
+		free(v[i].kernel_release);
+		free(v[i].suite);
+		free(v[i].suite_hash);
+		free(v[i].thpbench_version);
+		free(v[i].source);
+	}
+	free(v);
+}

@@ -1,0 +1,85 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * history_db - the nightly history database, backend-neutral.
+ *
+ * One schema (history_schema.h) in two backends, chosen by the spec given
+ * to --db: "postgresql://..." or "postgres://..." is a libpq connection URI
+ * (history_pg.c), anything else is the path of an SQLite file
+ * (history_sqlite.c; default results/history.sqlite). Opening creates the
+ * schema when it is missing (under a lock, so two first writers do not
+ * race) and refuses a database written by a newer schema version.
+ *
+ * Every write runs in one transaction (SQLite: BEGIN IMMEDIATE with a busy
+ * timeout, so concurrent writers wait instead of failing; PostgreSQL: a
+ * plain transaction): a crash mid-write leaves the database as it was
+ * before the write. Every value reaches SQL as a bound parameter, never
+ * spliced into the statement text.
+ *
+ * Errors are printed (tb_err) by the function that returns -1.
+ */
+#ifndef THPBENCH_HISTORY_DB_H
+#define THPBENCH_HISTORY_DB_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "history_series.h"
+
+#define HISTORY_DB_DEFAULT "results/history.sqlite"
+
+struct history_db;
+
+/* NULL members match everything. */
+struct history_filter {
+	const char *host, *suite, *case_id, *metric;
+};
+
+/*
+ * Open (and create, with its schema) the database named by spec. 0, or -1
+ * with the error printed.
+ */
+int history_db_open(const char *spec, struct history_db **out);
+/*
+ * The same, but an SQLite file that does not exist yet is an error rather
+ * than a new empty database (for commands that only read).
+ */
+int history_db_open_existing(const char *spec, struct history_db **out);
+void history_db_close(struct history_db *db);
+
+/* True when spec names a PostgreSQL server rather than an SQLite file. */
+bool history_db_spec_is_pg(const char *spec);
+
+/*
+ * Every series matching f: one per (host, suite, suite_hash, case_id,
+ * metric), sorted by those; nights oldest first (by start time, then run
+ * id), each with its ok repetitions' raw values in file order. *out is
+ * malloc'ed (history_series_array_free). 0, or -1 with the error printed.
+ */
+int history_db_load_series(struct history_db *db,
+			   const struct history_filter *f,
+			   struct history_series **out, size_t *n_out);
+
+/* One stored run, as `history list` shows it. */
+struct history_run_info {
+	int64_t id;
+	char *started;
+	char *host;
+	char *host_fingerprint;
+	char *kernel_id;
+	char *kernel_release;
+	char *suite;
+	char *suite_hash;
+	char *thpbench_version;
+	char *source;		/* the path it was imported from */
+	long ncases;
+	long nmetrics;		/* night x case x metric rows */
+};
+
+/* Runs matching f (host and suite only), oldest first. */
+int history_db_list_runs(struct history_db *db,
+			 const struct history_filter *f,
+			 struct history_run_info **out, size_t *n_out);
+void history_run_info_free(struct history_run_info *v, size_t n);
+
+#endif

@@ -1,0 +1,409 @@
+// SPDX-License-Identifier: GPL-2.0-only
+#include "history_import.h"
+#include "history_backend.h"
+#include "history_fingerprint.h"
+
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "metric_info.h"
+#include "stats.h"
+#include "store.h"
+#include "util.h"
+
+#define KERNEL_ID_MAX 128
+
+int history_kernel_id_check(const char *id)
+{
+	size_t i, n = strlen(id);
+
+	if (!n || n > KERNEL_ID_MAX)
+		return -1;
+	for (i = 0; i < n; i++)
+		if (!strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+			    "0123456789._+:/@~^-", id[i]))
+			return -1;
+	return 0;
+}
+
+/* Everything a run row holds, as text parameters. */
+struct run_row {
+	char content_hash[HISTORY_HASH_HEX], fingerprint[HISTORY_HASH_HEX];
+	char suite_hash[HISTORY_HASH_HEX], imported[32];
+	const char *started, *host, *kernel_id, *kernel_release, *suite;
+	char *identity, *thp, *hugetlb;	/* JSON text, malloc'ed */
+	char *nr_cpus, *mem_kb, *numa, *series, *patch_ids, *tree_id, *version;
+	char *kid_owned;	/* the file's own kernel_id */
+	const json_t *env;
+};
+
+static void run_row_free(struct run_row *rr)
+{
+	free(rr->identity);
+	free(rr->thp);
+	free(rr->hugetlb);
+	free(rr->nr_cpus);
+	free(rr->mem_kb);
+	free(rr->numa);
+	free(rr->series);
+	free(rr->patch_ids);
+	free(rr->tree_id);
+	free(rr->version);
+	free(rr->kid_owned);
+}
+
+static const char *env_str(const json_t *o, const char *key)
+{
+	return json_string_value(json_object_get(o, key));
+}
+
+/* Any JSON value as text: a string as itself, others dumped; NULL if absent. */
+static char *json_text(const json_t *v)
+{
+	if (!v || json_is_null(v))
+		return NULL;
+	if (json_is_string(v))
+		return xstrdup(json_string_value(v));
+	return json_dumps(v, JSON_SORT_KEYS | JSON_COMPACT | JSON_ENCODE_ANY);
+}
+
+/* A provenance field: top-level "provenance", then meta's, then meta. */
+static char *provenance(const json_t *root, const json_t *meta, const char *key,
+			const char *alt)
+{
+	const json_t *sources[] = {
+		json_object_get(root, "provenance"),
+		json_object_get(meta, "provenance"),
+		meta,
+	};
+	size_t i;
+	json_t *v;
+
+	for (i = 0; i < ARRAY_SIZE(sources); i++) {
+		if (!json_is_object(sources[i]))
+			continue;
+		v = json_object_get(sources[i], key);
+		if (!v && alt)
+			v = json_object_get(sources[i], alt);
+		if (v && !json_is_null(v))
+			return json_text(v);
+	}
+	return NULL;
+}
+
+static int check_started(const char *path, const char *s)
+{
+	struct tm tm;
+	const char *end;
+
+	memset(&tm, 0, sizeof(tm));
+	end = s ? strptime(s, "%Y-%m-%dT%H:%M:%SZ", &tm) : NULL;
+	if (!end || *end) {
+		tb_err("%s: env.started is \"%s\"; expected an ISO-8601 UTC time such as 2026-11-30T02:00:00Z",
+		       path, s ? s : "(absent)");
+		return -1;
+	}
+	return 0;
+}
+
+static int check_cases(const char *path, const struct tb_results *r)
+{
+	size_t i, j;
+
+	if (!r->ncases) {
+		tb_err("%s: no cases: nothing to record", path);
+		return -1;
+	}
+	for (i = 0; i < r->ncases; i++)
+		for (j = 0; j < i; j++)
+			if (!strcmp(r->cases[i].id, r->cases[j].id)) {
+				tb_err("%s: case id \"%s\" appears twice", path,
+				       r->cases[i].id);
+				return -1;
+			}
+	return 0;
+}
+
+static char *int_text(const json_t *v)
+{
+	char buf[32];
+
+	if (!json_is_integer(v))
+		return NULL;
+	snprintf(buf, sizeof(buf), "%" JSON_INTEGER_FORMAT, json_integer_value(v));
+	return xstrdup(buf);
+}
+
+static int fill_run_row(const char *path, const json_t *root,
+			const struct tb_results *r, const char *kernel_id,
+			struct run_row *rr)
+{
+	const json_t *env = r->env;
+	json_t *identity;
+	time_t now = time(NULL);
+	struct tm tm;
+	char *meta_kid;
+
+	memset(rr, 0, sizeof(*rr));
+	rr->env = env;
+	rr->started = env_str(env, "started");
+	rr->host = env_str(env, "hostname");
+	rr->kernel_release = env_str(env, "kernel");
+	if (check_started(path, rr->started))
+		return -1;
+	if (!rr->host || !*rr->host || !rr->kernel_release || !*rr->kernel_release) {
+		tb_err("%s: env.hostname and env.kernel must be non-empty strings", path);
+		return -1;
+	}
+	if (check_cases(path, r))
+		return -1;
+	rr->suite = env_str(r->meta, "suite");
+	if (!rr->suite || !*rr->suite)
+		rr->suite = "command";
+	meta_kid = provenance(root, r->meta, "kernel_id", NULL);
+	if (!kernel_id && meta_kid && !history_kernel_id_check(meta_kid))
+		kernel_id = meta_kid;
+	rr->kernel_id = kernel_id ? kernel_id : rr->kernel_release;
+	history_hash_json(root, rr->content_hash);
+	identity = history_host_identity(env);
+	history_hash_json(identity, rr->fingerprint);
+	rr->identity = json_dumps(identity, JSON_SORT_KEYS | JSON_COMPACT);
+	rr->thp = json_text(json_object_get(identity, "thp"));
+	json_decref(identity);
+	rr->hugetlb = json_text(json_object_get(env, "hugetlb"));
+	history_suite_hash(r, rr->suite_hash);
+	gmtime_r(&now, &tm);
+	strftime(rr->imported, sizeof(rr->imported), "%Y-%m-%dT%H:%M:%SZ", &tm);
+	rr->nr_cpus = int_text(json_object_get(env, "nr_cpus"));
+	rr->mem_kb = int_text(json_object_get(env, "mem_total_kb"));
+	rr->numa = int_text(json_object_get(env, "numa_nodes"));
+	rr->series = provenance(root, r->meta, "series", NULL);
+	rr->patch_ids = provenance(root, r->meta, "patch_ids", "patch-ids");
+	rr->tree_id = provenance(root, r->meta, "tree_id", "tree");
+	rr->version = provenance(root, r->meta, "thpbench_version", "version");
+	rr->kid_owned = meta_kid;
+	return 0;
+}
+
+static const char *const sql_insert_run =
+	"INSERT INTO runs (content_hash, time, imported, source, host,"
+	" host_fingerprint, host_identity, cpu_model, microcode, nr_cpus,"
+	" mem_total_kb, numa_nodes, cmdline, thp_defaults, hugetlb_defaults,"
+	" governor, kernel_id, kernel_release, kernel_version,"
+	" kernel_config_hash, suite, suite_hash, series, patch_ids, tree_id,"
+	" thpbench_version)"
+	" VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14,"
+	" $15, $16, $17, $18, $19, $20, $21, $22, $23, $24, $25, $26)"
+	" ON CONFLICT (content_hash) DO NOTHING RETURNING id";
+
+static int first_id(void *ctx, size_t ncols, const char *const *cells)
+{
+	int64_t *id = ctx;
+	long long v;
+
+	if (ncols < 1 || !cells[0] || sscanf(cells[0], "%lld", &v) != 1)
+		return -1;
+	*id = v;
+	return 0;
+}
+
+/* Insert the run row; *id = 0 when its content hash is already there. */
+static int insert_run(struct history_db *db, const char *path,
+		      const struct run_row *rr, int64_t *id)
+{
+	const json_t *env = rr->env;
+	const char *kversion = env_str(env, "proc_version");
+	const char *p[26] = {
+		rr->content_hash, rr->started, rr->imported, path, rr->host,
+		rr->fingerprint, rr->identity, env_str(env, "cpu"),
+		env_str(env, "microcode"), rr->nr_cpus, rr->mem_kb, rr->numa,
+		env_str(env, "cmdline"), rr->thp, rr->hugetlb,
+		env_str(env, "governor"), rr->kernel_id, rr->kernel_release,
+		kversion ? kversion : env_str(env, "kernel_version"),
+		env_str(env, "kernel_config"), rr->suite, rr->suite_hash,
+		rr->series, rr->patch_ids, rr->tree_id, rr->version,
+	};
+
+	*id = 0;
+	return db->ops->query(db, "record the run", sql_insert_run,
+			      ARRAY_SIZE(p), p, first_id, id);
+}
+
+static int insert_reps(struct history_db *db, const char *run,
+		       const struct tb_case *c)
+{
+	char rep[32], seq[32], val[40];
+	size_t i, j;
+
+	for (i = 0; i < c->nruns; i++) {
+		const struct tb_run *ru = &c->runs[i];
+		const char *p[6] = { run, c->id, rep, seq,
+				     run_status_name(ru->status), ru->reason };
+
+		snprintf(rep, sizeof(rep), "%zu", i);
+		snprintf(seq, sizeof(seq), "%ld", ru->seq);
+		if (hdb_exec(db, "record a repetition",
+			     "INSERT INTO reps (run_id, case_id, rep, seq, status, reason)"
+			     " VALUES ($1, $2, $3, $4, $5, $6)", 6, p))
+			return -1;
+		for (j = 0; j < ru->metrics.n; j++) {
+			const struct metric *m = &ru->metrics.v[j];
+			const char *q[5] = { run, c->id, rep, m->name, val };
+
+			if (!isfinite(m->value))
+				continue;
+			snprintf(val, sizeof(val), "%.17g", m->value);
+			if (hdb_exec(db, "record a value",
+				     "INSERT INTO rep_values (run_id, case_id, rep, metric, value)"
+				     " VALUES ($1, $2, $3, $4, $5)", 5, q))
+				return -1;
+		}
+	}
+	return 0;
+}
+
+static void num(char *buf, size_t len, double v, bool *null)
+{
+	*null = !isfinite(v);
+	snprintf(buf, len, "%.17g", v);
+}
+
+static int insert_night(struct history_db *db, const char *run,
+			const struct run_row *rr, const struct tb_case *c,
+			const char *metric, const struct summary *s)
+{
+	const json_t *extras[1] = { c->extra };
+	struct metric_info mi;
+	char n[32], mean[40], sd[40], med[40], mn[40], mx[40], err[256];
+	bool null_sd, null;
+	const char *better;
+
+	if (metric_info_get(metric, extras, 1, NULL, 0, 0.02, &mi, err, sizeof(err))) {
+		tb_err("case %s: %s", c->id, err);
+		return -1;
+	}
+	better = mi.better == BETTER_NEUTRAL ? NULL : better_name(mi.better);
+	snprintf(n, sizeof(n), "%zu", s->n);
+	num(mean, sizeof(mean), s->mean, &null);
+	num(sd, sizeof(sd), s->stddev, &null_sd);
+	num(med, sizeof(med), s->median, &null);
+	num(mn, sizeof(mn), s->min, &null);
+	num(mx, sizeof(mx), s->max, &null);
+	{
+		const char *p[17] = {
+			run, rr->started, rr->host, rr->fingerprint, rr->kernel_id,
+			rr->kernel_release, rr->suite, rr->suite_hash, c->id,
+			metric, better, n, mean, null_sd ? NULL : sd, med, mn, mx,
+		};
+
+		return hdb_exec(db, "record a night's summary",
+				"INSERT INTO night_metrics (run_id, time, host,"
+				" host_fingerprint, kernel_id, kernel_release, suite,"
+				" suite_hash, case_id, metric, better, n, mean, stddev,"
+				" median, min, max) VALUES ($1, $2, $3, $4, $5, $6, $7,"
+				" $8, $9, $10, $11, $12, $13, $14, $15, $16, $17)",
+				17, p);
+	}
+}
+
+static int insert_case(struct history_db *db, const char *run,
+		       const struct run_row *rr, const struct tb_case *c)
+{
+	json_t *args = strv_to_json(c->args, c->nargs);
+	char *args_text = json_dumps(args, JSON_COMPACT), **names;
+	double *vals = xmalloc((c->nruns ? c->nruns : 1) * sizeof(*vals));
+	struct summary s;
+	size_t i, n, nn;
+	int rc;
+	const char *p[7] = { run, c->id, c->name, c->workload ? c->workload : "",
+			     args_text, c->thp, c->label };
+
+	json_decref(args);
+	rc = hdb_exec(db, "record a case",
+		      "INSERT INTO cases (run_id, case_id, name, workload, args, thp, label)"
+		      " VALUES ($1, $2, $3, $4, $5, $6, $7)", 7, p);
+	free(args_text);
+	if (!rc)
+		rc = insert_reps(db, run, c);
+	nn = rc ? 0 : case_metric_names(c, &names);
+	for (i = 0; !rc && i < nn; i++) {
+		n = case_metric_values(c, names[i], vals, c->nruns);
+		if (!stats_summary(vals, n, &s))
+			rc = insert_night(db, run, rr, c, names[i], &s);
+	}
+	if (nn)
+		free(names);
+	free(vals);
+	return rc;
+}
+
+static int write_run(struct history_db *db, const char *path,
+		     const struct tb_results *r, const struct run_row *rr,
+		     int64_t *run_id)
+{
+	const char *p[1] = { rr->content_hash };
+	char run[32];
+	size_t i;
+
+	if (insert_run(db, path, rr, run_id))
+		return -1;
+	if (!*run_id) {
+		/* Stored before (perhaps by a writer that just beat us). */
+		if (db->ops->query(db, "find the stored run",
+				   "SELECT id FROM runs WHERE content_hash = $1",
+				   1, p, first_id, run_id))
+			return -1;
+		return HISTORY_ALREADY;
+	}
+	snprintf(run, sizeof(run), "%" PRId64, *run_id);
+	for (i = 0; i < r->ncases; i++)
+		if (insert_case(db, run, rr, &r->cases[i]))
+			return -1;
+	return HISTORY_IMPORTED;
+}
+
+int history_import_file(struct history_db *db, const char *path,
+			const char *kernel_id, int64_t *run_id)
+{
+	struct tb_results r;
+	struct run_row rr;
+	json_error_t jerr;
+	json_t *root;
+	char err[1024];
+	int rc = -1;
+
+	*run_id = 0;
+	if (kernel_id && history_kernel_id_check(kernel_id)) {
+		tb_err("--kernel-id \"%s\": use 1 to %d characters of A-Z a-z 0-9 . _ + : / @ ~ ^ -",
+		       kernel_id, KERNEL_ID_MAX);
+		return -1;
+	}
+	if (store_load(path, &r, err, sizeof(err))) {
+		tb_err("%s", err);
+		return -1;
+	}
+	root = json_load_file(path, 0, &jerr);
+	if (!root) {
+		tb_err("%s:%d: %s", path, jerr.line, jerr.text);
+		results_free(&r);
+		return -1;
+	}
+	if (fill_run_row(path, root, &r, kernel_id, &rr))
+		goto out;
+	if (db->ops->begin(db))
+		goto out;
+	rc = write_run(db, path, &r, &rr, run_id);
+	if (rc == HISTORY_IMPORTED && db->ops->commit(db))
+		rc = -1;
+	if (rc != HISTORY_IMPORTED)
+		db->ops->rollback(db);
+out:
+	run_row_free(&rr);
+	json_decref(root);
+	results_free(&r);
+	return rc;
+}

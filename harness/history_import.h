@@ -1,0 +1,39 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * history_import - record a results file (store.h validates it) in the
+ * history database, in one transaction: the run with its host and kernel
+ * identity, suite hash and provenance, every case, every repetition with
+ * its raw values, and one summary row per case and metric (ok repetitions
+ * only; neutral metrics too, with better NULL).
+ *
+ * The run's kernel_id is the one given (the CI's git describe or commit),
+ * else the file's provenance/meta "kernel_id", else `uname -r` of the run.
+ * Provenance (series, patch ids, tree id, thpbench version) is read from a
+ * top-level "provenance" object, else meta's, when the file has one.
+ *
+ * A file whose content hash (history_fingerprint.h) is already stored is
+ * not imported again: importing is idempotent, also when two writers race.
+ */
+#ifndef THPBENCH_HISTORY_IMPORT_H
+#define THPBENCH_HISTORY_IMPORT_H
+
+#include <stdint.h>
+
+#include "history_db.h"
+
+enum history_import_result {
+	HISTORY_IMPORTED = 0,
+	HISTORY_ALREADY = 1,	/* same content already stored as *run_id */
+};
+
+/*
+ * Import path. kernel_id may be NULL. Returns enum history_import_result
+ * with *run_id set, or -1 with the error printed (nothing was written).
+ */
+int history_import_file(struct history_db *db, const char *path,
+			const char *kernel_id, int64_t *run_id);
+
+/* 0 when id is a usable kernel id (1..128 of [A-Za-z0-9._+:/@~^-]). */
+int history_kernel_id_check(const char *id);
+
+#endif

@@ -1,0 +1,208 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The SQLite backend of history_backend.h: one file, WAL journal, full
+ * sync, foreign keys on, a 60 s busy timeout and BEGIN IMMEDIATE so that
+ * two writers queue for the write lock instead of failing or deadlocking.
+ */
+#include "history_backend.h"
+
+#include <sqlite3.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "util.h"
+
+#define BUSY_TIMEOUT_MS 60000
+
+struct stmt_cache {
+	char **sql;
+	sqlite3_stmt **stmt;
+	size_t n, cap;
+};
+
+static sqlite3_stmt *prepared(struct history_db *db, const char *what,
+			      const char *sql)
+{
+	struct stmt_cache *c = db->cache;
+	sqlite3_stmt *st;
+	size_t i, cap;
+
+	for (i = 0; i < c->n; i++)
+		if (!strcmp(c->sql[i], sql))
+			return c->stmt[i];
+	if (sqlite3_prepare_v2(db->conn, sql, -1, &st, NULL) != SQLITE_OK) {
+		tb_err("%s: %s: %s", db->name, what, sqlite3_errmsg(db->conn));
+		return NULL;
+	}
+	cap = c->cap;
+	c->sql = xgrow(c->sql, sizeof(*c->sql), &cap, c->n);
+	c->stmt = xgrow(c->stmt, sizeof(*c->stmt), &c->cap, c->n);
+	c->sql[c->n] = xstrdup(sql);
+	c->stmt[c->n++] = st;
+	return st;
+}
+
+static int bind_all(struct history_db *db, sqlite3_stmt *st, size_t np,
+		    const char *const *params)
+{
+	char name[32];
+	size_t i;
+	int idx;
+
+	for (i = 0; i < np; i++) {
+		snprintf(name, sizeof(name), "$%zu", i + 1);
+		idx = sqlite3_bind_parameter_index(st, name);
+		if (!idx)
+			continue;	/* the statement does not use it */
+		if (sqlite3_bind_text(st, idx, params[i], -1, SQLITE_TRANSIENT) != SQLITE_OK) {
+			tb_err("%s: %s", db->name, sqlite3_errmsg(db->conn));
+			return -1;
+		}
+	}
+	return 0;
+}
+
+static int row_out(sqlite3_stmt *st, hdb_row_fn fn, void *ctx)
+{
+	int i, ncol = sqlite3_column_count(st), rc;
+	const char **cells = xcalloc((size_t)ncol + 1, sizeof(*cells));
+	char (*num)[32] = xmalloc(((size_t)ncol + 1) * sizeof(*num));
+
+	for (i = 0; i < ncol; i++) {
+		switch (sqlite3_column_type(st, i)) {
+		case SQLITE_NULL:
+			cells[i] = NULL;
+			break;
+		case SQLITE_FLOAT:
+			snprintf(num[i], sizeof(num[i]), "%.17g",
+				 sqlite3_column_double(st, i));
+			cells[i] = num[i];
+			break;
+		default:
+			cells[i] = (const char *)sqlite3_column_text(st, i);
+		}
+	}
+	rc = fn(ctx, (size_t)ncol, cells);
+	free(cells);
+	free(num);
+	return rc;
+}
+
+static int sq_query(struct history_db *db, const char *what, const char *sql,
+		    size_t np, const char *const *params, hdb_row_fn fn,
+		    void *ctx)
+{
+	sqlite3_stmt *st = prepared(db, what, sql);
+	int rc = 0, s;
+
+	if (!st)
+		return -1;
+	if (bind_all(db, st, np, params)) {
+		rc = -1;
+		goto out;
+	}
+	while ((s = sqlite3_step(st)) == SQLITE_ROW)
+		if (fn && (rc = row_out(st, fn, ctx)))
+			goto out;
+	if (s != SQLITE_DONE) {
+		tb_err("%s: %s: %s", db->name, what, sqlite3_errmsg(db->conn));
+		rc = -1;
+	}
+out:
+	sqlite3_reset(st);
+	sqlite3_clear_bindings(st);
+	return rc;
+}
+
+static int sq_simple(struct history_db *db, const char *what, const char *sql)
+{
+	char *msg = NULL;
+
+	if (sqlite3_exec(db->conn, sql, NULL, NULL, &msg) != SQLITE_OK) {
+		tb_err("%s: %s: %s", db->name, what, msg ? msg : sqlite3_errmsg(db->conn));
+		sqlite3_free(msg);
+		return -1;
+	}
+	return 0;
+}
+
+static int sq_begin(struct history_db *db)
+{
+	return sq_simple(db, "begin a write transaction", "BEGIN IMMEDIATE");
+}
+
+static int sq_commit(struct history_db *db)
+{
+	return sq_simple(db, "commit", "COMMIT");
+}
+
+static void sq_rollback(struct history_db *db)
+{
+	if (!sqlite3_get_autocommit(db->conn))
+		sqlite3_exec(db->conn, "ROLLBACK", NULL, NULL, NULL);
+}
+
+static void sq_close(struct history_db *db)
+{
+	struct stmt_cache *c = db->cache;
+	size_t i;
+
+	for (i = 0; c && i < c->n; i++) {
+		sqlite3_finalize(c->stmt[i]);
+		free(c->sql[i]);
+	}
+	if (c) {
+		free(c->sql);
+		free(c->stmt);
+		free(c);
+	}
+	sqlite3_close(db->conn);
+}
+
+static const struct hdb_ops sqlite_ops = {
+	.dialect = HDB_SQLITE,
+	.query = sq_query,
+	.script = sq_simple,
+	.begin = sq_begin,
+	.commit = sq_commit,
+	.rollback = sq_rollback,
+	.close = sq_close,
+};
+
+int hdb_sqlite_open(const char *path, bool create, struct history_db *db)
+{
+	static const char *const pragmas =
+		"PRAGMA foreign_keys = ON;"
+		"PRAGMA synchronous = FULL;";
+	struct stat sb;
+	sqlite3 *conn = NULL;
+	int flags = SQLITE_OPEN_READWRITE;
+
+	if (!create && stat(path, &sb)) {
+		tb_err("%s: no such history database (thpbench history import creates one)",
+		       path);
+		return -1;
+	}
+	if (create)
+		flags |= SQLITE_OPEN_CREATE;
+	if (sqlite3_open_v2(path, &conn, flags, NULL) != SQLITE_OK) {
+		tb_err("%s: cannot open the SQLite database: %s", path,
+		       conn ? sqlite3_errmsg(conn) : "out of memory");
+		sqlite3_close(conn);
+		return -1;
+	}
+	sqlite3_busy_timeout(conn, BUSY_TIMEOUT_MS);
+	sqlite3_extended_result_codes(conn, 1);
+	db->ops = &sqlite_ops;
+	db->conn = conn;
+	db->cache = xcalloc(1, sizeof(struct stmt_cache));
+	db->name = xstrdup(path);
+	if (sq_simple(db, "set up the connection", pragmas))
+		return -1;
+	/* WAL: readers never block the writer. It persists in the file; a
+	 * database that cannot use it (e.g. on NFS) keeps its rollback journal. */
+	sqlite3_exec(conn, "PRAGMA journal_mode = WAL", NULL, NULL, NULL);
+	return 0;
+}
