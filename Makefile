@@ -77,11 +77,11 @@ ANALYZE_DIR := build/analyze
 ANALYZE_SRC := $(wildcard harness/*.c workloads/*.c workloads/lib/*.c)
 ANALYZE_OBJ := $(ANALYZE_SRC:%.c=$(ANALYZE_DIR)/%.o)
 CPPCHECK_FLAGS := -q --enable=warning,portability --std=c11 -D_GNU_SOURCE \
-	-Iharness -Iworkloads/lib --library=tests/analyze/jansson.cfg \
+	-Iharness -Iworkloads/lib $(PQ_CFLAGS) --library=tests/analyze/jansson.cfg \
 	--suppressions-list=tests/analyze/cppcheck.supp --error-exitcode=1 \
 	--template='{file}:{line}: {severity}: {message} [{id}]'
 
-$(ANALYZE_DIR)/harness/%.o: CFLAGS += -Iharness
+$(ANALYZE_DIR)/harness/%.o: CFLAGS += -Iharness $(PQ_CFLAGS)
 $(ANALYZE_DIR)/workloads/%.o: CFLAGS += -Iworkloads/lib
 $(ANALYZE_DIR)/%.o: %.c
 	@mkdir -p $(@D)

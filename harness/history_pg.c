@@ -78,8 +78,7 @@ static int pg_query(struct history_db *db, const char *what, const char *sql,
 	}
 	nrows = PQntuples(res);
 	ncols = PQnfields(res);
-	if (fn && nrows)
-		cells = xcalloc((size_t)ncols + 1, sizeof(*cells));
+	cells = xcalloc((size_t)ncols + 1, sizeof(*cells));
 	for (r = 0; fn && r < nrows && !rc; r++) {
 		for (c = 0; c < ncols; c++)
 			cells[c] = PQgetisnull(res, r, c) ? NULL : PQgetvalue(res, r, c);
