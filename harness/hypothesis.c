@@ -271,8 +271,10 @@ static void change_diff(const double *a, size_t na, const double *b,
 	c->sd = sqrt(((double)(na - 1) * sa.stddev * sa.stddev +
 		      (double)(nb - 1) * sb.stddev * sb.stddev) /
 		     (double)(na + nb - 2));
-	if (c->base == 0)
-		return;		/* no relative change */
+	if (c->base == 0) {
+		c->sd = NAN;	/* no relative change, no relative spread */
+		return;
+	}
 	c->sd /= c->base;
 	c->rel = c->w.diff / c->base;
 	if (!nonneg)

@@ -64,6 +64,13 @@ void vmstat_delta(const struct vmstat_snap *before,
 		j = find(before, after->names[i]);
 		if (j < 0)
 			continue;
+		if (!strncmp(after->names[i], "nr_", 3)) {
+			snprintf(key, sizeof(key), "vmstat.%s.before", after->names[i]);
+			metric_set_put(out, key, (double)before->vals[j]);
+			snprintf(key, sizeof(key), "vmstat.%s.after", after->names[i]);
+			metric_set_put(out, key, (double)after->vals[i]);
+			continue;
+		}
 		snprintf(key, sizeof(key), "vmstat.%s", after->names[i]);
 		metric_set_put(out, key, (double)after->vals[i] -
 					 (double)before->vals[j]);

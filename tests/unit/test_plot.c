@@ -528,7 +528,8 @@ static void test_results_dir(void **state)
 	results_free(&r);
 }
 
-/* A counter that is 0 in base: no relative change, no bar, no warning. */
+/* A counter that is 0 in base: no relative change, and its bar points
+ * right (an increase, drawn to the axis end), never left; no warning. */
 static void test_compare_base_zero(void **state)
 {
 	struct tb_results ra = { 0 }, rb = { 0 };
@@ -536,7 +537,8 @@ static void test_compare_base_zero(void **state)
 	struct comparison c;
 	struct cmp_opts o;
 	struct tb_case *a, *b;
-	char err[512], dir[128], *s;
+	char err[512], dir[128], *s, *p, rel[10], lo[10], hi[10];
+	double bar;
 	int i;
 
 	(void)state;
@@ -556,7 +558,13 @@ static void test_compare_base_zero(void **state)
 	s = slurp(dir, "ab-mremap-always-change.dat");
 	/* roi_usec first, then the counter with NaN change; split never moved. */
 	assert_non_null(strstr(s, "\n0 \"roi_usec\" 3 \"improvement\" "));
-	assert_non_null(strstr(s, "\n1 \"vmstat.thp_fault_alloc\" "));
+	p = strstr(s, "\n1 \"vmstat.thp_fault_alloc\" ");
+	assert_non_null(p);
+	/* row metric code verdict change lo hi bar ... */
+	assert_int_equal(sscanf(p, "\n1 \"vmstat.thp_fault_alloc\" %*d \"changed\" %9s %9s %9s %lf",
+				rel, lo, hi, &bar), 4);
+	assert_string_equal(rel, "NaN");
+	assert_true(bar > 0);
 	assert_null(strstr(s, "thp_split_pmd"));
 	free(s);
 	s = slurp(dir, "ab-mremap-always-change.gp");

@@ -149,17 +149,22 @@ static void test_fake_vmstat_deltas(void **state)
 	assert_non_null(mkdtemp(dir));
 	snprintf(path, sizeof(path), "%s/vmstat", dir);
 	f = fopen(path, "w");
-	fputs("nr_free_pages 100\nthp_fault_alloc 10\npgfault 1000\n", f);
+	fputs("nr_free_pages 100\nthp_fault_alloc 10\npgfault 1000\n"
+	      "nr_anon_transparent_hugepages 10\n", f);
 	fclose(f);
 	snprintf(script, sizeof(script),
-		 "printf 'nr_free_pages 5\\nthp_fault_alloc 14\\npgfault 1500\\n' > %s",
-		 path);
+		 "printf 'nr_free_pages 5\\nthp_fault_alloc 14\\npgfault 1500\\n"
+		 "nr_anon_transparent_hugepages 4\\n' > %s", path);
 	memset(&run, 0, sizeof(run));
 	runner_run(&spec, &run);
 	assert_int_equal(run.status, RUN_OK);
 	assert_true(metric(&run, "vmstat.thp_fault_alloc") == 4);
 	assert_true(metric(&run, "vmstat.pgfault") == 500);
 	assert_null(metric_set_find(&run.metrics, "vmstat.nr_free_pages"));
+	/* a level is recorded as levels, never as a delta (-6) */
+	assert_true(metric(&run, "vmstat.nr_anon_transparent_hugepages.before") == 10);
+	assert_true(metric(&run, "vmstat.nr_anon_transparent_hugepages.after") == 4);
+	assert_null(metric_set_find(&run.metrics, "vmstat.nr_anon_transparent_hugepages"));
 	assert_int_equal(run.huge, 1);
 	unlink(path);
 	rmdir(dir);

@@ -291,6 +291,74 @@ static void test_mw_ties_sleep(void **state)
 	near(mw.p, 0.06933, 1e-5);
 }
 
+
+/*
+ * Exact tails summed directly, against exact counting (Python integers:
+ * C(60,30) = 118264581564861424; for 10 vs 12, #{U <= 30} = 16271 of
+ * C(22,10) = 646646 subsets, so 2 P(U >= 90) = 2 * 16271 / 646646):
+ * 30 vs 30 fully separated with the base larger gives p = 2 / C(60,30) =
+ * 1.6911233892144735e-17, never 0 (1 - cdf underflowed to 0), and the
+ * upper tail at a moderate p keeps its digits (1 - cdf lost them).
+ */
+static void test_mw_exact_tails(void **state)
+{
+	double a[30], b[30], y[12];
+	/* 6 above all of y, one above 9 of them, 3 above 3: U = 90 */
+	const double x[10] = { 12.1, 12.2, 12.3, 12.4, 12.5, 12.6, 8.5, 2.1,
+			       2.2, 2.3 };
+	struct mann_whitney mw;
+	int i;
+
+	(void)state;
+	for (i = 0; i < 30; i++) {
+		a[i] = 100 + i + 0.5;
+		b[i] = i;
+	}
+	mann_whitney(a, 30, b, 30, &mw);
+	assert_true(mw.exact);
+	near(mw.u, 900, 0);
+	near(mw.p, 2.0 / 118264581564861424.0, 1e-12 * 1.6911233892144735e-17);
+	mann_whitney(b, 30, a, 30, &mw);
+	near(mw.p, 1.6911233892144735e-17, 1e-12 * 1.6911233892144735e-17);
+	for (i = 0; i < 12; i++)
+		y[i] = i;
+	mann_whitney(x, 10, y, 12, &mw);
+	near(mw.u, 90, 0);
+	near(mw.p, 2.0 * 16271 / 646646, 1e-15);
+}
+
+/*
+ * Centred sums: 1e15 + {1..5} vs 1e15 + {2,3,4,5,7} is the same test as
+ * {1..5} vs {2,3,4,5,7}: scipy 1.10 ttest_ind(b, a, equal_var=False) on
+ * the offsets gives p = 0.31375160946247493 (on the raw values scipy
+ * itself loses the digits).
+ */
+static void test_welch_offset(void **state)
+{
+	double a[5], b[5];
+	const double kb[] = { 2, 3, 4, 5, 7 };
+	struct summary sa, sb;
+	struct welch w;
+	struct change c;
+	int i;
+
+	(void)state;
+	for (i = 0; i < 5; i++) {
+		a[i] = 1e15 + i + 1;
+		b[i] = 1e15 + kb[i];
+	}
+	stats_summary(a, 5, &sa);
+	stats_summary(b, 5, &sb);
+	near(sa.stddev, sqrt(2.5), 1e-12);
+	welch_test(&sa, &sb, 0.95, &w);
+	near(w.diff, 1.2, 1e-12);
+	near(w.p, 0.31375160946247493, 1e-12);
+	/* the log scale too: log(1e15 + k) differ in the 16th digit */
+	change_ci(a, 5, b, 5, 0.95, &c);
+	assert_int_equal(c.method, CHANGE_LOG);
+	near(c.w.p, 0.31375160946247493, 1e-6);
+}
+
 /* Exact and normal approximation agree closely at 20 + 20. */
 static void test_mw_large_n(void **state)
 {
@@ -431,6 +499,8 @@ int main(void)
 		cmocka_unit_test(test_mw_exact_r),
 		cmocka_unit_test(test_mw_ties_sleep),
 		cmocka_unit_test(test_mw_large_n),
+		cmocka_unit_test(test_mw_exact_tails),
+		cmocka_unit_test(test_welch_offset),
 		cmocka_unit_test(test_holm),
 		cmocka_unit_test(test_change_log),
 		cmocka_unit_test(test_change_diff),
