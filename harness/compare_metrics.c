@@ -276,7 +276,7 @@ static void note_runs(struct cmp_pair *p, const struct cmp_opts *o)
 		add_note(p, "n = %zu vs %zu: Mann-Whitney cannot reach significance at this n (smallest p = %.3g); use 5 or more runs",
 			 na, nb, minp);
 	else
-		add_note(p, "n = %zu vs %zu: small; the smallest Mann-Whitney p is %.3g, before Holm; use 5 or more runs",
+		add_note(p, "n = %zu vs %zu: small; the smallest Mann-Whitney p is %.3g, before adjustment; use 5 or more runs",
 			 na, nb, minp);
 }
 
