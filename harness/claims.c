@@ -11,6 +11,7 @@
 #include "util.h"
 
 #define CLAIM_MIN_RUNS 3
+#define DEFAULT_TOLERANCE 2.0
 
 struct sample {
 	const struct tb_case *c;
@@ -18,7 +19,7 @@ struct sample {
 	size_t n;
 };
 
-static const char *field(const struct suite_claim *cl, const char *key)
+const char *claim_field(const struct suite_claim *cl, const char *key)
 {
 	const char *s = json_string_value(json_object_get(cl->fields, key));
 
@@ -30,6 +31,8 @@ static void set_verdict(json_t *o, const char *verdict, const char *reason)
 	json_object_set_new(o, "verdict", json_string(verdict));
 	if (reason)
 		json_object_set_new(o, "reason", json_string(reason));
+	else
+		json_object_del(o, "reason");
 }
 
 static const char *first_failure(const struct tb_case *c)
@@ -82,14 +85,28 @@ static int load_sample(const struct tb_results *r, const char *id,
 	return 0;
 }
 
+static long env_long(const struct tb_results *r, const char *key, long dflt)
+{
+	const json_t *v = json_object_get(r->env, key);
+
+	return json_is_integer(v) ? (long)json_integer_value(v) : dflt;
+}
+
 static bool needs_unmet(const struct suite_claim *cl, const struct tb_results *r,
 			char *why, size_t len)
 {
-	const char *needs = field(cl, "needs");
+	const char *needs = claim_field(cl, "needs");
+	long nodes = env_long(r, "numa_nodes", 1);
 
 	if (!strcmp(needs, "pmu") && !json_is_true(json_object_get(r->env, "pmu"))) {
 		snprintf(why, len, "needs a hardware PMU for %s; this machine has none",
-			 field(cl, "metric"));
+			 claim_field(cl, "metric"));
+		return true;
+	}
+	if (!strcmp(needs, "numa") && nodes < 2) {
+		snprintf(why, len, "needs at least 2 NUMA nodes (the posting's "
+			 "effect is THPs placed on the first toucher's node); "
+			 "this machine has %ld", nodes);
 		return true;
 	}
 	if (!strcmp(needs, "glibc-hugetlb") &&
@@ -121,13 +138,53 @@ static void describe_base(json_t *o, const struct sample *a)
 			    json_null());
 }
 
+void claims_band(double c, double t, double *lo, double *hi)
+{
+	*lo = fmax(c / t, pow(c, 1 / t));
+	*hi = fmin(c * t, pow(c, t));
+}
+
+static int parse_positive(const char *s, double *out)
+{
+	return *s && !parse_double(s, out) && isfinite(*out) && *out > 0 ? 0 : -1;
+}
+
+/* Significant in the claimed direction: does the size agree too? */
+static void judge_magnitude(json_t *o, const struct suite_claim *cl, double f)
+{
+	double c, t = DEFAULT_TOLERANCE, lo, hi;
+	char why[256];
+
+	if (parse_positive(claim_field(cl, "claimed_value"), &c) || c <= 1) {
+		set_verdict(o, "direction only",
+			    "the claim states no factor above 1 (claimed_value) "
+			    "to hold the size against");
+		return;
+	}
+	if (*claim_field(cl, "tolerance") &&
+	    (parse_positive(claim_field(cl, "tolerance"), &t) || t <= 1))
+		t = DEFAULT_TOLERANCE;
+	claims_band(c, t, &lo, &hi);
+	json_object_set_new(o, "of_claimed", json_real(f / c));
+	json_object_set_new(o, "band_lo", json_real(lo));
+	json_object_set_new(o, "band_hi", json_real(hi));
+	if (f >= lo && f <= hi) {
+		set_verdict(o, "reproduced", NULL);
+		return;
+	}
+	snprintf(why, sizeof(why), "the size differs: measured/claimed = %.2f; "
+		 "consistent with %.4gx would be %.3g-%.3gx (tolerance %gx)",
+		 f / c, c, lo, hi, t);
+	set_verdict(o, "direction only", why);
+}
+
 static void judge_factor(json_t *o, const struct suite_claim *cl,
 			 const struct sample *a, const struct sample *b)
 {
-	bool higher = !strcmp(field(cl, "better"), "higher");
-	const char *sense = *field(cl, "sense") ? field(cl, "sense") : "better";
+	bool higher = !strcmp(claim_field(cl, "better"), "higher");
+	const char *sense = *claim_field(cl, "sense") ? claim_field(cl, "sense") : "better";
 	struct change ch;
-	double f, lo, hi;
+	double f, lo, hi, c;
 	char text[128];
 
 	/* change_ci gives second/first - 1: put the worse-expected side first. */
@@ -144,12 +201,53 @@ static void judge_factor(json_t *o, const struct suite_claim *cl,
 	json_object_set_new(o, "ci_lo", json_real(lo));
 	json_object_set_new(o, "ci_hi", json_real(hi));
 	json_object_set_new(o, "measured", json_string(text));
+	if (!parse_positive(claim_field(cl, "claimed_value"), &c))
+		json_object_set_new(o, "of_claimed", json_real(f / c));
 	if (lo > 1)
-		set_verdict(o, "reproduced", NULL);
+		judge_magnitude(o, cl, f);
 	else if (hi < 1)
 		set_verdict(o, "not reproduced", "significant in the other direction");
 	else
 		set_verdict(o, "not reproduced", "no significant difference");
+}
+
+/* Caveats of `depends`, each where this machine is of that kind. */
+static void add_caveats(json_t *o, const struct suite_claim *cl,
+			const struct tb_results *r)
+{
+	const json_t *plat = json_object_get(r->env, "platform");
+	char *dep = xstrdup(claim_field(cl, "depends")), *tok, *save = NULL;
+	json_t *cav = json_array();
+	char buf[200];
+
+	for (tok = strtok_r(dep, ", ", &save); tok; tok = strtok_r(NULL, ", ", &save)) {
+		if (!strcmp(tok, "vm") &&
+		    json_is_true(json_object_get(json_object_get(plat, "virt"), "vm")))
+			json_array_append_new(cav, json_string(
+				"a VM: timings include the hypervisor's faults and exits"));
+		else if (!strcmp(tok, "page-reporting") &&
+			 json_is_true(json_object_get(json_object_get(plat,
+						"page_reporting"), "on")))
+			json_array_append_new(cav, json_string(
+				"free page reporting: the first touch of fresh memory "
+				"costs ~10x here"));
+		else if (!strcmp(tok, "numa") && env_long(r, "numa_nodes", 1) < 2)
+			json_array_append_new(cav, json_string(
+				"1 NUMA node: remote-node effects cannot show"));
+		else if (!strcmp(tok, "pmu") &&
+			 !json_is_true(json_object_get(r->env, "pmu")))
+			json_array_append_new(cav, json_string("no PMU: no TLB-miss counts"));
+		else if (strcmp(tok, "vm") && strcmp(tok, "page-reporting") &&
+			 strcmp(tok, "numa") && strcmp(tok, "pmu")) {
+			snprintf(buf, sizeof(buf), "unknown dependency '%s'", tok);
+			json_array_append_new(cav, json_string(buf));
+		}
+	}
+	free(dep);
+	if (json_array_size(cav))
+		json_object_set_new(o, "caveats", cav);
+	else
+		json_decref(cav);
 }
 
 static json_t *evaluate_one(const struct suite_claim *cl, const struct tb_results *r)
@@ -157,28 +255,32 @@ static json_t *evaluate_one(const struct suite_claim *cl, const struct tb_result
 	json_t *o = json_object();
 	struct sample a = { 0 }, b = { 0 };
 	char why[512];
-	const char *metric = field(cl, "metric");
+	const char *metric = claim_field(cl, "metric");
 
 	json_object_set_new(o, "id", json_string(cl->id));
-	json_object_set_new(o, "posting", json_string(field(cl, "posting")));
-	json_object_set_new(o, "comparison", json_string(field(cl, "comparison")));
-	json_object_set_new(o, "claimed", json_string(field(cl, "claimed")));
+	json_object_set_new(o, "posting", json_string(claim_field(cl, "posting")));
+	json_object_set_new(o, "comparison", json_string(claim_field(cl, "comparison")));
+	json_object_set_new(o, "claimed", json_string(claim_field(cl, "claimed")));
 	json_object_set_new(o, "metric", json_string(metric));
-	if (!*field(cl, "base") ||
-	    load_sample(r, field(cl, "base"), metric, &a, why, sizeof(why)) ||
-	    (*field(cl, "new") &&
-	     load_sample(r, field(cl, "new"), metric, &b, why, sizeof(why)))) {
-		if (!*field(cl, "base"))
+	if (*claim_field(cl, "note"))
+		json_object_set_new(o, "note", json_string(claim_field(cl, "note")));
+	add_caveats(o, cl, r);
+	if (!*claim_field(cl, "base") ||
+	    load_sample(r, claim_field(cl, "base"), metric, &a, why, sizeof(why)) ||
+	    (*claim_field(cl, "new") &&
+	     load_sample(r, claim_field(cl, "new"), metric, &b, why, sizeof(why)))) {
+		if (!*claim_field(cl, "base"))
 			snprintf(why, sizeof(why), "the claim names no base case");
 		/* An unmet need explains more than a missing sample. */
 		needs_unmet(cl, r, why, sizeof(why));
 		set_verdict(o, "not measurable", why);
 		goto out;
 	}
-	if (!*field(cl, "new"))
+	if (!*claim_field(cl, "new"))
 		describe_base(o, &a);
 	else
 		judge_factor(o, cl, &a, &b);
+	claims_supersede(o, cl, r);
 	if (needs_unmet(cl, r, why, sizeof(why)))
 		set_verdict(o, "not measurable", why);
 out:
@@ -196,31 +298,4 @@ json_t *claims_evaluate(const struct suite_claim *claims, size_t n,
 	for (i = 0; i < n; i++)
 		json_array_append_new(all, evaluate_one(&claims[i], r));
 	return all;
-}
-
-static const char *jstr(const json_t *o, const char *key)
-{
-	const char *s = json_string_value(json_object_get(o, key));
-
-	return s ? s : "";
-}
-
-void claims_print(FILE *f, const json_t *evaluated)
-{
-	const json_t *o;
-	size_t i;
-
-	if (!json_array_size(evaluated))
-		return;
-	fprintf(f, "\nClaims of the postings, checked here (95%% CI):\n\n");
-	fprintf(f, "%-9s %-34s %-28s %-30s %s\n", "posting", "comparison",
-		"claimed", "measured here (95% CI)", "verdict");
-	json_array_foreach(evaluated, i, o) {
-		fprintf(f, "%-9s %-34s %-28s %-30s %s\n", jstr(o, "id"),
-			jstr(o, "comparison"), jstr(o, "claimed"),
-			*jstr(o, "measured") ? jstr(o, "measured") : "-",
-			jstr(o, "verdict"));
-		if (*jstr(o, "reason"))
-			fprintf(f, "%-9s   (%s)\n", "", jstr(o, "reason"));
-	}
 }

@@ -7,15 +7,37 @@
  * better is lower or higher values (`better`). The measured factor is
  * mean(base)/mean(new) for lower-is-better metrics and mean(new)/mean(base)
  * otherwise, with a 95% interval from the log-scale Welch interval of the
- * ratio (hypothesis.h change_ci()). Verdicts:
- *   reproduced        the interval lies above 1: same direction, significant
- *   not reproduced    the interval lies below 1 (significant the other way)
- *                     or contains 1 (no significant difference)
- *   not measurable    `needs = pmu` on a machine without one, `needs =
- *                     glibc-hugetlb` with a glibc older than 2.35, `needs =
- *                     kernel-ab ...` (the claim compares kernels), the
+ * ratio (hypothesis.h change_ci()).
+ *
+ * The size counts, not only the sign. With claimed factor c > 1 and
+ * tolerance T (`tolerance`, default 2) the consistent band is
+ *     [max(c/T, c^(1/T)), min(c*T, c^T)]
+ * - within T times the claimed factor, and within T times the claimed
+ * effect on a log scale (so a claimed 1.22x is not "reproduced" by a
+ * measured 2.4x, nor 17.3x by 6x). Verdicts:
+ *   reproduced        the interval lies above 1 and the factor lies in the
+ *                     band (measured/claimed is printed either way)
+ *   direction only    the interval lies above 1, the factor outside the
+ *                     band, or the claim states no claimed_value
+ *   superseded        not reproduced, and `superseded_by = VERSION TEXT`
+ *                     names a later kernel change that explains it: the
+ *                     running kernel is VERSION or later AND
+ *                     `superseded_check = METRIC OP NUMBER` (OP one of
+ *                     == != < <= > >=) holds in every ok run of base and
+ *                     new - the counter shows the change at work, the
+ *                     version number alone is not taken as proof
+ *   not reproduced    the interval lies below 1 (significant the other
+ *                     way) or contains 1 (no significant difference);
+ *                     the reason says which, and why a superseding
+ *                     change was not confirmed where one was named
+ *   not measurable    `needs = pmu` without a usable PMU, `needs = numa`
+ *                     on fewer than 2 NUMA nodes, `needs = glibc-hugetlb`
+ *                     with glibc < 2.35, `needs = kernel-ab ...`, the
  *                     metric was not counted, or a case has < 3 ok runs;
- *                     the reason says which.
+ *                     the reason says which (what was measured is kept)
+ * `depends = vm,page-reporting,numa,pmu` (any of them) adds a caveat line
+ * where this machine is of that kind. `note` is printed under the row:
+ * what became of the posting's headline on today's kernels.
  * A claim without `new` only reports base's mean and stddev.
  */
 #ifndef THPBENCH_CLAIMS_H
@@ -28,9 +50,27 @@
 #include "suite.h"
 
 /* One object per claim: id, posting, comparison, claimed, factor, ci_lo,
- * ci_hi, measured (text), verdict, reason. */
+ * ci_hi, of_claimed, measured (text), verdict, reason, caveats, note. */
 json_t *claims_evaluate(const struct suite_claim *claims, size_t n,
 			const struct tb_results *r);
-void claims_print(FILE *f, const json_t *evaluated);
+/* The table, headed by the environment that bounds its verdicts. */
+void claims_print(FILE *f, const json_t *evaluated, const json_t *env);
+
+/* The consistent band of a claimed factor c (> 1) at tolerance t (> 1). */
+void claims_band(double c, double t, double *lo, double *hi);
+
+/* A claim's field as written, "" when absent. */
+const char *claim_field(const struct suite_claim *cl, const char *key);
+
+/*
+ * Turn a "not reproduced" in `o` into "superseded" when the claim's
+ * superseded_by / superseded_check hold here (claims_supersede.c); else
+ * add to the reason why the named change was not confirmed.
+ */
+void claims_supersede(json_t *o, const struct suite_claim *cl,
+		      const struct tb_results *r);
+
+/* "5.0" <= "6.18.44-x"? 1 yes, 0 no, -1 when either cannot be read. */
+int kernel_at_least(const char *release, const char *version);
 
 #endif

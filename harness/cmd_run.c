@@ -489,7 +489,7 @@ static void write_outputs(struct session *ss)
 		json_object_set_new(ss->res.meta, "claims", claims);
 	}
 	report_results(stdout, &ss->res);
-	claims_print(stdout, claims);
+	claims_print(stdout, claims, ss->res.env);
 	if (!ss->o->outdir)
 		return;
 	snprintf(path, sizeof(path), "%s/results.json", ss->o->outdir);
@@ -499,7 +499,7 @@ static void write_outputs(struct session *ss)
 	f = fopen(path, "w");
 	if (f) {
 		report_results(f, &ss->res);
-		claims_print(f, claims);
+		claims_print(f, claims, ss->res.env);
 		fclose(f);
 	}
 	printf("\nresults: %s/results.json\n", ss->o->outdir);

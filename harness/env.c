@@ -13,6 +13,7 @@
 #include <unistd.h>
 #include <zlib.h>
 
+#include "platform.h"
 #include "util.h"
 
 bool env_has_pmu(void)
@@ -192,6 +193,7 @@ json_t *env_collect(const char *sysfs_root, const struct snapshot *snap)
 	json_object_set_new(env, "glibc_malloc_hugetlb", json_boolean(glibc_has_hugetlb_tunable()));
 	json_object_set_new(env, "pmu", json_boolean(env_has_pmu()));
 	json_object_set_new(env, "root", json_boolean(geteuid() == 0));
+	json_object_set_new(env, "platform", platform_collect(NULL));
 	if (!snap && !snapshot_take(sysfs_root, &own, err, sizeof(err)))
 		snap = &own;
 	if (snap)

@@ -306,7 +306,8 @@ static int case_key(struct parse_state *ps, const char *key, const char *val)
 
 static const char *const claim_keys[] = {
 	"posting", "comparison", "metric", "base", "new", "claimed",
-	"claimed_value", "better", "sense", "needs",
+	"claimed_value", "better", "sense", "needs", "tolerance",
+	"superseded_by", "superseded_check", "depends", "note",
 };
 
 static int claim_key(struct parse_state *ps, const char *key, const char *val)

@@ -17,7 +17,9 @@
  *                      description
  *   [claim ID]         a posting's claim checked after the run
  *                      (claims.h): posting, comparison, metric, base,
- *                      new, claimed, claimed_value, better, sense, needs
+ *                      new, claimed, claimed_value, better, sense, needs,
+ *                      tolerance, superseded_by, superseded_check,
+ *                      depends, note
  * Anything else - an unknown section or key, a bad number, a key before
  * any section - is an error "FILE:LINE: ..." (exit 2 in the CLI).
  */

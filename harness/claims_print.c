@@ -1,0 +1,77 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* The claim table as printed after a suite run (claims.h). */
+#include "claims.h"
+
+#include <string.h>
+
+static const char *jstr(const json_t *o, const char *key)
+{
+	const char *s = json_string_value(json_object_get(o, key));
+
+	return s ? s : "";
+}
+
+static const json_t *jpath(const json_t *o, const char *a, const char *b)
+{
+	return json_object_get(json_object_get(o, a), b);
+}
+
+/* What bounds every verdict below it: the machine the run was made on. */
+static void print_env(FILE *f, const json_t *env)
+{
+	const json_t *plat = json_object_get(env, "platform");
+	const json_t *order = jpath(plat, "page_reporting", "order");
+	json_int_t nodes = json_integer_value(json_object_get(env, "numa_nodes"));
+
+	if (!env)
+		return;
+	fprintf(f, "Measured on: kernel %s; %s (%s); %lld CPUs; %lld NUMA node%s; "
+		"%s\n", jstr(env, "kernel"),
+		json_is_true(jpath(plat, "virt", "vm")) ? "a VM" :
+		plat ? "bare metal" : "machine kind unknown",
+		jstr(json_object_get(plat, "virt"), "how"),
+		(long long)json_integer_value(json_object_get(env, "nr_cpus")),
+		(long long)nodes, nodes == 1 ? "" : "s",
+		json_is_true(json_object_get(env, "pmu")) ?
+		"hardware PMU usable" : "no usable PMU (TLB-miss claims not measurable)");
+	if (json_is_true(jpath(plat, "page_reporting", "on")))
+		fprintf(f, "             free page reporting on (order %lld): "
+			"first touch of fresh memory is slow\n",
+			(long long)json_integer_value(order));
+}
+
+static void print_row(FILE *f, const json_t *o)
+{
+	const json_t *of = json_object_get(o, "of_claimed"), *c;
+	char ratio[16] = "-";
+	size_t i;
+
+	if (json_is_number(of))
+		snprintf(ratio, sizeof(ratio), "%.2f", json_number_value(of));
+	fprintf(f, "%-11s %-40s %-26s %-30s %-7s %s\n", jstr(o, "id"),
+		jstr(o, "comparison"), jstr(o, "claimed"),
+		*jstr(o, "measured") ? jstr(o, "measured") : "-", ratio,
+		jstr(o, "verdict"));
+	if (*jstr(o, "reason"))
+		fprintf(f, "%-11s   (%s)\n", "", jstr(o, "reason"));
+	json_array_foreach(json_object_get(o, "caveats"), i, c)
+		fprintf(f, "%-11s   caveat: %s\n", "", json_string_value(c));
+	if (*jstr(o, "note"))
+		fprintf(f, "%-11s   today: %s\n", "", jstr(o, "note"));
+}
+
+void claims_print(FILE *f, const json_t *evaluated, const json_t *env)
+{
+	const json_t *o;
+	size_t i;
+
+	if (!json_array_size(evaluated))
+		return;
+	fprintf(f, "\nClaims of the postings, checked here (95%% CI; "
+		"rules: README \"Claim verdicts\"):\n");
+	print_env(f, env);
+	fprintf(f, "\n%-11s %-40s %-26s %-30s %-7s %s\n", "claim", "comparison",
+		"claimed", "measured here (95% CI)", "/claim", "verdict");
+	json_array_foreach(evaluated, i, o)
+		print_row(f, o);
+}
