@@ -8,6 +8,7 @@
 #include "hypothesis.h"
 #include "report.h"
 #include "stats.h"
+#include "stats_split.h"
 #include "util.h"
 
 #define CLAIM_MIN_RUNS 3
@@ -178,6 +179,31 @@ static void judge_magnitude(json_t *o, const struct suite_claim *cl, double f)
 	set_verdict(o, "direction only", why);
 }
 
+static void add_caveat(json_t *o, const char *text)
+{
+	json_t *cav = json_object_get(o, "caveats");
+
+	if (!cav) {
+		cav = json_array();
+		json_object_set_new(o, "caveats", cav);
+	}
+	json_array_append_new(cav, json_string(text));
+}
+
+static void note_split(json_t *o, const struct sample *s)
+{
+	struct split sp;
+	char buf[256];
+
+	if (!stats_split(s->v, s->n, &sp))
+		return;
+	snprintf(buf, sizeof(buf), "%s: runs split, %zu near %.4g and %zu near "
+		 "%.4g (%.1fx apart); the factor is between group mixes",
+		 s->c->id, sp.n_low, sp.low_median, sp.n_high, sp.high_median,
+		 sp.gap);
+	add_caveat(o, buf);
+}
+
 static void judge_factor(json_t *o, const struct suite_claim *cl,
 			 const struct sample *a, const struct sample *b)
 {
@@ -201,6 +227,8 @@ static void judge_factor(json_t *o, const struct suite_claim *cl,
 	json_object_set_new(o, "ci_lo", json_real(lo));
 	json_object_set_new(o, "ci_hi", json_real(hi));
 	json_object_set_new(o, "measured", json_string(text));
+	note_split(o, a);
+	note_split(o, b);
 	if (!parse_positive(claim_field(cl, "claimed_value"), &c))
 		json_object_set_new(o, "of_claimed", json_real(f / c));
 	if (lo > 1)
@@ -217,37 +245,29 @@ static void add_caveats(json_t *o, const struct suite_claim *cl,
 {
 	const json_t *plat = json_object_get(r->env, "platform");
 	char *dep = xstrdup(claim_field(cl, "depends")), *tok, *save = NULL;
-	json_t *cav = json_array();
 	char buf[200];
 
 	for (tok = strtok_r(dep, ", ", &save); tok; tok = strtok_r(NULL, ", ", &save)) {
 		if (!strcmp(tok, "vm") &&
 		    json_is_true(json_object_get(json_object_get(plat, "virt"), "vm")))
-			json_array_append_new(cav, json_string(
-				"a VM: timings include the hypervisor's faults and exits"));
+			add_caveat(o, "a VM: timings include the hypervisor's faults and exits");
 		else if (!strcmp(tok, "page-reporting") &&
 			 json_is_true(json_object_get(json_object_get(plat,
 						"page_reporting"), "on")))
-			json_array_append_new(cav, json_string(
-				"free page reporting: the first touch of fresh memory "
-				"costs ~10x here"));
+			add_caveat(o, "free page reporting: the first touch of fresh "
+				   "memory costs ~10x here");
 		else if (!strcmp(tok, "numa") && env_long(r, "numa_nodes", 1) < 2)
-			json_array_append_new(cav, json_string(
-				"1 NUMA node: remote-node effects cannot show"));
+			add_caveat(o, "1 NUMA node: remote-node effects cannot show");
 		else if (!strcmp(tok, "pmu") &&
 			 !json_is_true(json_object_get(r->env, "pmu")))
-			json_array_append_new(cav, json_string("no PMU: no TLB-miss counts"));
+			add_caveat(o, "no PMU: no TLB-miss counts");
 		else if (strcmp(tok, "vm") && strcmp(tok, "page-reporting") &&
 			 strcmp(tok, "numa") && strcmp(tok, "pmu")) {
 			snprintf(buf, sizeof(buf), "unknown dependency '%s'", tok);
-			json_array_append_new(cav, json_string(buf));
+			add_caveat(o, buf);
 		}
 	}
 	free(dep);
-	if (json_array_size(cav))
-		json_object_set_new(o, "caveats", cav);
-	else
-		json_decref(cav);
 }
 
 static json_t *evaluate_one(const struct suite_claim *cl, const struct tb_results *r)

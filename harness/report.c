@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "stats.h"
+#include "stats_split.h"
 #include "util.h"
 
 void fmt_grouped(char *buf, size_t len, double v)
@@ -165,6 +166,42 @@ static int cmp_rank(const void *a, const void *b)
 	return d ? d : strcmp(x, y);
 }
 
+static void print_split(FILE *f, const double *v, size_t n)
+{
+	struct split sp;
+	char lo[32], hi[32];
+
+	if (!stats_split(v, n, &sp))
+		return;
+	fmt_grouped(lo, sizeof(lo), sp.low_median);
+	fmt_grouped(hi, sizeof(hi), sp.high_median);
+	fprintf(f, "%16s ^ runs split: %zu near %s, %zu near %s (%.1fx apart): "
+		"the mean describes neither\n", "", sp.n_low, lo, sp.n_high, hi,
+		sp.gap);
+}
+
+/* The suite's key figures (better.*) of the first warm-up: fresh memory. */
+static void print_first_warmup(FILE *f, const struct tb_case *c)
+{
+	const json_t *first = json_object_get(c->extra, "first_warmup");
+	const json_t *keys = json_object_get(c->extra, "metric"), *v;
+	const char *name;
+	char buf[32];
+	bool any = false;
+
+	json_object_foreach((json_t *)keys, name, v) {
+		v = json_object_get(first, name);
+		if (!json_is_number(v))
+			continue;
+		fmt_grouped(buf, sizeof(buf), json_number_value(v));
+		fprintf(f, "%s %s %s", any ? "," : "  first warm-up run (fresh memory, "
+			"not averaged):", name, buf);
+		any = true;
+	}
+	if (any)
+		fputc('\n', f);
+}
+
 void report_case(FILE *f, const struct tb_case *c)
 {
 	const char *skipped;
@@ -191,7 +228,9 @@ void report_case(FILE *f, const struct tb_case *c)
 			continue;
 		}
 		print_metric(f, names[i], &s);
+		print_split(f, vals, n);
 	}
+	print_first_warmup(f, c);
 	print_unsupported(f, c);
 	print_multiplexed(f, c);
 	if (quiet)
