@@ -142,8 +142,8 @@ void claims_supersede(json_t *o, const struct suite_claim *cl,
 		append_reason(o, buf);
 		return;
 	}
-	snprintf(buf, sizeof(buf), "since v%s; checked: %s %s %g in all %zu runs",
-		 by, c.metric, c.op, c.value, nruns);
+	snprintf(buf, sizeof(buf), "superseded since v%s; checked: %s %s %g "
+		 "in all %zu runs", by, c.metric, c.op, c.value, nruns);
 	json_object_set_new(o, "verdict", json_string("superseded"));
-	json_object_set_new(o, "reason", json_string(buf));
+	append_reason(o, buf);
 }
