@@ -13,6 +13,7 @@
 
 #define CLAIM_MIN_RUNS 3
 #define DEFAULT_TOLERANCE 2.0
+#define EQUAL_WITHIN 1.10
 
 struct sample {
 	const struct tb_case *c;
@@ -179,6 +180,26 @@ static void judge_magnitude(json_t *o, const struct suite_claim *cl, double f)
 	set_verdict(o, "direction only", why);
 }
 
+/* A claim of no effect (claimed_value = 1, a control): the interval must
+ * lie within EQUAL_WITHIN either way, not merely contain 1. */
+static void judge_equal(json_t *o, double lo, double hi)
+{
+	char why[160];
+
+	if (lo >= 1 / EQUAL_WITHIN && hi <= EQUAL_WITHIN) {
+		set_verdict(o, "reproduced", NULL);
+		return;
+	}
+	if (lo > 1 || hi < 1)
+		snprintf(why, sizeof(why), "claimed no effect; a significant "
+			 "difference was measured");
+	else
+		snprintf(why, sizeof(why), "claimed no effect; the interval is "
+			 "wider than +-%.0f%%, too noisy to show it",
+			 (EQUAL_WITHIN - 1) * 100);
+	set_verdict(o, "not reproduced", why);
+}
+
 static void add_caveat(json_t *o, const char *text)
 {
 	json_t *cav = json_object_get(o, "caveats");
@@ -231,7 +252,9 @@ static void judge_factor(json_t *o, const struct suite_claim *cl,
 	note_split(o, b);
 	if (!parse_positive(claim_field(cl, "claimed_value"), &c))
 		json_object_set_new(o, "of_claimed", json_real(f / c));
-	if (lo > 1)
+	if (!parse_positive(claim_field(cl, "claimed_value"), &c) && c == 1)
+		judge_equal(o, lo, hi);
+	else if (lo > 1)
 		judge_magnitude(o, cl, f);
 	else if (hi < 1)
 		set_verdict(o, "not reproduced", "significant in the other direction");

@@ -19,6 +19,8 @@
  *                     band (measured/claimed is printed either way)
  *   direction only    the interval lies above 1, the factor outside the
  *                     band, or the claim states no claimed_value
+ *   (claimed_value = 1 claims no effect - a control: reproduced when the
+ *   interval lies within [1/1.1, 1.1], not reproduced otherwise)
  *   superseded        not reproduced, and `superseded_by = VERSION TEXT`
  *                     names a later kernel change that explains it: the
  *                     running kernel is VERSION or later AND

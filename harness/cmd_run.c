@@ -54,6 +54,7 @@ struct session {
 	size_t nevs;
 	char **touched;		/* every knob any item sets */
 	size_t ntouched;
+	json_t *pool_got;	/* pool knob -> what the kernel gave, when short */
 	char logdir[4096];
 	long seq;
 	size_t done, total;
@@ -223,14 +224,46 @@ static const char *pool_size(const struct session *ss, const char *knob)
 	return best;
 }
 
+static bool item_names(const struct plan_item *it, const char *knob)
+{
+	size_t i;
+
+	for (i = 0; i < it->nknobs; i++)
+		if (!strcmp(it->knobs[i].key, knob))
+			return true;
+	return false;
+}
+
+/*
+ * A pool kept for another item came up short: that is that item's error,
+ * reported when it runs; this one goes on with what the kernel gave.
+ */
+static void note_short_pool(struct session *ss, const char *knob,
+			    const char *err)
+{
+	char cur[64];
+
+	if (knob_read(ss->settings.root, knob, cur, sizeof(cur)))
+		return;
+	if (!ss->pool_got)
+		ss->pool_got = json_object();
+	json_object_set_new(ss->pool_got, knob, json_string(cur));
+	tb_warn("%s; keeping %s at %s for the cases that do not need it", err,
+		knob, cur);
+}
+
 static const char *wanted_value(const struct session *ss,
 				const struct plan_item *it, const char *knob)
 {
 	const char *pool;
 	size_t i;
 
-	if (is_pool_knob(knob) && (pool = pool_size(ss, knob)))
-		return pool;
+	if (is_pool_knob(knob) && (pool = pool_size(ss, knob))) {
+		const char *got = json_string_value(json_object_get(ss->pool_got,
+								    knob));
+
+		return got && !item_names(it, knob) ? got : pool;
+	}
 	for (i = 0; i < it->nknobs; i++)
 		if (!strcmp(it->knobs[i].key, knob))
 			return it->knobs[i].value;
@@ -254,8 +287,11 @@ static int apply_item_settings(struct session *ss, const struct plan_item *it,
 		if (!knob_read(ss->settings.root, ss->touched[i], cur, sizeof(cur)) &&
 		    !strcmp(cur, want))
 			continue;
-		if (settings_apply(&ss->settings, ss->touched[i], want, err, errlen))
+		if (!settings_apply(&ss->settings, ss->touched[i], want, err, errlen))
+			continue;
+		if (!is_pool_knob(ss->touched[i]) || item_names(it, ss->touched[i]))
 			return -1;
+		note_short_pool(ss, ss->touched[i], err);
 	}
 	return 0;
 }
@@ -609,6 +645,7 @@ int cmd_run(int argc, char **argv)
 	if (stop_requested)
 		tb_err("interrupted: writing the runs completed so far");
 	write_outputs(&ss);
+	json_decref(ss.pool_got);
 	plan_free(&ss.plan);
 	results_free(&ss.res);
 	suite_free(&ss.suite);

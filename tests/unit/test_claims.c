@@ -101,6 +101,8 @@ static void set_field(const char *k, const char *v)
 
 static const double slow[] = { 100, 104, 98, 101, 99 };
 static const double fast[] = { 10, 11, 9, 10.5, 9.5 };
+static const double same_a[] = { 10, 12, 9, 11, 10 };
+static const double same_b[] = { 11, 9, 10, 12, 10 };
 
 static void test_reproduced(void **state)
 {
@@ -135,6 +137,27 @@ static void test_direction_only(void **state)
 	json_decref(none);
 }
 
+/* A control claims no effect: equality must be shown, not assumed. */
+static void test_no_effect_claim(void **state)
+{
+	const double a[] = { 1000, 1002, 998, 1001, 999 };
+	const double b[] = { 1001, 999, 1000, 1002, 998 };
+	json_t *same, *differ, *noisy;
+
+	(void)state;
+	claimed_value = "1";
+	same = judge(a, b, 5, "lower", NULL, false);
+	differ = judge(slow, fast, 5, "lower", NULL, false);
+	noisy = judge(same_a, fast, 5, "lower", NULL, false);
+	assert_string_equal(verdict(same), "reproduced");
+	assert_string_equal(verdict(differ), "not reproduced");
+	assert_non_null(strstr(reason(differ), "significant difference"));
+	assert_string_equal(verdict(noisy), "not reproduced");
+	json_decref(same);
+	json_decref(differ);
+	json_decref(noisy);
+}
+
 static void test_band(void **state)
 {
 	double lo, hi;
@@ -160,8 +183,6 @@ static void test_kernel_at_least(void **state)
 	assert_int_equal(kernel_at_least("6.1", ""), -1);
 }
 
-static const double same_a[] = { 10, 12, 9, 11, 10 };
-static const double same_b[] = { 11, 9, 10, 12, 10 };
 
 /* The counter named in superseded_check must hold in every run. */
 static void test_superseded(void **state)
@@ -287,6 +308,7 @@ int main(void)
 		cmocka_unit_test_setup(test_reproduced, reset),
 		cmocka_unit_test_setup(test_direction_only, reset),
 		cmocka_unit_test_setup(test_band, reset),
+		cmocka_unit_test_setup(test_no_effect_claim, reset),
 		cmocka_unit_test_setup(test_kernel_at_least, reset),
 		cmocka_unit_test_setup(test_superseded, reset),
 		cmocka_unit_test_setup(test_superseded_only_when_not_reproduced, reset),
