@@ -51,22 +51,81 @@ done
 [ -f "$kernel" ] || die "kernel image '$kernel' not found"
 [ -f "$initrd" ] || die "initramfs '$initrd' not found"
 case $accel in auto|kvm|tcg) ;; *) die "--accel must be auto, kvm or tcg" ;; esac
-need_cmd qemu-system-x86_64 timeout
+QEMU=${THPBENCH_QEMU:-qemu-system-x86_64}
+need_cmd "$QEMU" timeout tail sed
 
-# Run qemu on the kernel; $1 accel, $2 extra command line, $3 log, $4 limit.
-qemu_boot()
+# Everything this script starts ends before it exits, on every path: qemu
+# runs under `timeout --foreground` in the background and the script waits
+# for it (bash runs a trap only between commands, and `wait` is one it can
+# interrupt), so a Ctrl-C or TERM stops qemu at once; the console follower
+# ends by itself within a fraction of a second of qemu (tail --pid) and is
+# waited for. After a signal the script dies of that signal, so its caller
+# sees an interrupted run, not a finished one.
+qemu_pid='' follow_pid=''
+stop_children()
+{
+	local n=0
+	if [ -n "$qemu_pid" ]; then
+		kill -TERM "$qemu_pid" 2>/dev/null || true
+		while kill -0 "$qemu_pid" 2>/dev/null && [ "$n" -lt 20 ]; do
+			sleep 0.25
+			n=$((n + 1))
+		done
+		pkill -KILL -P "$qemu_pid" 2>/dev/null || true
+		kill -KILL "$qemu_pid" 2>/dev/null || true
+		wait "$qemu_pid" 2>/dev/null || true
+	fi
+	[ -z "$follow_pid" ] || wait "$follow_pid" 2>/dev/null || true
+	qemu_pid='' follow_pid=''
+}
+on_signal()
+{
+	trap - "$1" EXIT
+	log "interrupted (SIG$1): stopping qemu"
+	stop_children
+	kill -s "$1" $$
+	exit 130
+}
+trap stop_children EXIT
+for sig in INT TERM HUP; do
+	# shellcheck disable=SC2064
+	trap "on_signal $sig" "$sig"
+done
+
+# Start qemu on the kernel; $1 accel, $2 extra command line, $3 log,
+# $4 limit. Sets qemu_pid (timeout's pid; timeout passes signals on).
+qemu_start()
 {
 	local acc=$1 extra=$2 out=$3 limit=$4 cpu=max accopt=tcg,thread=multi
 	if [ "$acc" = kvm ]; then
 		cpu=host
 		accopt=kvm
 	fi
-	timeout -k 10 "$limit" qemu-system-x86_64 \
+	timeout --foreground -k 10 "$limit" "$QEMU" \
 		-accel "$accopt" -cpu "$cpu" -m "$mem" -smp "$smp" \
 		-kernel "$kernel" -initrd "$initrd" \
 		-append "console=ttyS0 panic=-1 $extra" \
 		-display none -monitor none -serial stdio -no-reboot -nodefaults \
-		< /dev/null > "$out" 2>&1
+		< /dev/null > "$out" 2>&1 &
+	qemu_pid=$!
+}
+
+qemu_wait()
+{
+	local rc=0
+	wait "$qemu_pid" || rc=$?
+	qemu_pid=''
+	return "$rc"
+}
+
+qemu_boot() { qemu_start "$@"; qemu_wait; }
+
+# Echo the console as it grows, line by line (sed -u reads and writes
+# unbuffered), minus the base64 lines of the result transfer.
+follow_console()
+{
+	tail -n +1 -s 0.2 --pid="$1" -f "$2" 2>/dev/null |
+		sed -u -e 's/\r$//' -e '/^[A-Za-z0-9+\/=]\{1,76\}$/d' -e 's/^/guest| /' >&2
 }
 
 if [ "$accel" = auto ]; then
@@ -92,15 +151,13 @@ echo "accel=$accel ($why)"
 
 mkdir -p "$(dirname "$logf")"
 : > "$logf"
-if [ "$quiet" = 0 ]; then
-	tail -F -n +1 "$logf" 2>/dev/null | tr -d '\r' |
-		grep -av --line-buffered '^[A-Za-z0-9+/=]\{1,76\}$' |
-		sed -u 's/^/guest| /' >&2 &
-	tailer=$!
-	trap 'kill $tailer 2>/dev/null || true' EXIT
-fi
 rc=0
-qemu_boot "$accel" "$append thpbench.label=$label thpbench.boot=$nboot" "$logf" "$timeout" || rc=$?
-[ "$quiet" = 1 ] || { sleep 1; kill "$tailer" 2>/dev/null || true; }
+qemu_start "$accel" "$append thpbench.label=$label thpbench.boot=$nboot" "$logf" "$timeout"
+if [ "$quiet" = 0 ]; then
+	follow_console "$qemu_pid" "$logf" &
+	follow_pid=$!
+fi
+qemu_wait || rc=$?
+stop_children
 [ "$rc" -ne 124 ] || log "guest timed out after $timeout s ($logf)"
 exit "$rc"

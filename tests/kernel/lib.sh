@@ -14,7 +14,8 @@ fail() { echo "$T_NAME: FAIL: $*"; T_FAILS=$((T_FAILS + 1)); }
 ok() { echo "$T_NAME: ok: $*"; }
 
 t_tmp=$(mktemp -d)
-trap 'rm -rf "$t_tmp"' EXIT
+# T_KEEP=1 keeps the scratch directory (named on stderr) for a look.
+trap 'if [ -n "${T_KEEP:-}" ]; then echo "kept $t_tmp" >&2; else rm -rf "$t_tmp"; fi' EXIT
 
 # Build the static init (its --emit mode is the real transfer encoder).
 build_init()

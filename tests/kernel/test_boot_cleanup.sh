@@ -1,0 +1,85 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# boot.sh with a stand-in qemu (THPBENCH_QEMU, a script that prints a
+# console and then exits or hangs), so nothing boots:
+# - piped (`boot.sh ... 2>&1 | cat`) it returns when the guest ends and
+#   leaves no process behind (a follower that outlived it held the pipe
+#   open for ever), and guest lines appear as they are printed, not when
+#   the boot ends;
+# - a Ctrl-C (SIGINT to its process group, as a terminal sends it) stops
+#   the hanging guest within seconds, the script dies of SIGINT (130), and
+#   again nothing is left running.
+. "$(dirname "$0")/lib.sh"
+
+for c in setsid pgrep timeout tail awk; do
+	command -v "$c" >/dev/null || skip "$c not installed"
+done
+mkdir -p "$t_tmp/bin"
+fake=$t_tmp/bin/fake-qemu
+cat > "$fake" <<'FAKE'
+#!/bin/bash
+# Stand-in for qemu-system-x86_64: a console, then exit or hang.
+printf 'Linux version 6.1.0-fake\r\n'
+printf 'guest early line\r\n'
+printf 'QUJDREVGR0hJSktMTU5PUFFSU1RVVldYWVo=\r\n'
+case $FAKE_MODE in
+hang) while :; do sleep 0.2; done ;;
+*) sleep 3; printf 'guest late line\r\n' ;;
+esac
+FAKE
+chmod +x "$fake"
+: > "$t_tmp/bzImage"
+: > "$t_tmp/initrd"
+export THPBENCH_QEMU=$fake
+boot=("$KP/scripts/boot.sh" --kernel "$t_tmp/bzImage" --initrd "$t_tmp/initrd"
+	--accel tcg --timeout 60)
+
+# Processes whose command line names this test's directory.
+leftovers() { pgrep -af -- "$t_tmp" | grep -v "^$$ " || true; }
+
+# 1. Piped: returns, no leftovers, progress unbuffered.
+FAKE_MODE=finish timeout 30 bash -c '"$@" 2>&1 | cat' _ "${boot[@]}" \
+	--log "$t_tmp/c1.log" > "$t_tmp/out1" &
+pipe_pid=$!
+sleep 1.5
+grep -q 'guest| guest early line' "$t_tmp/out1" ||
+	fail "guest output not shown while the guest runs (buffered): '$(cat "$t_tmp/out1")'"
+rc=0
+wait "$pipe_pid" || rc=$?
+[ "$rc" = 0 ] || fail "piped boot.sh did not return by itself (exit $rc; 124 = still running after 30 s)"
+grep -q 'guest| guest late line' "$t_tmp/out1" || fail "late guest line missing"
+grep -q 'QUJDREVG' "$t_tmp/out1" && fail "base64 transfer lines echoed"
+grep -q '^accel=tcg' "$t_tmp/out1" || fail "no accel= line on stdout"
+sleep 0.5
+left=$(leftovers)
+[ -z "$left" ] || fail "processes left behind after the boot: $left"
+[ "$T_FAILS" -eq 0 ] && ok "piped boot returns, progress live, nothing left running"
+
+# 2. Ctrl-C: SIGINT to the process group stops the guest promptly.
+FAKE_MODE=hang setsid "${boot[@]}" --log "$t_tmp/c2.log" > /dev/null 2> "$t_tmp/err2" &
+bpid=$!
+for _ in $(seq 1 50); do
+	grep -q 'early line' "$t_tmp/c2.log" 2>/dev/null && break
+	sleep 0.1
+done
+kill -INT -- "-$bpid"
+t0=$(date +%s)
+for _ in $(seq 1 100); do
+	kill -0 "$bpid" 2>/dev/null || break
+	sleep 0.1
+done
+if kill -0 "$bpid" 2>/dev/null; then
+	fail "boot.sh still running 10 s after SIGINT"
+	kill -KILL -- "-$bpid" 2>/dev/null
+fi
+rc=0
+wait "$bpid" || rc=$?
+[ "$rc" = 130 ] || fail "after SIGINT exit $rc, want 130 ($(cat "$t_tmp/err2"))"
+sleep 0.5
+left=$(leftovers)
+[ -z "$left" ] || fail "processes left behind after SIGINT: $left"
+[ "$T_FAILS" -eq 0 ] && ok "SIGINT stops the guest in $(( $(date +%s) - t0 )) s, nothing left"
+# Never leave a stand-in running, whatever failed above.
+for p in $(pgrep -f -- "$t_tmp"); do [ "$p" = $$ ] || kill -KILL "$p" 2>/dev/null; done
+finish
