@@ -25,7 +25,5 @@ if [ "$(id -u)" != 0 ]; then
 	exit 2
 fi
 echo "thpbench: installing$missing"
-export DEBIAN_FRONTEND=noninteractive
-apt-get update -qq
 # shellcheck disable=SC2086
-apt-get install -y -qq --no-install-recommends $missing >/dev/null
+"$(dirname "$0")/apt-install.sh" $missing >/dev/null

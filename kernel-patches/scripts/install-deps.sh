@@ -10,9 +10,9 @@
 # failed), naming the packages.
 set -euo pipefail
 
-light=(linux-source-6.1 patch cpio xz-utils gzip libc6-dev gcc binutils)
+light=(linux-source-6.1 patch cpio xz-utils gzip libc6-dev gcc binutils git)
 full=("${light[@]}" make flex bison bc perl libelf-dev libssl-dev
-	build-essential qemu-system-x86 jq git)
+	build-essential qemu-system-x86 jq kexec-tools)
 
 pkgs=("${full[@]}")
 case ${1:-} in
@@ -33,12 +33,5 @@ if [ "$(id -u)" != 0 ]; then
 	exit 2
 fi
 echo "install-deps.sh: installing ${missing[*]}" >&2
-export DEBIAN_FRONTEND=noninteractive
-if ! apt-get install -y --no-install-recommends "${missing[@]}" > /tmp/install-deps.log 2>&1; then
-	apt-get update > /dev/null 2>&1 || true
-	apt-get install -y --no-install-recommends "${missing[@]}" >> /tmp/install-deps.log 2>&1 || {
-		tail -n 20 /tmp/install-deps.log >&2
-		echo "install-deps.sh: apt-get install ${missing[*]} failed (log: /tmp/install-deps.log)" >&2
-		exit 2
-	}
-fi
+"$(dirname "$0")/../../scripts/apt-install.sh" "${missing[@]}" ||
+	{ echo "install-deps.sh: apt-get install ${missing[*]} failed" >&2; exit 2; }
