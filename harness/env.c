@@ -13,6 +13,7 @@
 #include <unistd.h>
 #include <zlib.h>
 
+#include "hash.h"
 #include "platform.h"
 #include "util.h"
 
@@ -87,15 +88,17 @@ static long meminfo_kb(const char *key)
 }
 
 /*
- * FNV-1a of the kernel config, so results can say "same config" cheaply:
+ * "sha256:<hex>" of the kernel config, so results can say "same config":
  * /proc/config.gz (the running kernel's own, CONFIG_IKCONFIG_PROC) or
- * /boot/config-RELEASE; the hash is of the text either way.
+ * /boot/config-RELEASE; the digest is of the text either way, the one
+ * sha256sum(1) gives for the .config (and the A/B flow's config_sha256).
  */
 static json_t *config_hash(const char *release)
 {
-	char path[256], buf[65536], hex[32];
-	unsigned long long h = 1469598103934665603ULL;
-	int n, i;
+	char path[256], hex[HASH_SHA256_HEX], val[80];
+	size_t len = 0, cap = 1 << 16;
+	unsigned char *buf;
+	int n = 0;
 	gzFile f = gzopen("/proc/config.gz", "rb");
 
 	if (!f) {
@@ -104,14 +107,20 @@ static json_t *config_hash(const char *release)
 	}
 	if (!f)
 		return json_null();
-	while ((n = gzread(f, buf, sizeof(buf))) > 0)
-		for (i = 0; i < n; i++)
-			h = (h ^ (unsigned char)buf[i]) * 1099511628211ULL;
+	buf = xmalloc(cap);
+	while ((n = gzread(f, buf + len, (unsigned int)(cap - len))) > 0) {
+		len += (size_t)n;
+		if (len == cap)
+			buf = xrealloc(buf, cap *= 2);
+	}
 	gzclose(f);
-	if (n < 0)
+	if (n < 0 || hash_sha256(buf, len, hex)) {
+		free(buf);
 		return json_null();
-	snprintf(hex, sizeof(hex), "fnv1a64:%016llx", h);
-	return json_string(hex);
+	}
+	free(buf);
+	snprintf(val, sizeof(val), "sha256:%s", hex);
+	return json_string(val);
 }
 
 /* A one-line file as a string, or null when it cannot be read. */

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * env - what a results file says about the machine it came from: kernel
- * (uname -r and -v, config hash when /proc/config.gz or /boot/config-*
- * is readable), hostname, CPU model, nr_cpus, memory, NUMA nodes, glibc
- * version, whether a hardware PMU answers, the THP knobs and hugetlb
+ * (uname -r and -v; kernel_config: "sha256:<64 hex>" of the config text,
+ * from /proc/config.gz or /boot/config-<uname -r>, else null), hostname,
+ * CPU model, nr_cpus, memory, NUMA nodes, glibc version, whether a hardware PMU answers, the THP knobs and hugetlb
  * pools as found (before the run changed anything), start time.
  * compare.c decides from these whether two files are comparable.
  */
