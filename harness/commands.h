@@ -13,5 +13,6 @@ int cmd_plot(int argc, char **argv);
 int cmd_restore(int argc, char **argv);
 int cmd_list(int argc, char **argv);
 int cmd_history(int argc, char **argv);
+int cmd_merge(int argc, char **argv);
 
 #endif

@@ -15,6 +15,7 @@ static const struct {
 } commands[] = {
 	{ "run", cmd_run, "run a suite, or -- COMMAND, and write results.json" },
 	{ "compare", cmd_compare, "compare two results files (or modes/labels in one)" },
+	{ "merge", cmd_merge, "several results files of one setup as one" },
 	{ "plot", cmd_plot, "draw gnuplot charts of results files" },
 	{ "restore", cmd_restore, "undo THP/hugetlb settings left by an interrupted run" },
 	{ "list", cmd_list, "workloads, suites and events usable here" },
