@@ -23,6 +23,8 @@
  *                      threshold shaded
  *   ab-NAME-dist       base and new values side by side (box plot and
  *                      points) for each timing/throughput metric
+ * Both say meta.timings of the results (e.g. "emulated (qemu TCG): ...")
+ * under their header, so an emulated timing is never shown as a real one.
  *
  * Writing (plot_results, plot_compare) and drawing (plot_render) are
  * separate so that gnuplot missing costs nothing but the images.
@@ -60,6 +62,15 @@ int plot_results(const struct tb_results *r, const char *outdir,
 /* The same for the pairs of a comparison built by compare_build(). */
 int plot_compare(const struct comparison *c, const char *outdir,
 		 struct plot_set *ps, char *err, size_t errlen);
+
+/*
+ * The two tic labels of a distribution panel for side names a and b, each
+ * short enough not to overlap the other: "always"/"never" for
+ * "thp=always"/"thp=never", the differing tails of two kernel releases,
+ * else "base"/"new". Into ta and tb (len bytes each).
+ */
+void plot_side_tics(const char *a, const char *b, char *ta, char *tb,
+		    size_t len);
 
 enum plot_render_status {
 	PLOT_DRAWN = 0,

@@ -369,10 +369,22 @@ static void write_change_plot(FILE *f, const struct change_axis *ax,
 	fputc('\n', f);
 }
 
+/* meta.timings of either file ("emulated (qemu TCG): ..."), or NULL. */
+static const char *timings_note(const struct comparison *c)
+{
+	const json_t *t = json_object_get(c->ra->meta, "timings");
+
+	if (!json_is_string(t))
+		t = json_object_get(c->rb->meta, "timings");
+	return json_is_string(t) ? json_string_value(t) : NULL;
+}
+
 static void pair_what(const struct comparison *c, const struct cmp_pair *p,
 		      const char *chart, char *buf, size_t len)
 {
 	char ka[128], kb[128];
+	const char *timings = timings_note(c);
+	size_t n;
 
 	cf_kernel(c->ra, ka, sizeof(ka));
 	cf_kernel(c->rb, kb, sizeof(kb));
@@ -385,6 +397,10 @@ static void pair_what(const struct comparison *c, const struct cmp_pair *p,
 		 "n = %zu", p->title, chart, p->a_name, *ka ? ", " : "", ka,
 		 case_ok_runs(p->a), p->b_name, *kb ? ", " : "", kb,
 		 case_ok_runs(p->b));
+	/* Emulated timings are said on every chart that shows them. */
+	n = strlen(buf);
+	if (timings && n < len)
+		snprintf(buf + n, len - n, "\ntimings: %s", timings);
 }
 
 /*
@@ -586,21 +602,50 @@ static size_t pick_dist(const struct cmp_pair *p,
 /*
  * "always" and "never" under the boxes for "thp=always" vs "thp=never":
  * the header names the knob, and narrow panels have no room for it twice.
+ * Names longer than a panel's tic spacing (kernel releases) lose their
+ * common prefix ("6.1.0-tb-"), and when still too long become "base" and
+ * "new", as the header (which names both in full) calls them.
  */
-static void write_side_tics(FILE *f, const char *a, const char *b)
+#define DIST_TIC_CHARS 10
+
+void plot_side_tics(const char *a, const char *b, char *ta, char *tb,
+		    size_t len)
 {
 	const char *ea = strchr(a, '='), *eb = strchr(b, '=');
+	size_t i, cut = 0;
 
 	if (ea && eb && ea - a == eb - b && !strncmp(a, b, (size_t)(ea - a)) &&
 	    ea[1] && eb[1]) {
 		a = ea + 1;
 		b = eb + 1;
 	}
+	if (cf_width(a) > DIST_TIC_CHARS || cf_width(b) > DIST_TIC_CHARS) {
+		for (i = 0; a[i] && a[i] == b[i]; i++)
+			if (a[i] == '-' || a[i] == '.' || a[i] == '/')
+				cut = i + 1;
+		if (a[cut] && b[cut]) {
+			a += cut;
+			b += cut;
+		}
+	}
+	if (cf_width(a) > DIST_TIC_CHARS || cf_width(b) > DIST_TIC_CHARS) {
+		a = "base";
+		b = "new";
+	}
+	snprintf(ta, len, "%s", a);
+	snprintf(tb, len, "%s", b);
+}
+
+static void write_side_tics(FILE *f, const char *a, const char *b)
+{
+	char ta[256], tb[256];
+
+	plot_side_tics(a, b, ta, tb, sizeof(ta));
 	fputs("set xtics (", f);
-	gp_ticstr(f, a);
+	gp_ticstr(f, ta);
 	fputs(" 0, ", f);
-	gp_ticstr(f, b);
-	fputs(cf_width(a) + cf_width(b) > 16 ? " 1) font ',11'\n" : " 1)\n", f);
+	gp_ticstr(f, tb);
+	fputs(" 1)\n", f);
 }
 
 static int dist_chart(const struct comparison *c, const struct cmp_pair *p,

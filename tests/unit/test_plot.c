@@ -640,9 +640,79 @@ static void test_compare_same_slug(void **state)
 	results_free(&rb);
 }
 
+static void test_side_tics(void **state)
+{
+	char a[64], b[64];
+
+	(void)state;
+	plot_side_tics("thp=always", "thp=never", a, b, sizeof(a));
+	assert_string_equal(a, "always");
+	assert_string_equal(b, "never");
+	/* Two kernel releases: their differing tails. */
+	plot_side_tics("6.1.158-tb-base", "6.1.158-tb-000", a, b, sizeof(a));
+	assert_string_equal(a, "base");
+	assert_string_equal(b, "000");
+	/* Too long even then: as the header calls them. */
+	plot_side_tics("6.1.158-tb-base", "6.1.158-tb-000-mremap-thp-pmd-move",
+		       a, b, sizeof(a));
+	assert_string_equal(a, "base");
+	assert_string_equal(b, "new");
+	plot_side_tics("short", "other", a, b, sizeof(a));
+	assert_string_equal(a, "short");
+	assert_string_equal(b, "other");
+}
+
+/* Emulated timings are said on the A/B charts; the tics do not overlap. */
+static void test_compare_emulated(void **state)
+{
+	struct tb_results ra = { 0 }, rb = { 0 };
+	struct plot_set ps = { 0 };
+	struct comparison c;
+	struct cmp_opts o;
+	struct tb_case *a, *b;
+	char err[512], dir[128], *s;
+	int i;
+
+	(void)state;
+	a = add_case(&ra, "always");
+	b = add_case(&rb, "always");
+	free(a->label);
+	free(b->label);
+	a->label = xstrdup("6.1.158-tb-base");
+	b->label = xstrdup("6.1.158-tb-000-mremap-thp-pmd-move");
+	for (i = 0; i < 4; i++) {
+		add_run(a, RUN_OK, 1000 + i, 0, 0);
+		add_run(b, RUN_OK, 2000 - i, 256, 0);
+	}
+	ra.env = json_pack("{s:s}", "kernel", "6.1.158-tb-base");
+	rb.env = json_pack("{s:s}", "kernel", "6.1.158-tb-000-mremap-thp-pmd-move");
+	ra.meta = json_pack("{s:s}", "timings", "emulated (qemu TCG): times are not hardware timings");
+	rb.meta = json_incref(ra.meta);
+	cmp_opts_init(&o);
+	o.by = CMP_FILES;
+	assert_int_equal(compare_build(&c, &ra, &rb, &o, err, sizeof(err)), 0);
+	snprintf(dir, sizeof(dir), "%s/emu", tmpdir);
+	assert_int_equal(plot_compare(&c, dir, &ps, err, sizeof(err)), 0);
+	s = slurp(dir, "ab-mremap-always-dist.gp");
+	assert_non_null(strstr(s, "timings: emulated (qemu TCG)"));
+	assert_non_null(strstr(s, "set xtics (\"base\" 0, \"new\" 1)"));
+	free(s);
+	s = slurp(dir, "ab-mremap-always-change.gp");
+	assert_non_null(strstr(s, "timings: emulated (qemu TCG)"));
+	free(s);
+	gnuplot_clean(dir, "ab-mremap-always-change.gp");
+	gnuplot_clean(dir, "ab-mremap-always-dist.gp");
+	compare_free(&c);
+	plot_set_free(&ps);
+	results_free(&ra);
+	results_free(&rb);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_side_tics),
+		cmocka_unit_test(test_compare_emulated),
 		cmocka_unit_test(test_numbers),
 		cmocka_unit_test(test_quoting),
 		cmocka_unit_test(test_slug),
