@@ -1,38 +1,56 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-only
 #
-# Kernel A/B for one bundled patch series, end to end, in qemu.
+# Kernel A/B for one patch series, end to end, in qemu.
 #
-#   ./run.sh ab kernel-patches/SERIES [--suite FILE] [--kernel-src SRC]
-#        [--boots N] [--reps N] [--accel auto|kvm|tcg] [--mem SIZE]
-#        [--smp N] [--timeout SEC] [--out DIR] [--jobs N]
+#   ./run.sh ab SERIES [options]              SERIES: a directory of *.patch
+#                                             or an mbox (format-patch, b4 am)
+#   ./run.sh ab --tree DIR --base REF --new REF [options]   A = REF, B = REF..REF
+#   ./run.sh ab --kernel-a IMG[:CONFIG] --kernel-b IMG[:CONFIG] --suite FILE
+# options:
+#   --suite FILE        suite run in the guest (default SERIES/suite.conf)
+#   --kernel-src SRC    tarball or directory A is built from (default Debian's 6.1)
+#   --config tinyconfig|defconfig|FILE   base configuration (default
+#                       tinyconfig), kernel-patches/thpbench.config merged over it
+#   --kernel-a, --kernel-b IMG[:CONFIG]  a prebuilt bzImage (and its config)
+#   --name NAME         series name (uname -r suffix, results directory)
+#   --fail-on regression   exit 1 when a verdict is a regression
+#   --boots N --reps N --accel auto|kvm|tcg --mem SIZE --smp N
+#   --timeout SEC --out DIR --jobs N
 #
-#  1. builds kernel A (the tree) and B (the tree + SERIES/*.patch), each
-#     cached by a hash of tree, patches and config (build-kernel.sh);
-#  2. builds static thpbench + workloads and an initramfs with them, the
-#     suite (default SERIES/suite.conf) and a tiny init (mkinitramfs.sh);
-#  3. boots A, B, A, B ... (--boots N pairs, default 1) in qemu, KVM when a
-#     probe boot proves it works, TCG otherwise; each guest runs the suite
-#     with the same arguments and sends results.json back over the serial
-#     console, checked for length and CRC (boot.sh, extract-results.sh);
-#  4. merges each kernel's boots, runs `thpbench compare` and `thpbench
-#     plot`, and prints the comparison. With N >= 3 boots a second
-#     comparison treats each boot's mean as one sample, so the verdict
-#     reflects boot-to-boot variation, not only repetitions.
-# Everything lands in results/ab-SERIES-DATE/ (or --out).
-# Exit: compare's status (0 ok, 1 a verdict gate failed), 2 on any error.
-set -euo pipefail
+#  1. builds kernel A (the tree) and B (the tree + the series), each cached
+#     by a hash of tree, patches' content and configuration (build-kernel.sh);
+#  2. static thpbench + workloads (built once per source state) and an
+#     initramfs with them, the suite and a tiny init (mkinitramfs.sh);
+#  3. boots A, B, A, B ... (--boots N each) in qemu, KVM when a probe boot
+#     proves it works, TCG otherwise; each guest runs the suite and sends
+#     results.json back over the serial console (boot.sh, extract-results.sh);
+#  4. merges each kernel's boots, runs `thpbench compare` and `plot`, and
+#     prints the comparison (with N >= 3 boots also one sample per boot).
+# Everything lands in a new results/ab-NAME-DATE[-N]/ (or --out, which must
+# not exist yet); nothing is left there when the run fails before a boot.
+# Exit: 0 ok; 1 a --fail-on gate failed; 2 any error; 130 interrupted.
+set -Eeuo pipefail
 
 KP_DIR=$(cd "$(dirname "$0")/.." && pwd)
 . "$KP_DIR/scripts/common.sh"
 S=$KP_DIR/scripts
+# A command failing where nothing expects it is an error (2), never the
+# gate's 1; die has already said why when the status is 2.
+on_err()
+{
+	[ "$1" = 2 ] || log "error: line $2: a command failed (exit $1)"
+	exit 2
+}
+trap 'on_err $? $LINENO' ERR
 
 series='' suite='' src=$DEFAULT_KERNEL_SRC boots=1 reps='' accel=auto mem=6G smp=2
-timeout=1800 outdir='' jobs=$(nproc)
+timeout=1800 outdir='' jobs=$(nproc) fail_on='' config=tinyconfig name=''
+tree='' base='' new='' preA='' preB=''
 
 usage()
 {
-	sed -n '4,22p' "$0" | sed 's/^# \{0,1\}//' >&2
+	sed -n '4,33p' "$0" | sed 's/^# \{0,1\}//' >&2
 	exit 2
 }
 
@@ -40,6 +58,14 @@ while [ $# -gt 0 ]; do
 	case $1 in
 	--suite) suite=${2:?}; shift 2 ;;
 	--kernel-src) src=${2:?}; shift 2 ;;
+	--tree) tree=${2:?}; shift 2 ;;
+	--base) base=${2:?}; shift 2 ;;
+	--new) new=${2:?}; shift 2 ;;
+	--config) config=${2:?}; shift 2 ;;
+	--kernel-a) preA=${2:?}; shift 2 ;;
+	--kernel-b) preB=${2:?}; shift 2 ;;
+	--name) name=${2:?}; shift 2 ;;
+	--fail-on) fail_on=${2:?}; shift 2 ;;
 	--boots) boots=${2:?}; shift 2 ;;
 	--reps|-r) reps=${2:?}; shift 2 ;;
 	--accel) accel=${2:?}; shift 2 ;;
@@ -54,61 +80,238 @@ while [ $# -gt 0 ]; do
 	   series=$1; shift ;;
 	esac
 done
-[ -n "$series" ] || usage
-[ -d "$series" ] || die "series '$series' is not a directory (try kernel-patches/000-mremap-thp-pmd-move)"
-series=$(cd "$series" && pwd)
-name=$(basename "$series")
-[ -n "$suite" ] || suite=$series/suite.conf
-[ -f "$suite" ] || die "suite '$suite' not found (--suite)"
-case $boots in ''|*[!0-9]*|0) die "--boots must be a positive number" ;; esac
-"$S/install-deps.sh" || die "missing Debian packages (see above)"
-need_cmd jq make gcc qemu-system-x86_64
 
-[ -n "$outdir" ] || outdir=$REPO_DIR/results/ab-$name-$(date +%Y%m%d-%H%M%S)
-mkdir -p "$outdir"
+# What to compare: a series (directory or mbox), a git range, prebuilt images.
+if [ -n "$tree$base$new" ]; then
+	[ -z "$series" ] || die "give a series or --tree/--base/--new, not both"
+	[ -n "$tree" ] && [ -n "$base" ] && [ -n "$new" ] ||
+		die "a git range needs all of --tree DIR --base REF --new REF"
+	tree=$(cd "$tree" && pwd)
+	src=$tree
+	[ -n "$name" ] || name=$(git -C "$tree" describe --always "$new" 2>/dev/null || echo "$new")
+	source_desc="git $tree $base..$new"
+elif [ -n "$series" ]; then
+	[ -e "$series" ] || die "series '$series' not found (a directory of patches or an mbox; try kernel-patches/000-mremap-thp-pmd-move)"
+	series=$(cd "$(dirname "$series")" && pwd)/$(basename "$series")
+	if [ -d "$series" ]; then
+		[ -n "$name" ] || name=$(basename "$series")
+		[ -n "$suite" ] || [ ! -f "$series/suite.conf" ] || suite=$series/suite.conf
+		source_desc="dir $series"
+	else
+		[ -n "$name" ] || name=$(basename "$series" | sed 's/\.\(mbx\|mbox\|patch\)$//')
+		source_desc="mbox $series"
+	fi
+elif [ -n "$preA" ] && [ -n "$preB" ]; then
+	[ -n "$name" ] || name=prebuilt
+	source_desc=prebuilt
+else
+	usage
+fi
+[ -n "$series$tree" ] || [ -n "$preB" ] ||
+	die "kernel B needs a series (SERIES or --tree/--base/--new) or --kernel-b"
+case $boots in ''|*[!0-9]*|0) die "--boots must be a positive number" ;; esac
+case $fail_on in ''|regression) ;; *) die "--fail-on takes 'regression'" ;; esac
+case $accel in auto|kvm|tcg) ;; *) die "--accel must be auto, kvm or tcg" ;; esac
+name=$(release_slug "$name")
+[ -n "$name" ] || die "the series name is empty once made file-name safe (--name)"
+
+# A series directory without patches says why before anything is built.
+if [ -d "$series" ] && [ -z "$(series_patches "$series")" ]; then
+	[ ! -f "$series/README.md" ] || die "no patches in $series: see its README ($series/README.md)"
+	die "no *.patch file in $series"
+fi
+[ -n "$suite" ] || die "no suite: pass --suite FILE (a guest-sized one, e.g. kernel-patches/000-mremap-thp-pmd-move/suite.conf)"
+[ -f "$suite" ] || die "suite '$suite' not found (--suite)"
+suite=$(cd "$(dirname "$suite")" && pwd)/$(basename "$suite")
+"$S/install-deps.sh" || die "missing Debian packages (see above)"
+need_cmd jq make gcc git
+[ -n "${THPBENCH_QEMU:-}" ] || need_cmd qemu-system-x86_64
+
+# The results directory: new and unique, even for two runs in one second.
+if [ -n "$outdir" ]; then
+	[ ! -e "$outdir" ] || die "--out '$outdir' exists; give a new directory"
+	mkdir -p "$outdir"
+else
+	outdir=$(unique_dir "${THPBENCH_RESULTS_DIR:-$REPO_DIR/results}/ab-$name-$(date +%Y%m%d-%H%M%S)")
+fi
 outdir=$(cd "$outdir" && pwd)
+
+# On every way out: stop the boot in progress; a run that failed before any
+# boot leaves no results directory (it would hold nothing to look at).
+child=''
+finish()
+{
+	local rc=$?
+	trap - ERR
+	if [ -n "$child" ]; then
+		kill -TERM "$child" 2>/dev/null || true
+		wait "$child" 2>/dev/null || true
+	fi
+	if [ "$rc" -ge 2 ] && ! ls "$outdir"/console-*.log > /dev/null 2>&1; then
+		rm -rf "$outdir"
+	fi
+}
+on_signal()
+{
+	trap - "$1"
+	log "interrupted (SIG$1)"
+	finish
+	trap - EXIT
+	kill -s "$1" $$
+	exit 130
+}
+trap finish EXIT
+for sig in INT TERM HUP; do
+	# shellcheck disable=SC2064
+	trap "on_signal $sig" "$sig"
+done
+# Run a step in the background and wait for it, so a signal is acted on
+# at once (bash runs traps only between commands).
+step()
+{
+	local rc=0
+	"$@" &
+	child=$!
+	wait "$child" || rc=$?
+	child=''
+	return "$rc"
+}
 log "results directory: $outdir"
 
 # 1. Kernels.
-kA=$("$S/build-kernel.sh" --kernel-src "$src" --jobs "$jobs")
-kB=$("$S/build-kernel.sh" --kernel-src "$src" --series "$series" --jobs "$jobs")
+# A prebuilt image: its release from the image header, its config when given.
+prebuilt()
+{
+	local side=$1 spec=$2 img cfg='' rel dir missing n
+	img=${spec%%:*}
+	[ "$img" = "$spec" ] || cfg=${spec#*:}
+	[ -f "$img" ] || die "--kernel-${side,,}: '$img' not found"
+	rel=$(bzimage_release "$img") || die "--kernel-${side,,}: '$img' is not an x86 bzImage (no HdrS header)"
+	dir=$outdir/kernel-$side
+	mkdir -p "$dir"
+	ln -s "$(cd "$(dirname "$img")" && pwd)/$(basename "$img")" "$dir/bzImage"
+	printf '%s\n' "$rel" > "$dir/kernelrelease"
+	printf 'tree=prebuilt:%s\n' "$(sha256_stdin < "$img")" > "$dir/inputs"
+	: > "$dir/patches"
+	: > "$dir/patch-ids"
+	echo "prebuilt $img" > "$dir/build.log"
+	if [ -n "$cfg" ]; then
+		[ -f "$cfg" ] || die "--kernel-${side,,}: config '$cfg' not found"
+		cp "$cfg" "$dir/config"
+		missing=
+		for n in $KERNEL_NEEDS; do grep -qxF "$n" "$cfg" || missing="$missing $n"; done
+		[ -z "$missing" ] || die "--kernel-${side,,}: $cfg lacks what the suite needs:$missing"
+	else
+		log "warning: no config given for --kernel-${side,,}; cannot check it has THP, hugetlbfs, perf events ..."
+	fi
+	printf '%s\n' "$dir"
+}
+
+kargs=(--kernel-src "$src" --config "$config" --jobs "$jobs")
+[ -z "$tree" ] || kargs+=(--git-ref "$base")
+if [ -n "$series$tree" ] && [ -z "$preB" ]; then
+	if [ -n "$tree" ]; then
+		"$S/series.sh" -o "$outdir/series" --tree "$tree" --base "$base" --new "$new" > /dev/null
+	else
+		"$S/series.sh" -o "$outdir/series" "$series" > /dev/null
+	fi
+fi
+if [ -n "$preA" ]; then
+	kA=$(prebuilt A "$preA")
+else
+	step "$S/build-kernel.sh" "${kargs[@]}" > "$outdir/.kernel"
+	kA=$(cat "$outdir/.kernel")
+fi
+if [ -n "$preB" ]; then
+	kB=$(prebuilt B "$preB")
+else
+	step "$S/build-kernel.sh" "${kargs[@]}" --series "$outdir/series" --name "$name" > "$outdir/.kernel"
+	kB=$(cat "$outdir/.kernel")
+fi
+rm -f "$outdir/.kernel"
 relA=$(cat "$kA/kernelrelease")
 relB=$(cat "$kB/kernelrelease")
+[ "$relA" != "$relB" ] ||
+	die "kernels A and B both report '$relA' (uname -r); give them different LOCALVERSIONs"
 cp "$kA/build.log" "$outdir/build-A.log"
 cp "$kB/build.log" "$outdir/build-B.log"
 log "kernel A: $relA ($kA)"
 log "kernel B: $relB ($kB)"
 
 # 2. Static harness and workloads, built in a copy so the user's dynamic
-# binaries stay as they are.
-sdir=$AB_BUILD_DIR/static
-rm -rf "$sdir"
-mkdir -p "$sdir"
-(cd "$REPO_DIR" && git ls-files -co --exclude-standard -- Makefile harness workloads |
-	cpio -pdm --quiet "$sdir") || die "cannot copy the sources to $sdir"
-log "building static thpbench and workloads"
-make -C "$sdir" -j"$jobs" static > "$outdir/build-static.log" 2>&1 || {
-	tail -n 20 "$outdir/build-static.log" >&2
-	die "'make static' failed; log: $outdir/build-static.log"
+# binaries stay as they are, once per state of the sources (and compiler):
+# build/ab/static/<key>/, under a lock, reused by every later run.
+static_dir()
+{
+	local key sdir
+	key=$( (cd "$REPO_DIR" && git ls-files -co --exclude-standard -z -- Makefile harness workloads |
+		LC_ALL=C sort -z | xargs -0 sha256sum; gcc --version | head -n 1) | sha256_stdin | cut -c1-16)
+	sdir=$AB_BUILD_DIR/static/$key
+	if [ ! -f "$sdir/ok" ]; then
+		take_lock "$AB_BUILD_DIR/static.lock" "another run building static thpbench"
+		if [ ! -f "$sdir/ok" ]; then
+			rm -rf "$sdir"
+			mkdir -p "$sdir"
+			(cd "$REPO_DIR" && git ls-files -co --exclude-standard -- Makefile harness workloads |
+				cpio -pdm --quiet "$sdir") || die "cannot copy the sources to $sdir"
+			log "building static thpbench and workloads ($sdir)"
+			make -C "$sdir" -j"$jobs" static > "$sdir/build.log" 2>&1 || {
+				tail -n 20 "$sdir/build.log" >&2
+				die "'make static' failed; log: $sdir/build.log"
+			}
+			touch "$sdir/ok"
+		fi
+		exec 9>&-
+	else
+		log "static thpbench: cached ($sdir)"
+	fi
+	printf '%s\n' "$sdir"
 }
+# THPBENCH_AB_STATIC: a directory with harness/thpbench and workloads/ built
+# elsewhere (static), used as it is.
+sdir=${THPBENCH_AB_STATIC:-$(static_dir)}
+[ -z "${THPBENCH_AB_STATIC:-}" ] || [ ! -f "$sdir/build.log" ] || cp "$sdir/build.log" "$outdir/build-static.log"
 rargs=()
 [ -z "$reps" ] || rargs=(--reps "$reps")
+files=(--file "$kA/config:/boot/config-$relA")
+[ -f "$kA/config" ] || files=()
+[ ! -f "$kB/config" ] || files+=(--file "$kB/config:/boot/config-$relB")
 "$S/mkinitramfs.sh" -o "$outdir/initramfs.gz" --suite "$suite" \
-	--thpbench "$sdir/harness/thpbench" --workloads "$sdir/workloads" "${rargs[@]}" \
-	--file "$kA/config:/boot/config-$relA" --file "$kB/config:/boot/config-$relB"
+	--thpbench "$sdir/harness/thpbench" --workloads "$sdir/workloads" "${rargs[@]}" "${files[@]}"
 cp "$suite" "$outdir/suite.conf"
+
+# Provenance: what exactly ran, in ab.json and in every results.json.
+cfg_sha() { if [ -f "$1/config" ]; then sha256_stdin < "$1/config"; else echo null; fi; }
+tree_of() { sed -n 's/^tree=//p' "$1/inputs"; }
+tb_version=$(git -C "$REPO_DIR" describe --always --dirty 2>/dev/null || echo unknown)
+patches_json=$(jq -Rn '[inputs | split(" ") | { patch_id: .[0], file: .[1] }]' < "$kB/patch-ids")
+kernel_json()
+{
+	jq -n --arg rel "$2" --arg tree "$(tree_of "$1")" --arg cfg "$(cfg_sha "$1")" \
+		--arg cache "$1" '{ release: $rel, tree: $tree,
+		config_sha256: (if $cfg == "null" then null else $cfg end), cache: $cache }'
+}
+provenance=$(jq -n --arg series "$name" --arg source "$source_desc" \
+	--argjson patches "$patches_json" --arg version "$tb_version" \
+	--argjson A "$(kernel_json "$kA" "$relA")" --argjson B "$(kernel_json "$kB" "$relB")" \
+	--arg config "$config" \
+	'{ series: $series, source: $source, patches: $patches,
+	   base_config: $config, thpbench_version: $version,
+	   kernels: { A: $A, B: $B } }')
 
 # 3. Boots, interleaved A B A B ...
 boot_one()
 {
-	local k=$1 i=$2 img rel line
+	local k=$1 i=$2 img rel line status
 	if [ "$k" = A ]; then img=$kA/bzImage rel=$relA; else img=$kB/bzImage rel=$relB; fi
 	log "boot $i/$boots: kernel $k ($rel), accel $accel"
-	line=$("$S/boot.sh" --kernel "$img" --initrd "$outdir/initramfs.gz" \
+	step "$S/boot.sh" --kernel "$img" --initrd "$outdir/initramfs.gz" \
 		--log "$outdir/console-$k-$i.log" --label "$rel" --boot "$i" \
 		--accel "$accel" --mem "$mem" --smp "$smp" --timeout "$timeout" \
-		--append "$kparams" |
-		head -n 1) || die "boot of kernel $k failed; console: $outdir/console-$k-$i.log"
+		--append "$kparams" > "$outdir/.accel" ||
+		die "boot of kernel $k failed; console: $outdir/console-$k-$i.log"
+	line=$(head -n 1 "$outdir/.accel")
+	rm -f "$outdir/.accel"
 	if [ "$accel" = auto ]; then
 		line=${line#accel=}
 		accel=${line%% *}
@@ -123,6 +326,19 @@ boot_one()
 		die "no complete results from kernel $k, boot $i (console: $outdir/console-$k-$i.log)"
 	[ "$status" = status=0 ] ||
 		log "warning: thpbench in the guest exited with ${status#status=} (kernel $k, boot $i); see console-$k-$i.log"
+	jq --argjson p "$provenance" --arg side "$k" --argjson boot "$i" \
+		--arg timings "$(timings_word)" \
+		'.meta.provenance = ($p + { side: $side, boot: $boot, kernel: $p.kernels[$side] } | del(.kernels))
+		 | .meta.timings = $timings' \
+		"$outdir/$k-$i/results.json" > "$outdir/$k-$i/results.json.tmp"
+	mv "$outdir/$k-$i/results.json.tmp" "$outdir/$k-$i/results.json"
+}
+timings_word()
+{
+	case $accel in
+	tcg) echo "emulated (qemu TCG): times are not hardware timings" ;;
+	*) echo "qemu $accel guest" ;;
+	esac
 }
 
 # Kernel parameters the series needs (e.g. a boot-time 1 GiB hugetlb pool:
@@ -132,7 +348,7 @@ boot_one()
 # aligned gigabyte (4-5 GiB) stay free for it. TCG allocates host memory
 # only as the guest touches it.
 kparams=
-if [ -f "$series/cmdline" ]; then
+if [ -d "$series" ] && [ -f "$series/cmdline" ]; then
 	kparams=$(sed 's/#.*//' "$series/cmdline" | tr -s ' \n' '  ')
 	log "kernel parameters from $series/cmdline: $kparams"
 fi
@@ -143,46 +359,20 @@ for i in $(seq 1 "$boots"); do
 done
 
 # 4. Merge, compare, plot.
-# All repetitions of all boots of one kernel in one file; store_load()
-# rebuilds summaries from the raw runs, so the stale ones are dropped.
-merge_runs()
-{
-	jq -s '(.[0]) + { cases: [ range(0; .[0].cases | length) as $i |
-		(.[0].cases[$i] | del(.summary)) +
-		{ runs: [ .[0].cases[$i].id as $id |
-			.[] | .cases[] | select(.id == $id) | .runs[] ] } ] }' "$@"
-}
-# One run per boot, its metrics the mean over that boot's ok runs: boots,
-# not repetitions, are then the samples the test sees.
-boot_means()
-{
-	jq -s '(.[0]) + { cases: [ range(0; .[0].cases | length) as $i |
-		(.[0].cases[$i] | del(.summary)) +
-		{ runs: [ .[0].cases[$i].id as $id |
-			.[] | (.cases[] | select(.id == $id)) as $c |
-			[ $c.runs[] | select(.status == "ok") ] as $ok |
-			select($ok | length > 0) |
-			($ok[0] + { metrics: ( [ $ok[].metrics | to_entries[] ] |
-				group_by(.key) | map({ key: .[0].key,
-				value: (map(.value) | add / length) }) |
-				from_entries ) }) ] } ] }' "$@"
-}
-
-for k in A B; do
-	files=()
-	for i in $(seq 1 "$boots"); do files+=("$outdir/$k-$i/results.json"); done
-	merge_runs "${files[@]}" > "$outdir/$k.json"
-	[ "$boots" -lt 3 ] || boot_means "${files[@]}" > "$outdir/$k-boots.json"
-done
-
 tb=$REPO_DIR/harness/thpbench
 [ -x "$tb" ] || make -C "$REPO_DIR" harness/thpbench > /dev/null ||
 	die "cannot build harness/thpbench for the comparison"
+for k in A B; do
+	bfiles=()
+	for i in $(seq 1 "$boots"); do bfiles+=("$outdir/$k-$i/results.json"); done
+	"$tb" merge "${bfiles[@]}" -o "$outdir/$k.json"
+	[ "$boots" -lt 3 ] || "$tb" merge --boot-means "${bfiles[@]}" -o "$outdir/$k-boots.json"
+done
 
 {
-	printf 'Kernel A/B: %s\n' "$name"
-	printf '  A = %s (tree only)\n  B = %s (tree + %s)\n' "$relA" "$relB" \
-		"$(paste -sd, "$kB/patches" | sed 's/,/, /g')"
+	printf 'Kernel A/B: %s (%s)\n' "$name" "$source_desc"
+	printf '  A = %s (%s)\n  B = %s (%s)\n' "$relA" "$(tree_of "$kA")" "$relB" \
+		"$(if [ -s "$kB/patches" ]; then paste -sd, "$kB/patches" | sed 's/,/, /g'; else tree_of "$kB"; fi)"
 	printf '  suite %s, %d boot(s) each, interleaved A B A B\n' "$(basename "$suite")" "$boots"
 	printf '  qemu-system-x86_64, accel=%s (%s), %s RAM, %s vCPUs\n' "$accel" "$accel_line" "$mem" "$smp"
 	if [ "$accel" = tcg ]; then
@@ -193,38 +383,42 @@ tb=$REPO_DIR/harness/thpbench
 	printf '\n'
 } > "$outdir/header.txt"
 
+cargs=()
+[ -z "$fail_on" ] || cargs=(--fail-on "$fail_on")
 rc=0
-"$tb" compare "$outdir/A.json" "$outdir/B.json" > "$outdir/comparison.txt" 2>&1 || rc=$?
+"$tb" compare "$outdir/A.json" "$outdir/B.json" "${cargs[@]}" > "$outdir/compare.out" 2>&1 || rc=$?
 if [ "$rc" -ge 2 ]; then
-	cat "$outdir/comparison.txt" >&2
+	cat "$outdir/compare.out" >&2
 	die "thpbench compare failed (exit $rc); inputs kept in $outdir"
 fi
-"$tb" compare "$outdir/A.json" "$outdir/B.json" --format md > "$outdir/comparison.md" 2>/dev/null || true
+cat "$outdir/header.txt" "$outdir/compare.out" > "$outdir/comparison.txt"
+rm -f "$outdir/compare.out"
+{
+	sed 's/^/    /' "$outdir/header.txt"
+	"$tb" compare "$outdir/A.json" "$outdir/B.json" --format md 2>/dev/null || true
+} > "$outdir/comparison.md"
 if [ "$boots" -ge 3 ]; then
-	"$tb" compare "$outdir/A-boots.json" "$outdir/B-boots.json" \
-		> "$outdir/comparison-boots.txt" 2>&1 || true
+	{
+		cat "$outdir/header.txt"
+		printf 'Across boots (one sample per boot: the mean of its repetitions)\n\n'
+		"$tb" compare "$outdir/A-boots.json" "$outdir/B-boots.json" 2>&1 || true
+	} > "$outdir/comparison-boots.txt"
 fi
 "$tb" plot "$outdir/A.json" "$outdir/B.json" -o "$outdir/plots" \
 	> "$outdir/plot.log" 2>&1 || log "warning: thpbench plot failed; see $outdir/plot.log"
 
-jq -n --arg series "$name" --arg suite "$(basename "$suite")" \
-	--arg relA "$relA" --arg relB "$relB" --arg kA "$kA" --arg kB "$kB" \
-	--arg cfgA "$(sha256_stdin < "$kA/config")" --arg cfgB "$(sha256_stdin < "$kB/config")" \
+jq -n --argjson p "$provenance" --arg suite "$(basename "$suite")" \
 	--arg accel "$accel" --arg why "$accel_line" --argjson boots "$boots" \
-	--arg qemu "$(qemu-system-x86_64 --version | head -n 1)" \
+	--arg qemu "$("${THPBENCH_QEMU:-qemu-system-x86_64}" --version | head -n 1)" \
 	--arg mem "$mem" --argjson smp "$smp" --arg date "$(date -Iseconds)" \
-	'{ series: $series, suite: $suite, date: $date, boots: $boots,
-	   order: "A B A B ...",
+	--argjson rc "$rc" --arg fail_on "$fail_on" \
+	'$p + { suite: $suite, date: $date, boots: $boots, order: "A B A B ...",
 	   qemu: { version: $qemu, accel: $accel, accel_reason: $why,
 		   mem: $mem, smp: $smp, emulated_timings: ($accel == "tcg") },
-	   kernels: { A: { release: $relA, cache: $kA, config_sha256: $cfgA },
-		      B: { release: $relB, cache: $kB, config_sha256: $cfgB } } }' \
-	> "$outdir/ab.json"
+	   compare_exit: $rc, fail_on: $fail_on }' > "$outdir/ab.json"
 
-cat "$outdir/header.txt" "$outdir/comparison.txt"
-if [ "$boots" -ge 3 ]; then
-	printf '\nAcross boots (one sample per boot: the mean of its repetitions)\n\n'
-	cat "$outdir/comparison-boots.txt"
-fi
+cat "$outdir/comparison.txt"
+[ "$boots" -lt 3 ] || { printf '\n'; tail -n +"$(( $(wc -l < "$outdir/header.txt") + 1 ))" "$outdir/comparison-boots.txt"; }
 log "everything is in $outdir"
+[ "$rc" = 0 ] || log "a verdict failed --fail-on $fail_on: exit 1"
 exit "$rc"

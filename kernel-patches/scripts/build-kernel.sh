@@ -3,14 +3,21 @@
 #
 # Build one x86-64 kernel for the A/B flow and cache it.
 #
-#   build-kernel.sh [--kernel-src TARBALL|DIR] [--series DIR] [--config FRAG]
-#                   [--jobs N]
+#   build-kernel.sh [--kernel-src TARBALL|DIR [--git-ref REF]] [--series DIR]
+#                   [--name NAME] [--config tinyconfig|defconfig|FILE]
+#                   [--fragment FRAG] [--jobs N]
 #
 # Without --series this is kernel A (the tree as it is); with it, kernel B
-# (the tree plus every DIR/*.patch, in name order). The image is cached under
+# (the tree plus every DIR/*.patch, in name order; NAME, default DIR's
+# name, gives uname -r its suffix: 6.1.N-tb-NAME). --git-ref takes the tree
+# of that commit of a git DIR (not its working tree). The configuration is
+# tinyconfig (default), defconfig or FILE, with FRAG (default
+# kernel-patches/thpbench.config) merged over it; an option of FRAG that
+# does not survive stops the build. The image is cached under
 # $THPBENCH_BUILD_DIR (default build/ab)/kernels/<name>-<key>/ where <key>
-# hashes the tree, the patches, the config fragment, the compiler and the
-# build recipe, so a second call with the same inputs rebuilds nothing.
+# hashes the tree, the patches' content (patch-ids and changed lines), the
+# configuration, the compiler and the build recipe, so a second call with
+# the same inputs rebuilds nothing.
 # Prints the cache directory (bzImage, config, build.log, kernelrelease,
 # inputs, patches) on stdout. Source (src/<tree>) and objects (obj/<tree>)
 # are shared by all kernels of one tree, so B after A recompiles only what
@@ -25,12 +32,15 @@ KP_DIR=$(cd "$(dirname "$0")/.." && pwd)
 
 src=$DEFAULT_KERNEL_SRC
 series=
+sname=
+gitref=
+base_config=tinyconfig
 frag=$KP_DIR/thpbench.config
 jobs=$(nproc)
 
 usage()
 {
-	sed -n '4,20p' "$0" | sed 's/^# \{0,1\}//' >&2
+	sed -n '4,26p' "$0" | sed 's/^# \{0,1\}//' >&2
 	exit 2
 }
 
@@ -38,7 +48,10 @@ while [ $# -gt 0 ]; do
 	case $1 in
 	--kernel-src) src=${2:?}; shift 2 ;;
 	--series) series=${2:?}; shift 2 ;;
-	--config) frag=${2:?}; shift 2 ;;
+	--name) sname=${2:?}; shift 2 ;;
+	--git-ref) gitref=${2:?}; shift 2 ;;
+	--config) base_config=${2:?}; shift 2 ;;
+	--fragment) frag=${2:?}; shift 2 ;;
 	--jobs) jobs=${2:?}; shift 2 ;;
 	-h|--help) usage ;;
 	*) die "unknown argument '$1' (see --help)" ;;
@@ -46,7 +59,19 @@ while [ $# -gt 0 ]; do
 done
 
 [ -e "$src" ] || die "kernel source '$src' not found; install linux-source-6.1 (kernel-patches/scripts/install-deps.sh) or pass --kernel-src"
-[ -f "$frag" ] || die "config fragment '$frag' not found (--config)"
+[ -f "$frag" ] || die "config fragment '$frag' not found (--fragment)"
+case $base_config in
+tinyconfig|defconfig) cfg_id=$base_config ;;
+*)	[ -f "$base_config" ] || die "config '$base_config' not found (--config tinyconfig|defconfig|FILE)"
+	base_config=$(cd "$(dirname "$base_config")" && pwd)/$(basename "$base_config")
+	cfg_id=file:$(sha256_stdin < "$base_config") ;;
+esac
+if [ -n "$gitref" ]; then
+	[ -d "$src" ] && git -C "$src" rev-parse --git-dir > /dev/null 2>&1 ||
+		die "--git-ref needs a git tree as --kernel-src ('$src' is not one)"
+	commit=$(git -C "$src" rev-parse --verify -q "$gitref^{commit}") ||
+		die "'$gitref' is not a commit of $src (--git-ref)"
+fi
 need_cmd patch tar xz
 if [ -n "$series" ]; then
 	[ -d "$series" ] || die "patch series '$series' is not a directory"
@@ -56,20 +81,29 @@ if [ -n "$series" ]; then
 fi
 
 mkdir -p "$AB_BUILD_DIR/src" "$AB_BUILD_DIR/kernels" "$AB_BUILD_DIR/work"
-tid=$(tree_id "$src")
+if [ -n "$gitref" ]; then
+	tid=git:$commit
+else
+	tid=$(tree_id "$src")
+fi
 tkey=$(printf '%s' "$tid" | sha256_stdin | cut -c1-16)
 if [ -n "$series" ]; then
-	sname=$(basename "$series")
-	lv="-tb-${sname%%-*}"
+	[ -n "$sname" ] || sname=$(basename "$series")
+	slug=$(release_slug "$sname")
+	[ -n "$slug" ] && [ "$slug" != base ] || slug=series-$slug
+	lv=-tb-$slug
 	phash=$(series_hash "$series")
 else
 	sname=base
 	lv=-tb-base
 	phash=none
 fi
+sname=$(release_slug "$sname")
 inputs=$(printf 'tree=%s\npatches=%s\nconfig=%s\ncompiler=%s\nrecipe=%s\nlocalversion=%s\n' \
 	"$tid" "$phash" "$(sha256_stdin < "$frag")" "$(gcc --version | head -1)" \
 	"$BUILD_RECIPE" "$lv")
+# The default configuration keeps the key it always had.
+[ "$cfg_id" = tinyconfig ] || inputs=$(printf '%s\nbase_config=%s\n' "$inputs" "$cfg_id")
 key=$(printf '%s' "$inputs" | sha256_stdin | cut -c1-16)
 out=$AB_BUILD_DIR/kernels/$sname-$key
 
@@ -81,11 +115,7 @@ cached()
 }
 # A cached image needs no lock; a build does (one tree, one object dir).
 cached && exit 0
-exec 9>"$AB_BUILD_DIR/build.lock"
-if ! flock -n 9; then
-	log "waiting for another kernel build to finish"
-	flock 9
-fi
+take_lock "$AB_BUILD_DIR/build.lock" "another kernel build to finish"
 cached && exit 0
 
 # One source tree and one object directory per kernel tree, reused by every
@@ -98,11 +128,17 @@ cached && exit 0
 tree=$AB_BUILD_DIR/src/$tkey
 orig=$AB_BUILD_DIR/src/$tkey.orig
 obj=$AB_BUILD_DIR/obj/$tkey
+# Another base configuration gets its own objects: switching would
+# recompile everything both ways.
+[ "$cfg_id" = tinyconfig ] ||
+	obj=$obj-$(printf '%s' "$cfg_id" | sha256_stdin | cut -c1-12)
 if [ ! -f "$tree/.tb-ok" ]; then
 	log "preparing the source tree from $src"
 	rm -rf "$tree" "$orig" "$obj"
 	mkdir -p "$tree"
-	if [ -f "$src" ]; then
+	if [ -n "$gitref" ]; then
+		git -C "$src" archive --format=tar "$commit" | tar -xf - -C "$tree"
+	elif [ -f "$src" ]; then
 		tar -xf "$src" -C "$tree" --strip-components=1
 	else
 		tar -C "$src" --exclude=.git -cf - . | tar -C "$tree" -xf -
@@ -171,23 +207,31 @@ fail_build()
 
 # tinyconfig, then the fragment, as one allnoconfig pass: later lines win
 # (conf warns "override"), options nobody asked for stay off, and it takes
-# seconds where tinyconfig + merge_config.sh take minutes.
-log "configuring $sname (tinyconfig + $(basename "$frag"))"
-cat "$tree/kernel/configs/tiny-base.config" "$tree/kernel/configs/tiny.config" \
-	"$tree/arch/x86/configs/tiny.config" "$frag" > "$work/allconfig"
-kmake KCONFIG_ALLCONFIG="$work/allconfig" allnoconfig || fail_build allnoconfig
+# seconds where tinyconfig + merge_config.sh take minutes. defconfig or a
+# given config: the fragment merged over it (merge_config.sh -m).
+log "configuring $sname (${cfg_id%%:*} + $(basename "$frag"))"
+case $base_config in
+tinyconfig)
+	cat "$tree/kernel/configs/tiny-base.config" "$tree/kernel/configs/tiny.config" \
+		"$tree/arch/x86/configs/tiny.config" "$frag" > "$work/allconfig"
+	kmake KCONFIG_ALLCONFIG="$work/allconfig" allnoconfig || fail_build allnoconfig ;;
+*)
+	if [ "$base_config" = defconfig ]; then
+		kmake defconfig || fail_build defconfig
+	else
+		cp "$base_config" "$obj/.config"
+	fi
+	(cd "$obj" && "$tree/scripts/kconfig/merge_config.sh" -m -O "$obj" \
+		"$obj/.config" "$frag") >> "$blog" 2>&1 || fail_build merge_config ;;
+esac
 "$tree/scripts/config" --file "$obj/.config" --set-str LOCALVERSION "$lv" \
 	--disable LOCALVERSION_AUTO
 kmake olddefconfig || fail_build olddefconfig
 
 # merge_config only warns when a dependency drops an option; a kernel
 # without e.g. ADVISE_SYSCALLS would measure something else, so stop.
-missing=
-while IFS= read -r line; do
-	case $line in CONFIG_*=*) ;; *) continue ;; esac
-	grep -qxF "$line" "$obj/.config" || missing="$missing $line"
-done < "$frag"
-[ -z "$missing" ] || die "config options dropped by olddefconfig:$missing (fix $frag)"
+missing=$(config_missing "$frag" "$obj/.config" | tr '\n' ' ')
+[ -z "$missing" ] || die "the ${cfg_id%%:*} configuration lacks what the suite needs: $missing(dropped by olddefconfig: a dependency is off; fix $frag or the --config given)"
 
 log "building $sname with $jobs jobs (log: $blog)"
 t0=$(date +%s)
@@ -203,8 +247,12 @@ make -s -C "$tree" O="$obj" ARCH=x86_64 kernelrelease > "$out/kernelrelease" 2>/
 printf '%s' "$inputs" > "$out/inputs"
 if [ -n "$series" ]; then
 	series_patches "$series" | xargs -n1 basename > "$out/patches"
+	for p in $(series_patches "$series"); do
+		printf '%s %s\n' "$(patch_id "$p")" "$(basename "$p")"
+	done > "$out/patch-ids"
 else
 	: > "$out/patches"
+	: > "$out/patch-ids"
 fi
 touch "$out/ok"
 rm -rf "$work"

@@ -1,0 +1,126 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# Turn a patch series, in any of the forms an author has it, into one
+# directory of patches that build-kernel.sh --series applies in name order.
+#
+#   series.sh -o OUTDIR DIR            a directory of *.patch (as bundled)
+#   series.sh -o OUTDIR MBOX           `git format-patch --cover-letter
+#                                      --stdout` or `b4 am` output (.mbx);
+#                                      the cover letter and any mail
+#                                      without a diff are left out
+#   series.sh -o OUTDIR --tree GIT --base REF --new REF
+#                                      the commits REF..REF of a git tree,
+#                                      as `git format-patch` writes them
+#
+# OUTDIR (created; must not exist or be empty) then holds NNNN-*.patch and
+# patch-ids ("<git patch-id --stable> <file>" per patch, in order): the
+# same change gives the same id in every form. Prints the number of
+# patches. Exit 0, or 2 with a message: a bundled series without patches
+# (see its README), an mbox with no patch, a range with no commit.
+set -euo pipefail
+
+KP_DIR=$(cd "$(dirname "$0")/.." && pwd)
+. "$KP_DIR/scripts/common.sh"
+
+out='' input='' tree='' base='' new=''
+
+usage()
+{
+	sed -n '4,21p' "$0" | sed 's/^# \{0,1\}//' >&2
+	exit 2
+}
+
+while [ $# -gt 0 ]; do
+	case $1 in
+	-o) out=${2:?}; shift 2 ;;
+	--tree) tree=${2:?}; shift 2 ;;
+	--base) base=${2:?}; shift 2 ;;
+	--new) new=${2:?}; shift 2 ;;
+	-h|--help) usage ;;
+	-*) die "unknown option '$1' (see --help)" ;;
+	*) [ -z "$input" ] || die "one series at a time ('$input' and '$1')"
+	   input=$1; shift ;;
+	esac
+done
+[ -n "$out" ] || usage
+need_cmd git
+if [ -n "$tree$base$new" ]; then
+	[ -z "$input" ] || die "give a series or --tree/--base/--new, not both"
+	[ -n "$tree" ] && [ -n "$base" ] && [ -n "$new" ] ||
+		die "a git range needs all of --tree DIR --base REF --new REF"
+elif [ -z "$input" ]; then
+	usage
+fi
+mkdir -p "$out"
+[ -z "$(ls -A "$out")" ] || die "'$out' is not empty"
+
+# A file name from a mail subject: "[PATCH v2 3/7] mm: foo bar" -> mm-foo-bar.
+subject_slug()
+{
+	sed -n '/^Subject: /{s/^Subject: *//; s/^\(\[[^]]*\] *\)*//; p; q}' "$1" |
+		tr 'A-Z' 'a-z' | tr -c 'a-z0-9' '-' | sed 's/--*/-/g; s/^-//' |
+		cut -c1-50 | sed 's/-$//'
+}
+
+# A mail holds a patch when it has a diff git apply would take.
+has_diff() { grep -q '^diff --git \|^--- a/\|^+++ b/' "$1"; }
+
+from_dir()
+{
+	local dir=$1 p n=0
+	for p in $(series_patches "$dir"); do
+		n=$((n + 1))
+		cp "$p" "$out/$(basename "$p")"
+	done
+	if [ "$n" = 0 ]; then
+		[ ! -f "$dir/README.md" ] ||
+			die "no patches in $dir: see its README ($dir/README.md)"
+		die "no *.patch file in $dir"
+	fi
+}
+
+from_mbox()
+{
+	local mbox=$1 split m n=0 slug
+	split=$(mktemp -d)
+	# shellcheck disable=SC2064
+	trap "rm -rf '$split'" EXIT
+	git mailsplit -o"$split" "$mbox" > /dev/null 2>&1 ||
+		die "'$mbox' is not an mbox (git mailsplit failed); give an mbox from git format-patch or b4 am, or a directory of *.patch"
+	for m in "$split"/*; do
+		[ -f "$m" ] && has_diff "$m" || continue
+		n=$((n + 1))
+		slug=$(subject_slug "$m")
+		cp "$m" "$out/$(printf '%04d' "$n")-${slug:-patch}.patch"
+	done
+	[ "$n" -gt 0 ] ||
+		die "'$mbox' holds no patch (only a cover letter or mail without a diff?)"
+}
+
+from_range()
+{
+	local b n
+	git -C "$tree" rev-parse --git-dir > /dev/null 2>&1 || die "'$tree' is not a git tree (--tree)"
+	b=$(git -C "$tree" rev-parse --verify -q "$base^{commit}") || die "'$base' is not a commit of $tree (--base)"
+	git -C "$tree" rev-parse --verify -q "$new^{commit}" > /dev/null || die "'$new' is not a commit of $tree (--new)"
+	git -C "$tree" merge-base --is-ancestor "$b" "$new" ||
+		die "--base $base is not an ancestor of --new $new"
+	git -C "$tree" format-patch -q --no-cover-letter --no-merges -o "$out" "$b..$new" > /dev/null
+	n=$(find "$out" -maxdepth 1 -name '*.patch' | wc -l)
+	[ "$n" -gt 0 ] || die "no commit in $base..$new of $tree"
+}
+
+if [ -n "$tree" ]; then
+	from_range
+elif [ -d "$input" ]; then
+	from_dir "$input"
+elif [ -f "$input" ]; then
+	from_mbox "$input"
+else
+	die "series '$input' is neither a directory of patches nor an mbox file"
+fi
+for p in $(series_patches "$out"); do
+	printf '%s %s\n' "$(patch_id "$p")" "$(basename "$p")"
+done > "$out/patch-ids"
+wc -l < "$out/patch-ids"

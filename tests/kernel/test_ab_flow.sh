@@ -1,0 +1,137 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# ab.sh end to end without building or booting a kernel: two prebuilt
+# "kernels" (--kernel-a/--kernel-b: tiny files with a bzImage header and a
+# release string), prebuilt static binaries (THPBENCH_AB_STATIC) and a
+# stand-in qemu (THPBENCH_QEMU) that answers with a real transfer block
+# (init --emit) of a fixture results file: tests/fixtures/compare/base.json
+# for kernel A, new.json (which has a regression) for kernel B. Checks:
+# - `ab.sh ... --fail-on regression 2>&1 | cat` returns, exits 1, and
+#   leaves no process behind; without --fail-on it exits 0;
+# - the comparison says the timings are emulated; ab.json and every
+#   results.json carry the provenance (series, config hash = sha256sum,
+#   thpbench version) and meta.timings;
+# - two runs started together get two results directories;
+# - a prebuilt config lacking THP, two kernels with one release, and a
+#   series without patches (003) exit 2 and leave no results directory.
+. "$(dirname "$0")/lib.sh"
+
+for c in jq cpio gzip readelf gcc pgrep; do
+	command -v "$c" >/dev/null || skip "$c not installed"
+done
+[ -x "$REPO_DIR/harness/thpbench" ] || skip "harness/thpbench not built (make)"
+build_init
+FIX=$REPO_DIR/tests/fixtures/compare
+
+# Static stand-ins for the harness and a workload (never run: qemu is fake).
+printf 'int main(void) { return 0; }\n' > "$t_tmp/prog.c"
+gcc -static -o "$t_tmp/prog" "$t_tmp/prog.c" 2>/dev/null || skip "no static libc"
+mkdir -p "$t_tmp/static/harness" "$t_tmp/static/workloads"
+cp "$t_tmp/prog" "$t_tmp/static/harness/thpbench"
+cp "$t_tmp/prog" "$t_tmp/static/workloads/mremap"
+
+# A file the flow takes for a bzImage reporting release $2.
+fake_bzimage()
+{
+	head -c 2048 /dev/zero > "$1"
+	printf 'HdrS' | dd of="$1" bs=1 seek=514 conv=notrunc 2>/dev/null
+	printf '\x00\x04' | dd of="$1" bs=1 seek=526 conv=notrunc 2>/dev/null	# 0x400
+	printf '%s (t@localhost) #1 SMP\0' "$2" | dd of="$1" bs=1 seek=1536 conv=notrunc 2>/dev/null
+}
+fake_bzimage "$t_tmp/A.img" 6.1.0-tb-base
+fake_bzimage "$t_tmp/B.img" 6.1.0-tb-fake-series
+fake_bzimage "$t_tmp/B-same.img" 6.1.0-tb-base
+( export KP_DIR=$KP; . "$KP/scripts/common.sh"; printf '%s\n' $KERNEL_NEEDS ) > "$t_tmp/config"
+grep -v TRANSPARENT_HUGEPAGE "$t_tmp/config" > "$t_tmp/config-nothp"
+printf '[suite]\nname = t\n' > "$t_tmp/suite.conf"
+
+mkdir -p "$t_tmp/bin" "$t_tmp/answers"
+cp "$FIX/base.json" "$t_tmp/answers/6.1.0-tb-base.json"
+cp "$FIX/new.json" "$t_tmp/answers/6.1.0-tb-fake-series.json"
+cat > "$t_tmp/bin/fake-qemu" <<'FAKE'
+#!/bin/bash
+# Stand-in qemu: the guest "runs" and sends the answer for its label.
+[ "${1:-}" = --version ] && { echo "QEMU emulator version 0.0 (fake)"; exit 0; }
+while [ $# -gt 0 ]; do [ "$1" = -append ] && append=$2; shift; done
+label=$(printf '%s\n' $append | sed -n 's/^thpbench.label=//p')
+printf 'Linux version %s\r\nthpbench-init: label %s\r\n' "$label" "$label"
+sleep 0.3
+"$FAKE_INIT" --emit "$FAKE_ANSWERS/$label.json" 0 | sed 's/$/\r/'
+FAKE
+chmod +x "$t_tmp/bin/fake-qemu"
+export THPBENCH_QEMU=$t_tmp/bin/fake-qemu FAKE_INIT=$t_tmp/init FAKE_ANSWERS=$t_tmp/answers \
+	THPBENCH_AB_STATIC=$t_tmp/static THPBENCH_RESULTS_DIR=$t_tmp/results
+ab=("$KP/scripts/ab.sh" --kernel-a "$t_tmp/A.img:$t_tmp/config"
+	--kernel-b "$t_tmp/B.img:$t_tmp/config" --suite "$t_tmp/suite.conf"
+	--accel tcg --name fake-series)
+leftovers() { pgrep -af -- "$t_tmp" | grep -v "^$$ " || true; }
+ndirs() { find "$t_tmp/results" -mindepth 1 -maxdepth 1 -type d 2>/dev/null | wc -l; }
+
+# 1. The gate, through a pipe.
+rc=0
+timeout 120 bash -c '"$@" 2>&1 | cat; exit "${PIPESTATUS[0]}"' _ "${ab[@]}" --fail-on regression \
+	> "$t_tmp/out1" || rc=$?
+[ "$rc" = 1 ] || fail "--fail-on regression: exit $rc, want 1 ($(tail -n 5 "$t_tmp/out1"))"
+grep -q 'regression' "$t_tmp/out1" || fail "the comparison was not printed"
+grep -q 'times and GB/s are emulated' "$t_tmp/out1" || fail "no 'emulated' note in the printed comparison"
+sleep 0.5
+left=$(leftovers)
+[ -z "$left" ] || fail "processes left behind: $left"
+out=$(find "$t_tmp/results" -mindepth 1 -maxdepth 1 -type d | head -n 1)
+j=$out/ab.json
+if [ -f "$j" ]; then
+	want=$(sha256sum < "$t_tmp/config" | cut -c1-64)
+	[ "$(jq -r .kernels.A.config_sha256 "$j")" = "$want" ] || fail "ab.json config hash is not sha256sum's"
+	[ "$(jq -r .series "$j")" = fake-series ] || fail "ab.json series: $(jq -c .series "$j")"
+	[ "$(jq -r .thpbench_version "$j")" != null ] || fail "ab.json lacks thpbench_version"
+	[ "$(jq -r .qemu.emulated_timings "$j")" = true ] || fail "ab.json does not say emulated"
+	for r in "$out"/A-1/results.json "$out"/B-1/results.json; do
+		[ "$(jq -r .meta.provenance.series "$r")" = fake-series ] || fail "$r lacks meta.provenance"
+		jq -r .meta.timings "$r" | grep -q '^emulated' || fail "$r: meta.timings not emulated"
+	done
+	[ "$(jq -r .meta.provenance.kernel.release "$out/B-1/results.json")" = 6.1.0-tb-fake-series ] ||
+		fail "B's results name another kernel"
+	grep -q 'emulated' "$out/comparison.md" || fail "comparison.md does not say emulated"
+else
+	fail "no ab.json in $out"
+fi
+[ "$T_FAILS" -eq 0 ] && ok "--fail-on regression exits 1 through a pipe, provenance recorded, nothing left"
+
+# 2. No gate: a regression is reported, exit 0.
+rc=0
+"${ab[@]}" > /dev/null 2>&1 || rc=$?
+[ "$rc" = 0 ] || fail "without --fail-on: exit $rc, want 0"
+
+# 3. Two at once: two directories, both complete.
+n0=$(ndirs)
+"${ab[@]}" > "$t_tmp/p1" 2>&1 & p1=$!
+"${ab[@]}" > "$t_tmp/p2" 2>&1 & p2=$!
+r1=0; r2=0
+wait "$p1" || r1=$?
+wait "$p2" || r2=$?
+[ "$r1" = 0 ] && [ "$r2" = 0 ] || fail "concurrent runs: exits $r1 and $r2 ($(tail -n 3 "$t_tmp/p1" "$t_tmp/p2"))"
+[ "$(ndirs)" = $((n0 + 2)) ] || fail "concurrent runs made $(( $(ndirs) - n0 )) directories, want 2"
+[ "$T_FAILS" -eq 0 ] && ok "two runs at once: two results directories"
+
+# 4. Refusals before any boot: exit 2, nothing left in results/.
+refuse()
+{
+	local what=$1 pat=$2 rc=0 n
+	shift 2
+	n=$(ndirs)
+	"$@" > "$t_tmp/r.out" 2>&1 || rc=$?
+	[ "$rc" = 2 ] || fail "$what: exit $rc, want 2"
+	grep -q "$pat" "$t_tmp/r.out" || fail "$what: no '$pat' in: $(tail -n 3 "$t_tmp/r.out")"
+	[ "$(ndirs)" = "$n" ] || fail "$what: left a results directory"
+}
+refuse "config without THP" "lacks what the suite needs: CONFIG_TRANSPARENT_HUGEPAGE=y" \
+	"$KP/scripts/ab.sh" --kernel-a "$t_tmp/A.img:$t_tmp/config-nothp" \
+	--kernel-b "$t_tmp/B.img:$t_tmp/config" --suite "$t_tmp/suite.conf" --accel tcg
+refuse "one release twice" "both report '6.1.0-tb-base'" \
+	"$KP/scripts/ab.sh" --kernel-a "$t_tmp/A.img" --kernel-b "$t_tmp/B-same.img" \
+	--suite "$t_tmp/suite.conf" --accel tcg
+refuse "series 003" "no patches in .*003-split-thp: see its README" \
+	"$KP/scripts/ab.sh" "$KP/003-split-thp"
+[ "$T_FAILS" -eq 0 ] && ok "refusals exit 2 and leave no results directory"
+finish
