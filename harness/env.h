@@ -3,8 +3,9 @@
  * env - what a results file says about the machine it came from: kernel
  * (uname -r and -v; kernel_config: "sha256:<64 hex>" of the config text,
  * from /proc/config.gz or /boot/config-<uname -r>, else null), hostname,
- * CPU model, nr_cpus, memory, NUMA nodes, glibc version, whether a hardware PMU answers, the THP knobs and hugetlb
- * pools as found (before the run changed anything), start time.
+ * CPU model, nr_cpus, memory, NUMA nodes, glibc version, whether a
+ * hardware PMU answers, the THP knobs and hugetlb pools as found (before
+ * the run changed anything), start time.
  * compare.c decides from these whether two files are comparable.
  */
 #ifndef THPBENCH_ENV_H
