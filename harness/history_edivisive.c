@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 #include "history_edivisive.h"
 
-#include <gsl/gsl_randist.h>
 #include <gsl/gsl_rng.h>
 #include <math.h>
 #include <stdlib.h>
@@ -194,6 +193,27 @@ static void seg_scan(struct state *st, struct segment *s)
 	s->tau = t ? s->lo + t : 0;
 }
 
+/*
+ * Fisher-Yates with GSL's generator: the same draws as gsl_ran_shuffle()
+ * (gsl_rng_uniform_int(r, i + 1) for i = n-1 .. 1), but swapping whole
+ * items rather than bytes: a fifth of the check's time was in the byte
+ * loop of the generic one.
+ */
+static void shuffle(gsl_rng *r, struct item *v, size_t n)
+{
+	size_t i;
+
+	if (n < 2)
+		return;
+	for (i = n - 1; i > 0; i--) {
+		size_t j = gsl_rng_uniform_int(r, i + 1);
+		struct item t = v[i];
+
+		v[i] = v[j];
+		v[j] = t;
+	}
+}
+
 /* Does a permutation of every segment reach q? */
 static bool perm_reaches(struct state *st, double q)
 {
@@ -205,8 +225,7 @@ static bool perm_reaches(struct state *st, double q)
 		struct segment *s = &st->seg[i];
 		size_t len = s->hi - s->lo;
 
-		gsl_ran_shuffle(st->rng, st->perm + s->lo, len,
-				sizeof(struct item));
+		shuffle(st->rng, st->perm + s->lo, len);
 		if (scan(st->perm + s->lo, len, st->o->min_segment,
 			 min_right(st, s), &st->w, &pq) && pq >= q)
 			return true;
