@@ -71,6 +71,14 @@ static void td_num(FILE *f, double v)
 		fputs("<td class=\"num\">n/a</td>", f);
 }
 
+static void td_p(FILE *f, double p)
+{
+	if (isfinite(p))
+		fprintf(f, "<td class=\"num\">%.2g</td>", p);
+	else
+		fputs("<td class=\"num\">n/a</td>", f);
+}
+
 static void series_anchor(FILE *f, size_t i)
 {
 	fprintf(f, "s%zu", i);
@@ -158,7 +166,7 @@ static void cp_table(FILE *f, const struct history_result *r)
 		fputs(" .. ", f);
 		pct(f, cp->c.ch.hi);
 		fputs("</td>", f);
-		td_num(f, cp->c.p);
+		td_p(f, cp->c.p);
 		fputs("<td class=\"num\">", f);
 		pct(f, cp->c.mde);
 		fprintf(f, "</td><td class=\"num\">%zu / %zu</td>", cp->c.nights_a,
