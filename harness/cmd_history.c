@@ -198,6 +198,9 @@ static const struct {
 } subcommands[] = {
 	{ "import", history_import, "record results files in the history database" },
 	{ "list", history_list, "the stored runs" },
+	{ "check", cmd_history_check, "change points, confirmed; exit 1 when the gate fails" },
+	{ "plot", cmd_history_plot, "a trend chart per series (gnuplot)" },
+	{ "report", cmd_history_report, "a static HTML page: verdicts, charts, tables" },
 };
 
 static void usage(FILE *f)

@@ -1,0 +1,206 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
+# thpbench history check/plot/report on synthetic histories with known
+# answers (tests/history/histgen), recorded through `history import` into
+# SQLite and, when PostgreSQL is installed, a throwaway PostgreSQL cluster
+# (tests/integration/pg_lib.sh). Against each database:
+#   - a +5% step at 3% CV is found at its night (+-1), a regression, with
+#     a ready git bisect line; -5% is an improvement
+#   - 100 A/A histories of 30 nights: at most 5 raise any alarm
+#   - new microcode with a step: an environment change, no bisect, no gate
+#   - a step on the newest night fails the gate (exit 1) in every format
+#     (JUnit valid per tests/fixtures/history/junit.xsd, TAP 13, LAVA);
+#     --fail-on none passes; missing and failed nights are skipped
+# Then on SQLite: plot (every .gp runs clean, PNG/SVG), report (headless
+# Chromium: every image loads, the verdict table is there, a screenshot
+# that is not blank) and errors (exit 2). Needs jq, xmllint; gnuplot and
+# chromium for the drawing checks (skipped with a note without them).
+. tests/integration/lib.sh
+trap 'rm -rf "$TMPD"' EXIT
+
+for tool in jq xmllint; do
+	command -v $tool >/dev/null || { echo "skip: $tool not installed"; exit 77; }
+done
+HG=tests/history/histgen
+[ -x "$TB" ] && [ -x "$HG" ] || { echo "FAIL: $TB or $HG not built (run make)"; exit 1; }
+
+# histgen into a directory, import it: record NAME DB HISTGEN-OPTIONS...
+record() {
+	name=$1 db=$2
+	shift 2
+	rm -rf "$TMPD/$name"
+	$HG -o "$TMPD/$name" --host "$name" "$@" &&
+		$TB history import --db "$db" "$TMPD/$name"/*.json >/dev/null
+}
+
+# history check of one host as JSON: checkjson DB HOST [OPTIONS...]
+checkjson() {
+	db=$1 host=$2
+	shift 2
+	$TB history check --db "$db" --host "$host" --format json "$@"
+}
+
+scenarios() { # DB LABEL
+	db=$1 l=$2
+	record step "$db" --step 15:0.05 || bad "$l: import step"
+	record impr "$db" --step 15:-0.05 || bad "$l: import impr"
+	record aa "$db" --cases 100 --night-cv 0.005 --seed 1000 || bad "$l: import aa"
+	record hostchg "$db" --host-change 18 --step 18:0.08 || bad "$l: import hostchg"
+	record gate "$db" --reps 10 --step 29:0.10 --missing 5 --failed 12 || bad "$l: import gate"
+
+	j=$(checkjson "$db" step) || bad "$l: step: check exits 0 (the step is not tonight)"
+	check "$l: +5% at 3% CV: one confirmed change, a regression at night 15 +-1" \
+		test "$(echo "$j" | jq -r '[.series[0].change_points[] | select(.kind != "rejected")]
+			| length == 1 and .[0].kind == "regression"
+			and (.[0].first_bad.index | . >= 14 and . <= 16)')" = true
+	check "$l: its interval excludes the noise threshold" \
+		test "$(echo "$j" | jq -r '.series[0].change_points[0].change_lo > 0.02')" = true
+	check "$l: a git bisect line from the last good to the first bad kernel" \
+		test "$(echo "$j" | jq -r '.series[0].change_points[0]
+			| .bisect == "git bisect start \(.first_bad.kernel_id) \(.last_good.kernel_id)"')" = true
+
+	j=$(checkjson "$db" impr)
+	check "$l: -5% of a lower-is-better metric: an improvement" \
+		test "$(echo "$j" | jq -r '[.series[0].change_points[] | select(.kind != "rejected")]
+			| length == 1 and .[0].kind == "improvement"')" = true
+
+	j=$(checkjson "$db" aa)
+	n=$(echo "$j" | jq '.series | length')
+	alarms=$(echo "$j" | jq '[.series[] | select(any(.change_points[]; .kind != "rejected"))] | length')
+	echo "$l: A/A: $alarms of $n histories of 30 nights raised an alarm"
+	check "$l: A/A: 100 histories, at most 5 alarms" test "$n" -eq 100 -a "$alarms" -le 5
+
+	j=$(checkjson "$db" hostchg --fail-on regression) ||
+		bad "$l: hostchg: exit 0 even with --fail-on regression"
+	check "$l: new microcode with a step: an environment change, nothing to bisect" \
+		test "$(echo "$j" | jq -r '.series[0].change_points | length == 1
+			and .[0].kind == "environment change" and .[0].host_changed
+			and .[0].bisect == null')" = true
+
+	$TB history check --db "$db" --host gate >"$TMPD/gate.txt"
+	rc=$?
+	check "$l: a step on the newest night fails the gate: exit 1" test "$rc" -eq 1
+	check "$l: ... and the text says FAIL with the bisect line" \
+		grep -q "^FAIL box1\|^FAIL gate" "$TMPD/gate.txt"
+	grep -q "git bisect start" "$TMPD/gate.txt" || bad "$l: gate: no bisect line"
+	j=$(checkjson "$db" gate)
+	check "$l: missing and failed nights are skipped: 28 of 30, the newest starts it" \
+		test "$(echo "$j" | jq -r '.series[0] | .nights_used == 28
+			and .change_points[-1].first_bad.index == .newest.index
+			and .newest_regression')" = true
+	$TB history check --db "$db" --host gate --fail-on none >/dev/null
+	check "$l: --fail-on none: exit 0" test $? -eq 0
+	$TB history check --db "$db" --host gate --format junit -o "$TMPD/junit.xml"
+	check "$l: JUnit: exit 1 too" test $? -eq 1
+	check "$l: JUnit valid per the schema" \
+		xmllint --noout --schema tests/fixtures/history/junit.xsd "$TMPD/junit.xml"
+	check "$l: JUnit: one testcase, one failure carrying the change point" \
+		test "$(xmllint --xpath 'count(//testcase)' "$TMPD/junit.xml"),$(xmllint --xpath 'count(//testcase/failure[contains(@message, "regression at night")])' "$TMPD/junit.xml")" = "1,1"
+	$TB history check --db "$db" --host gate --format tap >"$TMPD/tap"
+	check "$l: TAP 13: plan and not ok" \
+		test "$(head -3 "$TMPD/tap" | tr '\n' '|')" = "TAP version 13|1..1|not ok 1 - gate/synthetic case00/thp=always roi_usec|"
+	$TB history check --db "$db" --host gate --format lava >"$TMPD/lava"
+	check "$l: LAVA: lava-test-case NAME --result fail --measurement V --units us" \
+		grep -Eqx 'lava-test-case gate_synthetic_case00_thp_always_roi_usec --result fail --measurement [0-9.]+ --units us' "$TMPD/lava"
+	$TB history check --db "$db" --host step --format lava >"$TMPD/lava"
+	check "$l: LAVA: a passing series says pass" grep -q -- "--result pass --measurement" "$TMPD/lava"
+	a=$(checkjson "$db" aa --seed 7 | jq -c '[.series[].change_points[] | [.first_bad.index, .split_p]]')
+	b=$(checkjson "$db" aa --seed 7 --threads 1 | jq -c '[.series[].change_points[] | [.first_bad.index, .split_p]]')
+	check "$l: the same seed gives the same change points, whatever the threads" test "$a" = "$b"
+}
+
+scenarios "$TMPD/h.sqlite" sqlite
+
+# --- PostgreSQL ------------------------------------------------------------
+if [ -f tests/integration/pg_lib.sh ]; then
+	. tests/integration/pg_lib.sh
+	if pg_available; then
+		pg_start "$TMPD/pg" && scenarios "$(pg_uri)" postgresql
+		pg_stop
+	else
+		echo "note: PostgreSQL not installed: its half skipped"
+	fi
+fi
+
+# --- errors ------------------------------------------------------------------
+db="$TMPD/h.sqlite"
+$TB history check --db "$TMPD/none.sqlite" 2>/dev/null
+check "no such database: exit 2" test $? -eq 2
+$TB history check --db "$db" --host nobody 2>/dev/null
+check "no series match: exit 2" test $? -eq 2
+for opt in "--alpha 0" "--alpha 1" "--min-segment 0" "--permutations 5" \
+	"--threshold -0.1" "--format xml" "--fail-on always" "--seed -1" "--bogus"; do
+	# shellcheck disable=SC2086
+	$TB history check --db "$db" $opt >/dev/null 2>&1
+	check "check $opt: exit 2" test $? -eq 2
+done
+$TB history plot --db "$db" 2>/dev/null
+check "plot without -o: exit 2" test $? -eq 2
+
+# --- plot and report ----------------------------------------------------------
+if ! command -v gnuplot >/dev/null; then
+	echo "note: gnuplot missing: charts not checked"
+	finish
+fi
+$TB history plot --db "$db" --host gate -o "$TMPD/plot" >"$TMPD/plot.out" 2>"$TMPD/plot.err"
+check "plot: exit 0, nothing on stderr" test $? -eq 0 -a ! -s "$TMPD/plot.err"
+stem="$TMPD/plot/history-gate_synthetic_case00-thp-always_roi_usec"
+check "plot: .gp, .dat, .seg.dat, PNG and SVG of the series" \
+	sh -c "ls $stem-*.gp $stem-*.dat $stem-*.seg.dat $stem-*.png $stem-*.svg >/dev/null"
+check "plot: the PNG is a 1000x600 PNG" sh -c "file $stem-*.png | grep -q 'PNG image data, 1000 x 600'"
+check "plot: the SVG parses" sh -c "xmllint --noout $stem-*.svg"
+check "plot: one point per night with values" test "$(grep -vc '^#' $stem-*[0-9a-f].dat)" -eq 28
+check "plot: the change point marked and labelled with the first bad kernel" \
+	sh -c "grep -q 'set label \"regression: $(checkjson "$db" gate | jq -r '.series[0].change_points[-1].first_bad.kernel_id')\"' $stem-*.gp"
+( cd / && gnuplot $stem-*.gp ) 2>"$TMPD/gp.err"
+check "plot: the script redraws from another directory without a word" test ! -s "$TMPD/gp.err"
+
+R="$TMPD/report"
+$TB history report --db "$db" -o "$R" >/dev/null 2>"$TMPD/report.err"
+check "report: exit 0 (a failing gate does not fail the report)" test $? -eq 0 -a ! -s "$TMPD/report.err"
+check "report: no script, no remote URL" sh -c "! grep -Eiq '<script|https?://' '$R/index.html'"
+check "report: each <img> names a PNG that is there" sh -c "
+	n=0; for src in \$(grep -o '<img src=\"[^\"]*\"' '$R/index.html' | sed 's/.*src=\"//; s/\"\$//'); do
+		file \"$R/\$src\" | grep -q 'PNG image data' || exit 1; n=\$((n + 1)); done; test \$n -ge 5"
+check "report: the failing series comes first in the verdict table" \
+	sh -c "grep -A2 '<table id=\"verdicts\">' '$R/index.html' | grep -q '<tr class=\"fail\"><td>FAIL</td><td>gate</td>'"
+if ! command -v chromium >/dev/null; then
+	echo "note: chromium missing: the report is not loaded in a browser"
+	finish
+fi
+# A copy of the page with a probe script (the report itself has none):
+# after load it writes what the browser saw into the DOM.
+cp "$R/index.html" "$R/probe.html"
+cat >>"$R/probe.html" <<'PROBE'
+<script>
+window.addEventListener('load', function () {
+	var im = document.images, ok = 0, bad = [];
+	for (var i = 0; i < im.length; i++)
+		if (im[i].complete && im[i].naturalWidth === 1000 && im[i].naturalHeight === 600) ok++;
+		else bad.push(im[i].getAttribute('src'));
+	var t = document.getElementById('verdicts');
+	var p = document.createElement('pre');
+	p.id = 'tb-probe';
+	p.textContent = 'images=' + im.length + ' loaded=' + ok +
+		' rows=' + (t ? t.rows.length : 0) +
+		' visible=' + (t && t.offsetHeight > 0 ? 1 : 0) + ' broken=' + bad.join(',');
+	document.body.appendChild(p);
+});
+</script>
+PROBE
+chrome() { timeout 120 chromium --headless --no-sandbox --disable-gpu --hide-scrollbars \
+	--user-data-dir="$TMPD/chrome" "$@" 2>>"$TMPD/chrome.err"; }
+probe=$(chrome --virtual-time-budget=10000 --dump-dom "file://$R/probe.html" |
+	sed -n 's/.*<pre id="tb-probe">\([^<]*\)<.*/\1/p')
+echo "chromium: $probe"
+imgs=$(grep -c '<img ' "$R/index.html")
+nseries=$($TB history check --db "$db" --format json --fail-on none | jq '.series | length')
+check "chromium: every image loads (1000x600)" \
+	test -n "$probe" -a "${probe#images=$imgs loaded=$imgs }" != "$probe"
+check "chromium: the verdict table shows, a row per series" \
+	sh -c "echo '$probe' | grep -q 'rows=$((nseries + 1)) visible=1 broken=\$'"
+chrome --window-size=1200,1600 --screenshot="$TMPD/shot.png" "file://$R/index.html" >/dev/null
+check "chromium: a 1200x1600 screenshot" sh -c "file '$TMPD/shot.png' | grep -q 'PNG image data, 1200 x 1600'"
+# A blank page compresses to a few kB; this one has tables and a chart.
+check "chromium: the screenshot is not blank (> 40 kB)" test "$(stat -c %s "$TMPD/shot.png")" -gt 40000
+finish
