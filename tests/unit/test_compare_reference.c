@@ -6,7 +6,8 @@
  * in tests/fixtures/compare/reference/cases.txt, with scipy 1.10's Welch
  * test (raw and log scale) and Mann-Whitney U, and Debian's ministat
  * 20150715 output for the same values (the README there has the command
- * that made them). Prints the agreement counts per kind.
+ * that made them). Prints the agreement counts per kind. levels.txt
+ * holds ministat's output at its other confidence levels.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -24,6 +25,7 @@
 #include "stats.h"
 
 #define REF "tests/fixtures/compare/reference/cases.txt"
+#define LEVELS "tests/fixtures/compare/reference/levels.txt"
 #define MAXV 64
 #define NKINDS 9
 
@@ -111,7 +113,7 @@ static void fill_side(struct cmp_side *s, double *v, size_t n)
 	stats_summary(v, n, &s->s);
 }
 
-static bool ministat_agrees(struct ref_case *c)
+static bool ministat_agrees(struct ref_case *c, double confidence)
 {
 	struct cmp_metric m;
 	char *buf = NULL;
@@ -123,7 +125,7 @@ static bool ministat_agrees(struct ref_case *c)
 	fill_side(&m.a, c->a, c->na);
 	fill_side(&m.b, c->b, c->nb);
 	m.tested = true;
-	compare_ministat_block(f, &m, "base", "new", 0.95);
+	compare_ministat_block(f, &m, "base", "new", confidence);
 	fclose(f);
 	ok = !strcmp(buf, c->ministat);
 	if (!ok && getenv("THPBENCH_REF_VERBOSE"))
@@ -160,7 +162,7 @@ static void check_case(struct ref_case *c, struct tally *t)
 	}
 	mann_whitney(c->a, c->na, c->b, c->nb, &mw);
 	t->mw_ok += mw.u == c->u && agree(mw.p, c->mwp) && mw.exact == c->exact;
-	t->ms_ok += ministat_agrees(c);
+	t->ms_ok += ministat_agrees(c, 0.95);
 }
 
 static struct tally *tally_of(struct tally *t, size_t *n, const char *kind)
@@ -208,10 +210,31 @@ static void test_reference(void **state)
 	assert_int_equal(n, NKINDS);
 }
 
+/* ministat's other levels (-c 80, 90, 98, 99, 99.5) at df 4 to 120. */
+static void test_ministat_levels(void **state)
+{
+	FILE *f = fopen(LEVELS, "r");
+	struct ref_case *c = malloc(sizeof(*c));
+	int n = 0, ok = 0;
+
+	(void)state;
+	assert_non_null(f);
+	while (read_case(f, c)) {
+		n++;
+		ok += ministat_agrees(c, strtod(c->kind, NULL) / 100);
+	}
+	fclose(f);
+	free(c);
+	print_message("ministat -c 80..99.5: %d of %d agree\n", ok, n);
+	assert_int_equal(n, 30);
+	assert_int_equal(ok, n);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_reference),
+		cmocka_unit_test(test_ministat_levels),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
