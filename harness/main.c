@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "commands.h"
+#include "stats.h"
 #include "util.h"
 
 static const struct {
@@ -36,6 +37,9 @@ int main(int argc, char **argv)
 {
 	size_t i;
 
+	/* GSL aborts on an error by default: record it instead (stats.h);
+	 * compare turns it into a message and exit 2. */
+	stats_gsl_trap();
 	if (argc < 2) {
 		usage(stderr);
 		return TB_EXIT_ERROR;

@@ -751,6 +751,8 @@ static void test_consistency(void **state)
 		free(out);
 		fx_free(&f);
 	}
+	print_message("consistency: %d judged metrics of 300 pairs, verdict, p and interval agree in all\n",
+		      checked);
 	assert_true(checked > 900);
 }
 
