@@ -42,8 +42,18 @@ harness/%.o: CFLAGS += -Iharness $(PQ_CFLAGS)
 harness/libthpbench.a: $(HARNESS_OBJ)
 	$(AR) rcs $@ $^
 
+ifeq ($(STATIC),1)
+# No libpq in a static build (harness/static/history_pg_none.c says why);
+# its own objects, since libthpbench.a holds the PostgreSQL backend.
+STATIC_OBJ := $(filter-out harness/history_pg.o,$(HARNESS_OBJ)) \
+	harness/static/history_pg_none.o
+harness/static/%.o: CFLAGS += -Iharness
+harness/thpbench: harness/main.o $(STATIC_OBJ)
+	$(CC) $(LDFLAGS) -o $@ $^ $(filter-out -lpq,$(LDLIBS_HARNESS)) -ldl -lpthread
+else
 harness/thpbench: harness/main.o harness/libthpbench.a
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS_HARNESS)
+endif
 
 workloads/%.o: CFLAGS += -Iworkloads/lib
 workloads/lib/libwl.a: $(WL_LIB_OBJ)
@@ -74,7 +84,7 @@ unit: $(UNIT_BIN)
 # -Werror, so a report leaves no object and fails again next time), then
 # cppcheck. Suppressions, each with its reason: tests/analyze/cppcheck.supp.
 ANALYZE_DIR := build/analyze
-ANALYZE_SRC := $(wildcard harness/*.c workloads/*.c workloads/lib/*.c)
+ANALYZE_SRC := $(wildcard harness/*.c harness/static/*.c workloads/*.c workloads/lib/*.c)
 ANALYZE_OBJ := $(ANALYZE_SRC:%.c=$(ANALYZE_DIR)/%.o)
 CPPCHECK_FLAGS := -q --enable=warning,portability --std=c11 -D_GNU_SOURCE \
 	-Iharness -Iworkloads/lib $(PQ_CFLAGS) --library=tests/analyze/jansson.cfg \
@@ -82,6 +92,7 @@ CPPCHECK_FLAGS := -q --enable=warning,portability --std=c11 -D_GNU_SOURCE \
 	--template='{file}:{line}: {severity}: {message} [{id}]'
 
 $(ANALYZE_DIR)/harness/%.o: CFLAGS += -Iharness $(PQ_CFLAGS)
+$(ANALYZE_DIR)/harness/static/%.o: CFLAGS += -Iharness
 $(ANALYZE_DIR)/workloads/%.o: CFLAGS += -Iworkloads/lib
 $(ANALYZE_DIR)/%.o: %.c
 	@mkdir -p $(@D)
@@ -111,7 +122,7 @@ clean-bin:
 	rm -f harness/thpbench $(WL_C) $(WL_CXX)
 
 clean:
-	rm -f harness/*.o harness/*.d harness/*.a workloads/*.o workloads/*.d \
+	rm -f harness/*.o harness/*.d harness/*.a harness/static/*.o harness/static/*.d workloads/*.o workloads/*.d \
 		workloads/lib/*.o workloads/lib/*.d workloads/lib/*.a \
 		tests/unit/*.o tests/unit/*.d tests/history/*.o tests/history/*.d tests/history/histgen $(UNIT_BIN) harness/thpbench $(WL_C) $(WL_CXX)
 	rm -rf $(ANALYZE_DIR)
