@@ -138,6 +138,7 @@ static void describe_base(json_t *o, const struct sample *a)
 	json_object_set_new(o, "mean", json_real(s.mean));
 	json_object_set_new(o, "stddev", isfinite(s.stddev) ? json_real(s.stddev) :
 			    json_null());
+	set_verdict(o, "reported", NULL);
 }
 
 void claims_band(double c, double t, double *lo, double *hi)

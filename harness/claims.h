@@ -40,7 +40,7 @@
  * `depends = vm,page-reporting,numa,pmu` (any of them) adds a caveat line
  * where this machine is of that kind. `note` is printed under the row:
  * what became of the posting's headline on today's kernels.
- * A claim without `new` only reports base's mean and stddev.
+ * A claim without `new` only reports base's mean and stddev: "reported".
  */
 #ifndef THPBENCH_CLAIMS_H
 #define THPBENCH_CLAIMS_H

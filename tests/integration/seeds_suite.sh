@@ -22,7 +22,7 @@ check "claim table headed by the machine" grep -q '^Measured on: kernel ' "$TMPD
 for p in 000 001 002 003 004; do
 	v=$(jq -r --arg p "$p" '[.meta.claims[] | select(.posting == $p) | .verdict] | join(",")' "$R")
 	check "posting $p has verdicts ($v)" \
-		sh -c "echo '$v' | grep -Eq '^((reproduced|direction only|superseded|not reproduced|not measurable),?)+$'"
+		sh -c "echo '$v' | grep -Eq '^((reproduced|direction only|superseded|not reproduced|not measurable|reported),?)+$'"
 done
 verdict() { jq -r --arg id "$1" '.meta.claims[] | select(.id == $id) | .verdict' "$R"; }
 check "002 (glibc tunable cuts faults) reproduced" [ "$(verdict 002)" = reproduced ]
