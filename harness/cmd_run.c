@@ -262,7 +262,11 @@ static const char *wanted_value(const struct session *ss,
 		const char *got = json_string_value(json_object_get(ss->pool_got,
 								    knob));
 
-		return got && !item_names(it, knob) ? got : pool;
+		/* Once short, a pool is only raised again by its own cases:
+		 * shrinking it for the others would lose pages for good. */
+		if (got && !item_names(it, knob))
+			return NULL;
+		return pool;
 	}
 	for (i = 0; i < it->nknobs; i++)
 		if (!strcmp(it->knobs[i].key, knob))
