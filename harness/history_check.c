@@ -185,6 +185,36 @@ static uint64_t series_seed(const struct history_series *s, uint64_t seed)
 	return h;
 }
 
+/*
+ * Confirm the change starting at used night k against the used nights
+ * [lo, k) and [k, hi), each cut to confirm_nights.
+ */
+static void confirm_one(const struct history_series *s,
+			const struct history_check_opts *o,
+			const struct history_result *r, const size_t *used,
+			size_t lo, size_t k, size_t hi, struct history_cp *cp)
+{
+	size_t w = o->confirm_nights ? o->confirm_nights : SIZE_MAX;
+
+	if (k - lo > w)
+		lo = k - w;
+	if (hi - k > w)
+		hi = k + w;
+	cp->night = used[k];
+	cp->good = used[k - 1];
+	cp->a_from = used[lo];
+	cp->b_to = hi < r->n_used ? used[hi] : s->n_nights;
+	history_confirm(s, cp->a_from, cp->night, cp->b_to, r->better,
+			&o->confirm, &cp->c);
+	cp->kind = kind_of(cp->c.verdict);
+	cp->kernel_changed = !same_str(s->nights[cp->good].kernel_id,
+				       s->nights[cp->night].kernel_id);
+	cp->host_changed = host_changed_near(s, used, r->n_used, k);
+	if (cp->kind != HCP_REJECTED && cp->host_changed)
+		cp->kind = HCP_ENVIRONMENT;
+	cp->bisect = bisect_line(s, cp);
+}
+
 static void confirm_cps(const struct history_series *s,
 			const struct history_check_opts *o,
 			struct history_result *r, const size_t *used,
@@ -192,30 +222,64 @@ static void confirm_cps(const struct history_series *s,
 {
 	size_t i;
 
-	for (i = 0; i < ncp; i++) {
-		struct history_cp *cp = &r->cp[i];
-		size_t lo = i ? k[i - 1] : 0;
-		size_t hi = i + 1 < ncp ? k[i + 1] : r->n_used;
-		size_t w = o->confirm_nights ? o->confirm_nights : SIZE_MAX;
+	for (i = 0; i < ncp; i++)
+		confirm_one(s, o, r, used, i ? k[i - 1] : 0, k[i],
+			    i + 1 < ncp ? k[i + 1] : r->n_used, &r->cp[i]);
+}
 
-		if (k[i] - lo > w)
-			lo = k[i] - w;
-		if (hi - k[i] > w)
-			hi = k[i] + w;
-		cp->night = used[k[i]];
-		cp->good = used[k[i] - 1];
-		cp->a_from = used[lo];
-		cp->b_to = hi < r->n_used ? used[hi] : s->n_nights;
-		history_confirm(s, cp->a_from, cp->night, cp->b_to, r->better,
-				&o->confirm, &cp->c);
-		cp->kind = kind_of(cp->c.verdict);
-		cp->kernel_changed = !same_str(s->nights[cp->good].kernel_id,
-					       s->nights[cp->night].kernel_id);
-		cp->host_changed = host_changed_near(s, used, r->n_used, k[i]);
-		if (cp->kind != HCP_REJECTED && cp->host_changed)
-			cp->kind = HCP_ENVIRONMENT;
-		cp->bisect = bisect_line(s, cp);
+/*
+ * Is x[n-1] beyond every night mean of x[lo, n-1) but the outlier nights
+ * (the MAD rule), in either direction?
+ */
+static bool newest_extreme(const double *x, size_t lo, size_t n)
+{
+	size_t k = n - 1 - lo, i;
+	bool *out = xcalloc(k + 1, sizeof(*out));
+	double mn = INFINITY, mx = -INFINITY;
+
+	stats_outliers(x + lo, k, OUTLIER_MAD, out);
+	for (i = 0; i < k; i++) {
+		if (out[i])
+			continue;
+		mn = fmin(mn, x[lo + i]);
+		mx = fmax(mx, x[lo + i]);
 	}
+	free(out);
+	return x[n - 1] > mx || x[n - 1] < mn;
+}
+
+/*
+ * The newest-night test: E-Divisive cannot give one night p below about
+ * 1/T, so before 1/alpha nights of history (and after a wilder earlier
+ * night) tonight could never gate. When no change point starts at the
+ * newest night, tonight is a candidate of its own if its mean lies beyond
+ * every (non-outlier) night of the current segment; it is then confirmed
+ * on the repetitions like any other, and kept only when confirmed.
+ */
+static void newest_candidate(const struct history_series *s,
+			     const struct history_check_opts *o,
+			     struct history_result *r, const size_t *used,
+			     const double *x, size_t last_k)
+{
+	size_t n = r->n_used, w = o->confirm_nights ? o->confirm_nights : SIZE_MAX;
+	size_t lo = last_k;
+	struct history_cp cp = { 0 };
+
+	if (n < HISTORY_NEWEST_MIN + 1 || last_k == n - 1)
+		return;
+	if (n - 1 - lo > w)
+		lo = n - 1 - w;
+	if (n - 1 - lo < HISTORY_NEWEST_MIN || !newest_extreme(x, lo, n))
+		return;
+	confirm_one(s, o, r, used, lo, n - 1, n, &cp);
+	if (cp.kind == HCP_REJECTED) {
+		free(cp.bisect);
+		return;
+	}
+	cp.q = cp.p_split = NAN;
+	cp.newest_test = true;
+	r->cp = xrealloc(r->cp, (r->ncp + 1) * sizeof(*r->cp));
+	r->cp[r->ncp++] = cp;
 }
 
 static void gate_state(struct history_result *r)
@@ -270,6 +334,7 @@ void history_check_series(const struct history_series *s,
 		r->cp[i].p_split = ec[i].p;
 	}
 	confirm_cps(s, o, r, used, k, ncp);
+	newest_candidate(s, o, r, used, x, ncp ? k[ncp - 1] : 0);
 	gate_state(r);
 	free(k);
 	free(ec);
@@ -359,7 +424,7 @@ char *history_cp_text(const struct history_result *r,
 	const struct history_night *bad = &s->nights[cp->night];
 	const struct history_night *good = &s->nights[cp->good];
 	const struct history_confirm *c = &cp->c;
-	char rel[32], lo[32], hi[32], mde[32], extra[400] = "";
+	char rel[32], lo[32], hi[32], mde[32], extra[400] = "", how[96], drop[80] = "";
 	char *out;
 	size_t len;
 
@@ -382,15 +447,23 @@ char *history_cp_text(const struct history_result *r,
 		snprintf(extra, sizeof(extra),
 			 "; kernel unchanged across it (%s)",
 			 str_or(bad->kernel_id, "?"));
+	if (cp->newest_test)
+		snprintf(how, sizeof(how), "newest-night test");
+	else
+		snprintf(how, sizeof(how), "split p %.3g", cp->p_split);
+	if (c->outliers_a + c->outliers_b)
+		snprintf(drop, sizeof(drop), ", %zu outlier night%s left out",
+			 c->outliers_a + c->outliers_b,
+			 c->outliers_a + c->outliers_b == 1 ? "" : "s");
 	len = 1024 + strlen(str_or(bad->started, "?")) +
 	      2 * strlen(str_or(bad->kernel_id, "?")) +
 	      strlen(str_or(good->kernel_id, "?"));
 	out = xmalloc(len);
 	snprintf(out, len,
-		 "%s at night %s (kernel %s): %s [%s, %s], mean %.6g -> %.6g over %zu vs %zu nights (%zu vs %zu repetitions), p %.2g (split p %.3g), smallest detectable %s; last good %s, first bad %s%s",
+		 "%s at night %s (kernel %s): %s [%s, %s], mean %.6g -> %.6g over %zu vs %zu nights (%zu vs %zu repetitions%s), p %.2g (%s), smallest detectable %s; last good %s, first bad %s%s",
 		 hcp_kind_name(cp->kind), str_or(bad->started, "?"),
 		 str_or(bad->kernel_id, "?"), rel, lo, hi, c->a.mean, c->b.mean,
-		 c->nights_a, c->nights_b, c->na, c->nb, c->p, cp->p_split, mde,
+		 c->nights_a, c->nights_b, c->na, c->nb, drop, c->p, how, mde,
 		 str_or(good->kernel_id, "?"), str_or(bad->kernel_id, "?"),
 		 extra);
 	return out;

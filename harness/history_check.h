@@ -15,6 +15,15 @@
  *                              BIOS setting; not blamed on the kernel
  *   rejected                   the repetitions do not show a change
  *                              beyond the noise threshold
+ * Newest-night test: E-Divisive cannot give a one-night tail p below
+ * about 1/T, so before 1/alpha nights (and after a wilder earlier night)
+ * tonight could never gate. When no change point starts at the newest
+ * night and its mean lies beyond every night of the current segment (up
+ * to confirm_nights, outlier nights aside; at least HISTORY_NEWEST_MIN),
+ * it is a candidate too, confirmed the same way and kept only when
+ * confirmed (newest_test set, p_split NAN). Its evidence is the
+ * repetitions alone: night-to-night noise beyond the threshold makes
+ * false alarms (raise the threshold there).
  * Kernels: the last good is the kernel of the last night before the
  * change, the first bad that of its first night; when both look like git
  * revisions (a hex id of 7-40 digits, `git describe` output ending in
@@ -55,6 +64,9 @@ struct history_check_opts {
 	unsigned threads;	/* 0: one per online CPU */
 };
 
+/* Nights before the newest one that the newest-night test needs. */
+#define HISTORY_NEWEST_MIN 2
+
 enum hcp_kind {
 	HCP_REGRESSION,
 	HCP_IMPROVEMENT,
@@ -73,6 +85,7 @@ struct history_cp {
 	bool kernel_changed;	/* kernel_id differs across the change */
 	bool host_changed;	/* fingerprint changed within one night */
 	char *bisect;		/* "git bisect start ..." or NULL */
+	bool newest_test;	/* found by the newest-night test, not E-Divisive */
 };
 
 struct history_result {

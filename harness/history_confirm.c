@@ -14,10 +14,39 @@ enum better history_series_better(const struct history_series *s)
 	return b >= 0 ? (enum better)b : metric_default_better(s->metric);
 }
 
-/* The values of nights [from, to) in one malloc'ed array; count in *n. */
-static double *pool(const struct history_series *s, size_t from, size_t to,
-		    size_t *n, size_t *nights)
+/*
+ * Flag the outlier nights among [from, to): those whose mean the MAD rule
+ * (stats.h) sets apart from the other nights' means. Needs 3 nights.
+ */
+static bool *outlier_nights(const struct history_series *s, size_t from,
+			    size_t to, size_t *nout)
 {
+	bool *flag = xcalloc(to - from + 1, sizeof(*flag)), *f;
+	double *m = xmalloc((to - from + 1) * sizeof(*m));
+	size_t i, k = 0;
+
+	for (i = from; i < to; i++)
+		if (s->nights[i].n)
+			m[k++] = history_night_mean(&s->nights[i]);
+	f = xcalloc(k + 1, sizeof(*f));
+	*nout = stats_outliers(m, k, OUTLIER_MAD, f);
+	k = 0;
+	for (i = from; i < to; i++)
+		if (s->nights[i].n)
+			flag[i - from] = f[k++];
+	free(f);
+	free(m);
+	return flag;
+}
+
+/*
+ * The values of nights [from, to) but the outlier nights in one malloc'ed
+ * array; count in *n, nights used in *nights, left out in *dropped.
+ */
+static double *pool(const struct history_series *s, size_t from, size_t to,
+		    size_t *n, size_t *nights, size_t *dropped)
+{
+	bool *skip = outlier_nights(s, from, to, dropped);
 	size_t i, k = 0;
 	double *v;
 
@@ -27,12 +56,15 @@ static double *pool(const struct history_series *s, size_t from, size_t to,
 	v = xmalloc((k ? k : 1) * sizeof(*v));
 	k = 0;
 	for (i = from; i < to; i++) {
+		if (skip[i - from])
+			continue;
 		if (s->nights[i].n)
 			(*nights)++;
 		memcpy(v + k, s->nights[i].values,
 		       s->nights[i].n * sizeof(*v));
 		k += s->nights[i].n;
 	}
+	free(skip);
 	*n = k;
 	return v;
 }
@@ -42,8 +74,8 @@ void history_confirm(const struct history_series *s, size_t a_from,
 		     const struct history_confirm_opts *o,
 		     struct history_confirm *c)
 {
-	double *a = pool(s, a_from, at, &c->na, &c->nights_a);
-	double *b = pool(s, at, b_to, &c->nb, &c->nights_b);
+	double *a = pool(s, a_from, at, &c->na, &c->nights_a, &c->outliers_a);
+	double *b = pool(s, at, b_to, &c->nb, &c->nights_b, &c->outliers_b);
 	double alpha = 1 - o->confidence;
 	struct verdict_in in;
 

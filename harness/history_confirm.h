@@ -13,7 +13,10 @@
  * metric) change confirms the candidate; "no change", "inconclusive" and
  * "too few" reject it.
  *
- * Indices are into the series' nights; nights without values add nothing.
+ * Outlier nights are left out of each side (the MAD rule of stats.h on
+ * the night means of that side, 3 nights or more): one wild night must
+ * neither make a change nor hide one. Indices are into the series'
+ * nights; nights without values add nothing.
  */
 #ifndef THPBENCH_HISTORY_CONFIRM_H
 #define THPBENCH_HISTORY_CONFIRM_H
@@ -35,7 +38,8 @@ struct history_confirm_opts {
 
 struct history_confirm {
 	size_t na, nb;			/* repetitions */
-	size_t nights_a, nights_b;	/* nights with values */
+	size_t nights_a, nights_b;	/* nights pooled */
+	size_t outliers_a, outliers_b;	/* outlier nights left out */
 	struct summary a, b;
 	struct welch w;			/* on the change's scale (log when all > 0) */
 	struct mann_whitney mw;

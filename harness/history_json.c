@@ -42,9 +42,11 @@ static json_t *night_json(const struct history_series *s, size_t i)
 			 "mean", store_num(history_night_mean(n)));
 }
 
-static json_t *side_json(const struct summary *sm, size_t nights, size_t reps)
+static json_t *side_json(const struct summary *sm, size_t nights,
+			 size_t outliers, size_t reps)
 {
-	return json_pack("{s:I,s:I,s:o,s:o,s:o}", "nights", (json_int_t)nights,
+	return json_pack("{s:I,s:I,s:I,s:o,s:o,s:o}", "nights", (json_int_t)nights,
+			 "outlier_nights", (json_int_t)outliers,
 			 "repetitions", (json_int_t)reps,
 			 "mean", store_num(reps ? sm->mean : NAN),
 			 "stddev", store_num(reps ? sm->stddev : NAN),
@@ -57,13 +59,14 @@ static json_t *cp_json(const struct history_result *r,
 	const struct history_confirm *c = &cp->c;
 	char *text = history_cp_text(r, cp);
 	json_t *o = json_pack(
-		"{s:s,s:s,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:b,s:b,s:o,s:o}",
+		"{s:s,s:s,s:s,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:b,s:b,s:o,s:o}",
 		"kind", hcp_kind_name(cp->kind),
+		"found_by", cp->newest_test ? "newest-night test" : "e-divisive",
 		"verdict", verdict_name(c->verdict),
 		"first_bad", night_json(r->s, cp->night),
 		"last_good", night_json(r->s, cp->good),
-		"before", side_json(&c->a, c->nights_a, c->na),
-		"after", side_json(&c->b, c->nights_b, c->nb),
+		"before", side_json(&c->a, c->nights_a, c->outliers_a, c->na),
+		"after", side_json(&c->b, c->nights_b, c->outliers_b, c->nb),
 		"change", store_num(c->ch.rel),
 		"change_lo", store_num(c->ch.lo),
 		"change_hi", store_num(c->ch.hi),

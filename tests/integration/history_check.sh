@@ -47,6 +47,7 @@ scenarios() { # DB LABEL
 	record aa "$db" --cases 100 --night-cv 0.005 --seed 1000 || bad "$l: import aa"
 	record hostchg "$db" --host-change 18 --step 18:0.08 || bad "$l: import hostchg"
 	record gate "$db" --reps 10 --step 29:0.10 --missing 5 --failed 12 || bad "$l: import gate"
+	record young "$db" --nights 4 --step 3:0.10 || bad "$l: import young"
 
 	j=$(checkjson "$db" step) || bad "$l: step: check exits 0 (the step is not tonight)"
 	check "$l: +5% at 3% CV: one confirmed change, a regression at night 15 +-1" \
@@ -58,6 +59,9 @@ scenarios() { # DB LABEL
 	check "$l: a git bisect line from the last good to the first bad kernel" \
 		test "$(echo "$j" | jq -r '.series[0].change_points[0]
 			| .bisect == "git bisect start \(.first_bad.kernel_id) \(.last_good.kernel_id)"')" = true
+
+	$TB history check --db "$db" --host young >/dev/null
+	check "$l: three quiet nights, then +10%: the newest-night test fails the gate" test $? -eq 1
 
 	j=$(checkjson "$db" impr)
 	check "$l: -5% of a lower-is-better metric: an improvement" \
@@ -115,7 +119,11 @@ scenarios "$TMPD/h.sqlite" sqlite
 if [ -f tests/integration/pg_lib.sh ]; then
 	. tests/integration/pg_lib.sh
 	if pg_available; then
-		pg_start "$TMPD/pg" && scenarios "$(pg_uri)" postgresql
+		if pg_start "$TMPD/pg"; then
+			scenarios "$(pg_uri)" postgresql
+		else
+			bad "postgresql: the throwaway cluster did not start"
+		fi
 		pg_stop
 	else
 		echo "note: PostgreSQL not installed: its half skipped"

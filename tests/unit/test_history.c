@@ -357,6 +357,53 @@ static void test_outlier_night(void **state)
 	}
 }
 
+/*
+ * The newest-night test: a three-night history gates on a slow fourth
+ * night (E-Divisive alone needs about 20), and an earlier wilder night
+ * does not hide tonight's step.
+ */
+static void test_newest_night_test(void **state)
+{
+	struct history_series s;
+	struct history_result r;
+	struct histgen g;
+
+	(void)state;
+	histgen_init(&g);
+	g.nights = 4;
+	g.steps[g.nsteps++] = (struct histgen_at){ 3, 0.10 };
+	r = check(&g, &s);
+	assert_int_equal(r.ncp, 1);
+	assert_true(r.cp[0].newest_test);
+	assert_true(isnan(r.cp[0].p_split));
+	assert_int_equal(r.cp[0].night, 3);
+	assert_true(r.newest_regression);
+	free_one(&r, &s);
+	/* Two nights are too few to call the third one out. */
+	g.nights = 2;
+	g.steps[0].night = 1;
+	r = check(&g, &s);
+	assert_int_equal(r.ncp, 0);
+	free_one(&r, &s);
+	/* A quiet fourth night: nothing. */
+	g.nights = 4;
+	g.nsteps = 0;
+	r = check(&g, &s);
+	assert_int_equal(r.ncp, 0);
+	free_one(&r, &s);
+	/* +20% on night 20, then +10% tonight: tonight still gates, and the
+	 * wild night is left out of the baseline. */
+	histgen_init(&g);
+	g.reps = 10;
+	g.outliers[g.noutliers++] = (struct histgen_at){ 20, 0.20 };
+	g.steps[g.nsteps++] = (struct histgen_at){ 29, 0.10 };
+	r = check(&g, &s);
+	assert_true(r.newest_regression);
+	assert_true(r.cp[r.ncp - 1].c.outliers_a >= 1);
+	assert_true(r.cp[r.ncp - 1].c.ch.lo > 0.05);
+	free_one(&r, &s);
+}
+
 static void test_git_rev(void **state)
 {
 	(void)state;
@@ -426,6 +473,7 @@ int main(void)
 		cmocka_unit_test(test_newest_night_gate),
 		cmocka_unit_test(test_missing_and_failed),
 		cmocka_unit_test(test_outlier_night),
+		cmocka_unit_test(test_newest_night_test),
 		cmocka_unit_test(test_git_rev),
 		cmocka_unit_test(test_check_all_threads),
 	};
