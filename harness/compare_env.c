@@ -6,16 +6,18 @@
 
 #include "util.h"
 
-/* Keys of env whose difference means another machine: numbers measured
+/* Keys of env whose difference means other hardware: numbers measured
  * there say nothing about this one. */
 static const char *const machine_keys[] = {
-	"hostname", "cpu", "nr_cpus", "machine",
+	"cpu", "nr_cpus", "machine",
 };
 
-/* Worth printing, but an A/B comparison is often about exactly these. */
+/* Worth printing, but an A/B comparison is often about exactly these;
+ * the hostname too: two machines of one model (a lab, the boots of a
+ * kernel A/B, a reinstalled box) compare. */
 static const char *const info_keys[] = {
-	"kernel", "kernel_config", "glibc", "mem_total_kb", "numa_nodes",
-	"pmu", "root",
+	"hostname", "kernel", "kernel_config", "glibc", "mem_total_kb",
+	"numa_nodes", "pmu", "root",
 };
 
 void compare_add_diff(struct comparison *c, const char *what, const char *a,
@@ -98,11 +100,16 @@ bool compare_is_mode_knob(const char *name)
 	       !strcmp(name, "transparent_hugepage/enabled");
 }
 
+/*
+ * one_sided: a key only one side has is reported, never blocking (a knob
+ * the patched kernel adds); otherwise it blocks like any difference.
+ */
 static void diff_objects(struct comparison *c, const char *prefix,
 			 const json_t *a, const json_t *b, bool blocking,
-			 bool exempt_mode)
+			 bool exempt_mode, bool one_sided)
 {
 	const char **keys;
+	const json_t *va, *vb;
 	size_t n, i;
 	char what[512];
 
@@ -112,8 +119,10 @@ static void diff_objects(struct comparison *c, const char *prefix,
 		if (exempt_mode && compare_is_mode_knob(keys[i]))
 			continue;
 		snprintf(what, sizeof(what), "%s%s", prefix, keys[i]);
-		diff_value(c, what, json_object_get(a, keys[i]),
-			   json_object_get(b, keys[i]), blocking);
+		va = json_object_get(a, keys[i]);
+		vb = json_object_get(b, keys[i]);
+		diff_value(c, what, va, vb,
+			   blocking && (!one_sided || (va && vb)));
 	}
 	free(keys);
 }
@@ -127,10 +136,10 @@ void compare_env_check(struct comparison *c, bool modes_set)
 		diff_value(c, machine_keys[i], json_object_get(ea, machine_keys[i]),
 			   json_object_get(eb, machine_keys[i]), true);
 	diff_objects(c, "thp.", json_object_get(ea, "thp"),
-		     json_object_get(eb, "thp"), true, modes_set);
+		     json_object_get(eb, "thp"), true, modes_set, true);
 	/* Pools are sized per case by the runner; the boot value is news. */
 	diff_objects(c, "hugetlb.", json_object_get(ea, "hugetlb"),
-		     json_object_get(eb, "hugetlb"), false, false);
+		     json_object_get(eb, "hugetlb"), false, false, false);
 	for (i = 0; i < ARRAY_SIZE(info_keys); i++)
 		diff_value(c, info_keys[i], json_object_get(ea, info_keys[i]),
 			   json_object_get(eb, info_keys[i]), false);
@@ -142,5 +151,5 @@ void compare_settings_check(struct comparison *c, const struct cmp_pair *p)
 
 	snprintf(prefix, sizeof(prefix), "settings of %s: ", p->title);
 	diff_objects(c, prefix, p->a->settings, p->b->settings, true,
-		     c->opts.by == CMP_BY_THP);
+		     c->opts.by == CMP_BY_THP, false);
 }

@@ -14,9 +14,12 @@
 void compare_add_diff(struct comparison *c, const char *what, const char *a,
 		      const char *b, bool blocking);
 /*
- * Files mode: machine identity, env.thp knobs, hugetlb pools, kernel and
- * friends. modes_set: every paired case set its own THP mode, so the
- * env.thp.enabled found at start does not matter.
+ * Files mode. Blocking (refused without --force): another CPU model, CPU
+ * count or architecture, or a THP knob both files have set differently.
+ * Reported only: hostname, kernel, kernel config, glibc, memory, NUMA
+ * nodes, PMU, root, hugetlb pools at start, and a THP knob only one side
+ * has (a patch adding a sysfs knob). modes_set: every paired case set its
+ * own THP mode, so the env.thp.enabled found at start does not matter.
  */
 void compare_env_check(struct comparison *c, bool modes_set);
 /* Per pair: the knobs each case applied must agree (bar the THP mode
