@@ -18,6 +18,14 @@
  *   run wrote no file;
  * - with thpbench.probe=1 on the command line it only prints
  *   "thpbench-init: probe ok" (the host testing an accelerator);
+ * - with thpbench.kexec=SEQ (e.g. ABAB) and thpbench.step=I it is step I
+ *   of a chain of kernels in one guest, as on bare metal: after sending
+ *   its results (header field step=I) it loads the kernel SEQ[I+1]
+ *   (/boot/X.bzImage, its release from /etc/thpbench/kernels: "X RELEASE"
+ *   lines) with kexec_file_load(2) and jumps into it, with the same
+ *   command line but step, label and boot advanced. The next initramfs is
+ *   this one: /boot/payload.cpio (everything but itself) followed by a
+ *   one-file archive holding payload.cpio, written to /tmp;
  * - and reboots, which ends a qemu started with -no-reboot.
  * Run by anything but the kernel (pid != 1) it does none of this: only
  * "init --emit FILE STATUS" prints the block above for FILE, which is how
@@ -31,8 +39,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/reboot.h>
 #include <sys/mount.h>
 #include <sys/reboot.h>
+#include <sys/syscall.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -46,6 +56,9 @@
 static char label[128] = "guest";
 static char boot_nr[32] = "0";
 static char probe[8] = "0";
+static char kexec_seq[64] = "";
+static char step_str[16] = "0";
+static char cmdline_all[2048] = "";
 
 static void say(const char *fmt, const char *arg)
 {
@@ -125,6 +138,10 @@ static void read_cmdline(void)
 	cmdline_value(buf, "thpbench.label", label, sizeof(label));
 	cmdline_value(buf, "thpbench.boot", boot_nr, sizeof(boot_nr));
 	cmdline_value(buf, "thpbench.probe", probe, sizeof(probe));
+	cmdline_value(buf, "thpbench.kexec", kexec_seq, sizeof(kexec_seq));
+	cmdline_value(buf, "thpbench.step", step_str, sizeof(step_str));
+	snprintf(cmdline_all, sizeof(cmdline_all), "%s", buf);
+	cmdline_all[strcspn(cmdline_all, "\n")] = '\0';
 }
 
 /* Return a copy of @s with @LABEL@ and @BOOT@ replaced. */
@@ -292,13 +309,152 @@ static int emit_file(const char *path, int status)
 		fflush(stdout);
 		return 1;
 	}
-	printf("THPBENCH-RESULT-BEGIN name=results.json bytes=%zu cksum=%u status=%d\n",
-	       len, posix_cksum(buf, len), status);
+	printf("THPBENCH-RESULT-BEGIN name=results.json bytes=%zu cksum=%u status=%d step=%s\n",
+	       len, posix_cksum(buf, len), status, step_str);
 	put_base64(buf, len);
 	printf("THPBENCH-RESULT-END\n");
 	fflush(stdout);
 	free(buf);
 	return 0;
+}
+
+/* Append @len bytes of @buf to @fd; 0 or -1. */
+static int put_all(int fd, const void *buf, size_t len)
+{
+	const char *p = buf;
+
+	while (len) {
+		ssize_t n = write(fd, p, len);
+
+		if (n <= 0)
+			return -1;
+		p += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+/* One newc cpio entry (header, name, data, each padded to 4 bytes). */
+static int cpio_entry(int fd, const char *name, unsigned int mode,
+		      const void *data, size_t len)
+{
+	static const char zero[4];
+	char hdr[160];
+	size_t nlen = strlen(name) + 1;
+
+	/* Sizes are 32-bit in newc: the payload is a few megabytes. */
+	snprintf(hdr, sizeof(hdr), "070701%08X%08X%08X%08X%08X%08X%08X%08X%08X%08X%08X%08X%08X",
+		 0u, mode, 0u, 0u, 1u, 0u, (unsigned int)len, 0u, 0u, 0u, 0u,
+		 (unsigned int)nlen, 0u);
+	if (put_all(fd, hdr, 110) || put_all(fd, name, nlen) ||
+	    put_all(fd, zero, (4 - (110 + nlen) % 4) % 4) ||
+	    put_all(fd, data, len) || put_all(fd, zero, (4 - len % 4) % 4))
+		return -1;
+	return 0;
+}
+
+/* /tmp/next.cpio: the payload, then an archive holding the payload. */
+static int write_next_initrd(const char *path)
+{
+	size_t len = 0;
+	unsigned char *payload = slurp("/boot/payload.cpio", &len);
+	int fd, rc = -1;
+
+	if (!payload || !len)
+		return -1;
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+	if (fd >= 0 && !put_all(fd, payload, len) &&
+	    !cpio_entry(fd, "boot/payload.cpio", 0100644, payload, len) &&
+	    !cpio_entry(fd, "TRAILER!!!", 0, "", 0))
+		rc = 0;
+	if (fd >= 0)
+		close(fd);
+	free(payload);
+	return rc;
+}
+
+/* The release of kernel @side from /etc/thpbench/kernels into @out. */
+static int kernel_release(char side, char *out, size_t size)
+{
+	char line[256];
+	FILE *f = fopen("/etc/thpbench/kernels", "r");
+	int rc = -1;
+
+	if (!f)
+		return -1;
+	while (rc && fgets(line, sizeof(line), f))
+		if (line[0] == side && line[1] == ' ') {
+			line[strcspn(line, "\n")] = '\0';
+			snprintf(out, size, "%s", line + 2);
+			rc = 0;
+		}
+	fclose(f);
+	return rc;
+}
+
+/* The command line with KEY=... replaced by KEY=VALUE (appended if absent). */
+static void set_param(char *cmd, size_t size, const char *key, const char *value)
+{
+	char out[2048] = "", *tok, *save = NULL, copy[2048];
+	size_t klen = strlen(key);
+	int found = 0;
+
+	snprintf(copy, sizeof(copy), "%s", cmd);
+	for (tok = strtok_r(copy, " ", &save); tok; tok = strtok_r(NULL, " ", &save)) {
+		size_t o = strlen(out);
+
+		if (!strncmp(tok, key, klen) && tok[klen] == '=') {
+			snprintf(out + o, sizeof(out) - o, "%s%s=%s", o ? " " : "", key, value);
+			found = 1;
+		} else {
+			snprintf(out + o, sizeof(out) - o, "%s%s", o ? " " : "", tok);
+		}
+	}
+	if (!found) {
+		size_t o = strlen(out);
+
+		snprintf(out + o, sizeof(out) - o, "%s%s=%s", o ? " " : "", key, value);
+	}
+	snprintf(cmd, size, "%s", out);
+}
+
+/* Step I of thpbench.kexec=SEQ done: jump into kernel SEQ[I+1], if any.
+ * Returns only when there is none, or the kexec failed (said). */
+static void kexec_next(void)
+{
+	long step = atol(step_str);
+	char next, path[64], rel[256], num[24], cmd[2048];
+	int kfd, ifd, n = 0;
+	long i;
+
+	if (!kexec_seq[0] || step + 1 >= (long)strlen(kexec_seq))
+		return;
+	next = kexec_seq[step + 1];
+	for (i = 0; i <= step + 1; i++)
+		n += kexec_seq[i] == next;
+	snprintf(path, sizeof(path), "/boot/%c.bzImage", next);
+	if (kernel_release(next, rel, sizeof(rel)) ||
+	    write_next_initrd("/tmp/next.cpio")) {
+		say("kexec: no kernel %s or no /boot/payload.cpio", path);
+		return;
+	}
+	snprintf(cmd, sizeof(cmd), "%s", cmdline_all);
+	snprintf(num, sizeof(num), "%ld", step + 1);
+	set_param(cmd, sizeof(cmd), "thpbench.step", num);
+	set_param(cmd, sizeof(cmd), "thpbench.label", rel);
+	snprintf(num, sizeof(num), "%d", n);
+	set_param(cmd, sizeof(cmd), "thpbench.boot", num);
+	kfd = open(path, O_RDONLY);
+	ifd = open("/tmp/next.cpio", O_RDONLY);
+	printf("thpbench-init: kexec into %s (%s), step %ld\n", path, rel, step + 1);
+	fflush(stdout);
+	sync();
+	if (kfd < 0 || ifd < 0 ||
+	    syscall(SYS_kexec_file_load, kfd, ifd, strlen(cmd) + 1, cmd, 0UL) ||
+	    reboot(LINUX_REBOOT_CMD_KEXEC)) {
+		say("kexec failed: %s", strerror(errno));
+		return;
+	}
 }
 
 int main(int argc, char **argv)
@@ -337,6 +493,7 @@ int main(int argc, char **argv)
 	snprintf(status_str, sizeof(status_str), "%d", status);
 	say("suite exited with status %s", status_str);
 	emit_file(RESULT_FILE, status);
+	kexec_next();
 out:
 	sync();
 	reboot(RB_AUTOBOOT);

@@ -15,6 +15,8 @@
 #   --kernel-a, --kernel-b IMG[:CONFIG]  a prebuilt bzImage (and its config)
 #   --name NAME         series name (uname -r suffix, results directory)
 #   --fail-on regression   exit 1 when a verdict is a regression
+#   --kexec             one guest boots A and kexecs B, A, B ... (the
+#                       bare-metal sequence, kexec_file_load from init)
 #   --boots N --reps N --accel auto|kvm|tcg --mem SIZE --smp N
 #   --timeout SEC --out DIR --jobs N
 #
@@ -46,11 +48,11 @@ trap 'on_err $? $LINENO' ERR
 
 series='' suite='' src=$DEFAULT_KERNEL_SRC boots=1 reps='' accel=auto mem=6G smp=2
 timeout=1800 outdir='' jobs=$(nproc) fail_on='' config=tinyconfig name=''
-tree='' base='' new='' preA='' preB=''
+tree='' base='' new='' preA='' preB='' kexec=0
 
 usage()
 {
-	sed -n '4,33p' "$0" | sed 's/^# \{0,1\}//' >&2
+	sed -n '4,35p' "$0" | sed 's/^# \{0,1\}//' >&2
 	exit 2
 }
 
@@ -66,6 +68,7 @@ while [ $# -gt 0 ]; do
 	--kernel-b) preB=${2:?}; shift 2 ;;
 	--name) name=${2:?}; shift 2 ;;
 	--fail-on) fail_on=${2:?}; shift 2 ;;
+	--kexec) kexec=1; shift ;;
 	--boots) boots=${2:?}; shift 2 ;;
 	--reps|-r) reps=${2:?}; shift 2 ;;
 	--accel) accel=${2:?}; shift 2 ;;
@@ -276,6 +279,15 @@ rargs=()
 files=(--file "$kA/config:/boot/config-$relA")
 [ -f "$kA/config" ] || files=()
 [ ! -f "$kB/config" ] || files+=(--file "$kB/config:/boot/config-$relB")
+if [ "$kexec" = 1 ]; then
+	for k in A B; do
+		eval "kdir=\$k$k"
+		# shellcheck disable=SC2154
+		grep -qx 'CONFIG_KEXEC_FILE=y' "$kdir/config" 2>/dev/null ||
+			die "--kexec: kernel $k has no CONFIG_KEXEC_FILE=y in its config (thpbench.config sets it)"
+	done
+	files+=(--kexec "A:$kA/bzImage:$relA" --kexec "B:$kB/bzImage:$relB")
+fi
 "$S/mkinitramfs.sh" -o "$outdir/initramfs.gz" --suite "$suite" \
 	--thpbench "$sdir/harness/thpbench" --workloads "$sdir/workloads" "${rargs[@]}" "${files[@]}"
 cp "$suite" "$outdir/suite.conf"
@@ -300,16 +312,17 @@ provenance=$(jq -n --arg series "$name" --arg source "$source_desc" \
 	   kernels: { A: $A, B: $B } }')
 
 # 3. Boots, interleaved A B A B ...
-boot_one()
+# One qemu run: kernel $1, boot $2, console $3, more kernel parameters $4,
+# time limit $5.
+qemu_run()
 {
-	local k=$1 i=$2 img rel line status
+	local k=$1 i=$2 console=$3 more=$4 limit=$5 img rel line
 	if [ "$k" = A ]; then img=$kA/bzImage rel=$relA; else img=$kB/bzImage rel=$relB; fi
-	log "boot $i/$boots: kernel $k ($rel), accel $accel"
 	step "$S/boot.sh" --kernel "$img" --initrd "$outdir/initramfs.gz" \
-		--log "$outdir/console-$k-$i.log" --label "$rel" --boot "$i" \
-		--accel "$accel" --mem "$mem" --smp "$smp" --timeout "$timeout" \
-		--append "$kparams" > "$outdir/.accel" ||
-		die "boot of kernel $k failed; console: $outdir/console-$k-$i.log"
+		--log "$console" --label "$rel" --boot "$i" \
+		--accel "$accel" --mem "$mem" --smp "$smp" --timeout "$limit" \
+		--append "$kparams$more" > "$outdir/.accel" ||
+		die "boot of kernel $k failed; console: $console"
 	line=$(head -n 1 "$outdir/.accel")
 	rm -f "$outdir/.accel"
 	if [ "$accel" = auto ]; then
@@ -320,10 +333,17 @@ boot_one()
 		accel_line=${accel_line%)}
 		log "accelerator: $accel ($accel_line)"
 	fi
+}
+
+# Results of kernel $1, boot $2 out of console $3 (a kexec chain's step $4).
+collect()
+{
+	local k=$1 i=$2 console=$3 sel=() status
+	[ -z "${4:-}" ] || sel=(--step "$4")
 	mkdir -p "$outdir/$k-$i"
-	status=$("$S/extract-results.sh" "$outdir/console-$k-$i.log" \
+	status=$("$S/extract-results.sh" "${sel[@]}" "$console" \
 		"$outdir/$k-$i/results.json") ||
-		die "no complete results from kernel $k, boot $i (console: $outdir/console-$k-$i.log)"
+		die "no complete results from kernel $k, boot $i (console: $console)"
 	[ "$status" = status=0 ] ||
 		log "warning: thpbench in the guest exited with ${status#status=} (kernel $k, boot $i); see console-$k-$i.log"
 	jq --argjson p "$provenance" --arg side "$k" --argjson boot "$i" \
@@ -353,10 +373,23 @@ if [ -d "$series" ] && [ -f "$series/cmdline" ]; then
 	log "kernel parameters from $series/cmdline: $kparams"
 fi
 accel_line="requested"
-for i in $(seq 1 "$boots"); do
-	boot_one A "$i"
-	boot_one B "$i"
-done
+if [ "$kexec" = 1 ]; then
+	seq=$(for _ in $(seq 1 "$boots"); do printf AB; done)
+	log "one guest: kernel A, then kexec into $(printf '%s' "${seq:1}" | sed 's/./& /g')(thpbench.kexec=$seq)"
+	qemu_run A 1 "$outdir/console-kexec.log" " thpbench.kexec=$seq thpbench.step=0" \
+		$((timeout * 2 * boots))
+	for st in $(seq 0 $((2 * boots - 1))); do
+		collect "${seq:$st:1}" $((st / 2 + 1)) "$outdir/console-kexec.log" "$st"
+	done
+else
+	for i in $(seq 1 "$boots"); do
+		for k in A B; do
+			log "boot $i/$boots: kernel $k, accel $accel"
+			qemu_run "$k" "$i" "$outdir/console-$k-$i.log" "" "$timeout"
+			collect "$k" "$i" "$outdir/console-$k-$i.log"
+		done
+	done
+fi
 
 # 4. Merge, compare, plot.
 tb=$REPO_DIR/harness/thpbench
@@ -373,7 +406,8 @@ done
 	printf 'Kernel A/B: %s (%s)\n' "$name" "$source_desc"
 	printf '  A = %s (%s)\n  B = %s (%s)\n' "$relA" "$(tree_of "$kA")" "$relB" \
 		"$(if [ -s "$kB/patches" ]; then paste -sd, "$kB/patches" | sed 's/,/, /g'; else tree_of "$kB"; fi)"
-	printf '  suite %s, %d boot(s) each, interleaved A B A B\n' "$(basename "$suite")" "$boots"
+	printf '  suite %s, %d boot(s) each, interleaved A B A B%s\n' "$(basename "$suite")" "$boots" \
+		"$([ "$kexec" = 0 ] || echo ', one guest, kexec from each kernel into the next')"
 	printf '  qemu-system-x86_64, accel=%s (%s), %s RAM, %s vCPUs\n' "$accel" "$accel_line" "$mem" "$smp"
 	if [ "$accel" = tcg ]; then
 		printf '  NOTE: TCG emulates the CPU: event counts (vmstat.*, page-faults) are\n'
@@ -411,8 +445,9 @@ jq -n --argjson p "$provenance" --arg suite "$(basename "$suite")" \
 	--arg accel "$accel" --arg why "$accel_line" --argjson boots "$boots" \
 	--arg qemu "$("${THPBENCH_QEMU:-qemu-system-x86_64}" --version | head -n 1)" \
 	--arg mem "$mem" --argjson smp "$smp" --arg date "$(date -Iseconds)" \
-	--argjson rc "$rc" --arg fail_on "$fail_on" \
+	--argjson rc "$rc" --arg fail_on "$fail_on" --argjson kexec "$kexec" \
 	'$p + { suite: $suite, date: $date, boots: $boots, order: "A B A B ...",
+	   boot_method: (if $kexec == 1 then "kexec chain in one guest" else "one qemu boot each" end),
 	   qemu: { version: $qemu, accel: $accel, accel_reason: $why,
 		   mem: $mem, smp: $smp, emulated_timings: ($accel == "tcg") },
 	   compare_exit: $rc, fail_on: $fail_on }' > "$outdir/ab.json"

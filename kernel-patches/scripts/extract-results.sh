@@ -3,10 +3,11 @@
 #
 # Pull results.json out of a guest's serial console log.
 #
-#   extract-results.sh CONSOLE.LOG OUT.json
+#   extract-results.sh [--step I] CONSOLE.LOG OUT.json
 #
-# Finds the last block that kernel-patches/init/init.c printed:
-#   THPBENCH-RESULT-BEGIN name=results.json bytes=N cksum=C status=S
+# Finds the last block that kernel-patches/init/init.c printed (with
+# --step, the last one of step I of a kexec chain: its header says step=I):
+#   THPBENCH-RESULT-BEGIN name=results.json bytes=N cksum=C status=S step=I
 #   <base64 lines>
 #   THPBENCH-RESULT-END
 # decodes it and checks the byte count and the POSIX cksum(1) CRC, so a
@@ -19,7 +20,13 @@ set -euo pipefail
 KP_DIR=$(cd "$(dirname "$0")/.." && pwd)
 . "$KP_DIR/scripts/common.sh"
 
-[ $# -eq 2 ] || { sed -n '4,17p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
+step=
+if [ "${1:-}" = --step ]; then
+	step=${2:?}
+	shift 2
+	case $step in *[!0-9]*|'') die "--step takes a number" ;; esac
+fi
+[ $# -eq 2 ] || { sed -n '4,18p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
 logf=$1
 outf=$2
 [ -f "$logf" ] || die "console log '$logf' not found"
@@ -29,7 +36,11 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 tr -d '\r' < "$logf" > "$tmp/log"
 
-header=$(grep -a '^THPBENCH-RESULT-BEGIN ' "$tmp/log" | tail -n 1 || true)
+pat='^THPBENCH-RESULT-BEGIN '
+[ -z "$step" ] || pat="^THPBENCH-RESULT-BEGIN .* step=$step\$"
+hline=$(grep -an "$pat" "$tmp/log" | tail -n 1 || true)
+header=${hline#*:}
+start=${hline%%:*}
 if [ -z "$header" ]; then
 	missing=$(grep -a '^THPBENCH-RESULT-MISSING' "$tmp/log" | tail -n 1 || true)
 	if [ -n "$missing" ]; then
@@ -51,8 +62,11 @@ case "$bytes$sum" in *[!0-9]*|'')
 	die "$logf: malformed header '$header'" ;;
 esac
 
-# Lines after the last BEGIN; "END" present or not is recorded separately.
-awk '/^THPBENCH-RESULT-BEGIN /{buf=""; n=0; inb=1; end=0; next}
+# Lines after the chosen BEGIN, up to its END or the next BEGIN; whether
+# END came is recorded separately.
+awk -v start="$start" 'NR == start {buf=""; inb=1; end=0; next}
+     NR < start {next}
+     inb && /^THPBENCH-RESULT-BEGIN / {inb=0; next}
      inb && /^THPBENCH-RESULT-END$/ {inb=0; end=1; next}
      inb {buf = buf $0 "\n"}
      END {printf "%s", buf > "/dev/stdout"; print end > "/dev/stderr"}' \

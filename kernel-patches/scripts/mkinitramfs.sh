@@ -5,7 +5,7 @@
 #
 #   mkinitramfs.sh -o FILE --suite SUITE.conf --thpbench BIN --workloads DIR
 #                  [--init BIN] [--reps N] [--file SRC:DEST]...
-#                  [-- MORE THPBENCH RUN ARGS]
+#                  [--kexec SIDE:BZIMAGE:RELEASE]... [-- MORE THPBENCH RUN ARGS]
 #
 # The archive (gzip'd newc cpio) holds:
 #   /init                   static init (kernel-patches/init/init.c; built
@@ -16,6 +16,11 @@
 #   /dev /proc /sys /tmp    mount points (/dev/console too when run as root)
 #   DEST                    each --file (e.g. /boot/config-RELEASE, which the
 #                           harness hashes into env.kernel_config)
+#   /boot/SIDE.bzImage      each --kexec kernel, /etc/thpbench/kernels lists
+#                           "SIDE RELEASE"; the archive is then the payload
+#                           followed by a one-file archive holding the
+#                           payload as /boot/payload.cpio, so init can hand
+#                           the same initramfs to the next kernel (init.c)
 # argv runs "thpbench run /etc/thpbench/suite.conf -o /tmp/out --label
 # @LABEL@ [-r N] [MORE...]"; init fills @LABEL@ from thpbench.label= on the
 # kernel command line, so one archive serves kernels A and B alike.
@@ -28,10 +33,11 @@ KP_DIR=$(cd "$(dirname "$0")/.." && pwd)
 out='' suite='' thpbench='' wldir='' init='' reps=''
 extra=()
 files=()
+kexecs=()
 
 usage()
 {
-	sed -n '4,22p' "$0" | sed 's/^# \{0,1\}//' >&2
+	sed -n '4,28p' "$0" | sed 's/^# \{0,1\}//' >&2
 	exit 2
 }
 
@@ -44,6 +50,7 @@ while [ $# -gt 0 ]; do
 	--init) init=${2:?}; shift 2 ;;
 	--reps) reps=${2:?}; shift 2 ;;
 	--file) files+=("${2:?}"); shift 2 ;;
+	--kexec) kexecs+=("${2:?}"); shift 2 ;;
 	--) shift; extra=("$@"); break ;;
 	-h|--help) usage ;;
 	*) die "unknown argument '$1' (see --help)" ;;
@@ -115,8 +122,28 @@ if [ "$(id -u)" = 0 ]; then
 	mknod -m 600 "$stage/dev/console" c 5 1
 fi
 
+for kx in "${kexecs[@]}"; do
+	side=${kx%%:*}
+	rest=${kx#*:}
+	img=${rest%%:*}
+	rel=${rest#*:}
+	case $side in [A-Z]) ;; *) die "--kexec $kx: SIDE must be one capital letter" ;; esac
+	[ -f "$img" ] || die "--kexec $kx: $img not found"
+	[ -n "$rel" ] && [ "$rel" != "$rest" ] || die "--kexec $kx: no RELEASE"
+	install -D -m 0644 "$img" "$stage/boot/$side.bzImage"
+	printf '%s %s\n' "$side" "$rel" >> "$stage/etc/thpbench/kernels"
+done
+
+newc() { (cd "$1" && find . -mindepth 1 | LC_ALL=C sort | cpio -o -H newc -R 0:0 --quiet); }
 mkdir -p "$(dirname "$out")"
-(cd "$stage" && find . -mindepth 1 | LC_ALL=C sort |
-	cpio -o -H newc -R 0:0 --quiet) | gzip -9 > "$out.tmp"
+if [ ${#kexecs[@]} -eq 0 ]; then
+	newc "$stage" | gzip -9 > "$out.tmp"
+else
+	wrap=$(mktemp -d)
+	trap 'rm -rf "$stage" "$wrap"' EXIT
+	mkdir -p "$wrap/boot"
+	newc "$stage" > "$wrap/boot/payload.cpio"
+	{ cat "$wrap/boot/payload.cpio"; newc "$wrap"; } | gzip -9 > "$out.tmp"
+fi
 mv "$out.tmp" "$out"
 log "wrote $out ($nwl workloads, $(du -k "$out" | cut -f1) KiB)"

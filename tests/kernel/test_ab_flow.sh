@@ -42,8 +42,9 @@ fake_bzimage()
 fake_bzimage "$t_tmp/A.img" 6.1.0-tb-base
 fake_bzimage "$t_tmp/B.img" 6.1.0-tb-fake-series
 fake_bzimage "$t_tmp/B-same.img" 6.1.0-tb-base
-( export KP_DIR=$KP; . "$KP/scripts/common.sh"; printf '%s\n' $KERNEL_NEEDS ) > "$t_tmp/config"
+( export KP_DIR=$KP; . "$KP/scripts/common.sh"; printf '%s\n' $KERNEL_NEEDS CONFIG_KEXEC_FILE=y ) > "$t_tmp/config"
 grep -v TRANSPARENT_HUGEPAGE "$t_tmp/config" > "$t_tmp/config-nothp"
+grep -v KEXEC "$t_tmp/config" > "$t_tmp/config-nokexec"
 printf '[suite]\nname = t\n' > "$t_tmp/suite.conf"
 
 mkdir -p "$t_tmp/bin" "$t_tmp/answers"
@@ -55,11 +56,22 @@ cat > "$t_tmp/bin/fake-qemu" <<'FAKE'
 [ "${1:-}" = --version ] && { echo "QEMU emulator version 0.0 (fake)"; exit 0; }
 while [ $# -gt 0 ]; do [ "$1" = -append ] && append=$2; shift; done
 label=$(printf '%s\n' $append | sed -n 's/^thpbench.label=//p')
+chain=$(printf '%s\n' $append | sed -n 's/^thpbench.kexec=//p')
 printf 'Linux version %s\r\nthpbench-init: label %s\r\n' "$label" "$label"
 sleep 0.3
-"$FAKE_INIT" --emit "$FAKE_ANSWERS/$label.json" 0 | sed 's/$/\r/'
+if [ -z "$chain" ]; then
+	"$FAKE_INIT" --emit "$FAKE_ANSWERS/$label.json" 0 | sed 's/$/\r/'
+	exit 0
+fi
+# A kexec chain: one block per step, each from the kernel of that step.
+for st in $(seq 0 $((${#chain} - 1))); do
+	case ${chain:$st:1} in A) label=$FAKE_REL_A ;; *) label=$FAKE_REL_B ;; esac
+	printf 'thpbench-init: kexec into %s, step %d\r\n' "$label" "$st"
+	"$FAKE_INIT" --emit "$FAKE_ANSWERS/$label.json" 0 | sed "s/ step=0\$/ step=$st/; s/\$/\r/"
+done
 FAKE
 chmod +x "$t_tmp/bin/fake-qemu"
+export FAKE_REL_A=6.1.0-tb-base FAKE_REL_B=6.1.0-tb-fake-series
 export THPBENCH_QEMU=$t_tmp/bin/fake-qemu FAKE_INIT=$t_tmp/init FAKE_ANSWERS=$t_tmp/answers \
 	THPBENCH_AB_STATIC=$t_tmp/static THPBENCH_RESULTS_DIR=$t_tmp/results
 ab=("$KP/scripts/ab.sh" --kernel-a "$t_tmp/A.img:$t_tmp/config"
@@ -114,6 +126,26 @@ wait "$p2" || r2=$?
 [ "$(ndirs)" = $((n0 + 2)) ] || fail "concurrent runs made $(( $(ndirs) - n0 )) directories, want 2"
 [ "$T_FAILS" -eq 0 ] && ok "two runs at once: two results directories"
 
+# 3b. The kexec chain (one guest, A B A B): every step's results, per side.
+rc=0
+"${ab[@]}" --kexec --boots 2 --out "$t_tmp/kx" > "$t_tmp/kx.out" 2>&1 || rc=$?
+[ "$rc" = 0 ] || fail "--kexec: exit $rc ($(tail -n 3 "$t_tmp/kx.out"))"
+for d in A-1 B-1 A-2 B-2; do
+	[ -s "$t_tmp/kx/$d/results.json" ] || fail "--kexec: no $d/results.json"
+done
+[ "$(jq -r .meta.provenance.kernel.release "$t_tmp/kx/B-2/results.json" 2>/dev/null)" = 6.1.0-tb-fake-series ] ||
+	fail "--kexec: B-2 is not kernel B's"
+[ "$(jq '[.cases[].runs[]] | length' "$t_tmp/kx/A.json" 2>/dev/null)" = \
+  "$(jq '[.cases[].runs[]] | length * 2' "$FIX/base.json")" ] || fail "--kexec: A.json lacks a boot's runs"
+gzip -dc "$t_tmp/kx/initramfs.gz" | cpio -t --quiet 2>/dev/null > "$t_tmp/kx.list"
+for f in boot/A.bzImage boot/B.bzImage etc/thpbench/kernels; do
+	grep -qx "$f" "$t_tmp/kx.list" || fail "--kexec initramfs lacks $f"
+done
+# The second archive, after the payload's trailer (cpio -t stops there).
+gzip -dc "$t_tmp/kx/initramfs.gz" | grep -aq 'boot/payload\.cpio' ||
+	fail "--kexec initramfs lacks boot/payload.cpio"
+[ "$T_FAILS" -eq 0 ] && ok "--kexec: one guest, four steps, results per kernel and boot"
+
 # 4. Refusals before any boot: exit 2, nothing left in results/.
 refuse()
 {
@@ -131,6 +163,9 @@ refuse "config without THP" "lacks what the suite needs: CONFIG_TRANSPARENT_HUGE
 refuse "one release twice" "both report '6.1.0-tb-base'" \
 	"$KP/scripts/ab.sh" --kernel-a "$t_tmp/A.img" --kernel-b "$t_tmp/B-same.img" \
 	--suite "$t_tmp/suite.conf" --accel tcg
+refuse "--kexec without KEXEC_FILE" "has no CONFIG_KEXEC_FILE=y" \
+	"$KP/scripts/ab.sh" --kernel-a "$t_tmp/A.img:$t_tmp/config-nokexec" \
+	--kernel-b "$t_tmp/B.img:$t_tmp/config" --suite "$t_tmp/suite.conf" --accel tcg --kexec
 refuse "series 003" "no patches in .*003-split-thp: see its README" \
 	"$KP/scripts/ab.sh" "$KP/003-split-thp"
 [ "$T_FAILS" -eq 0 ] && ok "refusals exit 2 and leave no results directory"

@@ -88,4 +88,17 @@ expect "guest wrote no results" "$t_tmp/missing.log" 2 "wrote no results.json (s
 # A broken first attempt followed by a whole one: the last block wins.
 { head -n 6 "$t_tmp/block"; cat "$t_tmp/block"; } > "$t_tmp/twice.log"
 expect "last block wins" "$t_tmp/twice.log" 0 ""
+# A kexec chain: one block per step; --step picks each, a missing step fails.
+printf '{"other": "file", "x": [1, 2, 3]}\n' > "$t_tmp/second.json"
+"$t_tmp/init" --emit "$t_tmp/second.json" 0 | sed 's/ step=0$/ step=1/' > "$t_tmp/block1"
+{ cat "$t_tmp/block"; printf 'thpbench-init: kexec into /boot/B.bzImage\n'; cat "$t_tmp/block1"; } > "$t_tmp/chain.log"
+rm -f "$t_tmp/s0.json" "$t_tmp/s1.json"
+"$ex" --step 0 "$t_tmp/chain.log" "$t_tmp/s0.json" > /dev/null 2>&1 &&
+	cmp -s "$t_tmp/s0.json" "$t_tmp/results.json" || fail "--step 0 is not the first block"
+"$ex" --step 1 "$t_tmp/chain.log" "$t_tmp/s1.json" > /dev/null 2>&1 &&
+	cmp -s "$t_tmp/s1.json" "$t_tmp/second.json" || fail "--step 1 is not the second block"
+rc=0
+"$ex" --step 2 "$t_tmp/chain.log" "$t_tmp/s2.json" > /dev/null 2> "$t_tmp/s2.err" || rc=$?
+[ "$rc" = 2 ] && grep -q 'never reached the transfer' "$t_tmp/s2.err" || fail "--step 2 (absent): exit $rc"
+[ "$T_FAILS" -eq 0 ] && ok "--step picks each block of a kexec chain"
 finish
