@@ -7,6 +7,7 @@
 #
 #   tests/kernel/e2e.sh [SERIES...]     default: 000 and 001
 #   E2E_BOOTS=N (default 1): boots per kernel, passed to ab.sh --boots
+#   E2E_KEXEC=1: one guest kexecs from each kernel into the next (--kexec)
 #
 # For 000 it asserts the expected result, not just a finished run: on
 # kernel A (stock 6.1) no mremap splits a PMD, on kernel B (the huge-PMD
@@ -31,7 +32,9 @@ median() { sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] 
 for s in "$@"; do
 	name=$(basename "$s")
 	out=$REPO_DIR/results/ab-e2e-$name-$(date +%Y%m%d-%H%M%S)
-	kernel-patches/scripts/ab.sh "$s" --out "$out" --boots "${E2E_BOOTS:-1}"
+	extra=()
+	[ -z "${E2E_KEXEC:-}" ] || extra=(--kexec)
+	kernel-patches/scripts/ab.sh "$s" --out "$out" --boots "${E2E_BOOTS:-1}" "${extra[@]}"
 	rc=$?
 	[ "$rc" -le 1 ] || { echo "e2e: ab.sh $s failed (exit $rc)"; exit 2; }
 	for k in A B; do
