@@ -244,19 +244,26 @@ log "kernel B: $relB ($kB)"
 # 2. Static harness and workloads, built in a copy so the user's dynamic
 # binaries stay as they are, once per state of the sources (and compiler):
 # build/ab/static/<key>/, under a lock, reused by every later run.
+# The sources: tracked and new files that are there (a deleted tracked
+# file is not).
+static_sources()
+{
+	(cd "$REPO_DIR" && git ls-files -co --exclude-standard -- Makefile harness workloads |
+		LC_ALL=C sort | while IFS= read -r f; do [ ! -f "$f" ] || printf '%s\n' "$f"; done)
+}
 static_dir()
 {
 	local key sdir
-	key=$( (cd "$REPO_DIR" && git ls-files -co --exclude-standard -z -- Makefile harness workloads |
-		LC_ALL=C sort -z | xargs -0 sha256sum; gcc --version | head -n 1) | sha256_stdin | cut -c1-16)
+	key=$( (cd "$REPO_DIR" && static_sources | tr '\n' '\0' | xargs -0 sha256sum
+		gcc --version | head -n 1) | sha256_stdin | cut -c1-16)
 	sdir=$AB_BUILD_DIR/static/$key
 	if [ ! -f "$sdir/ok" ]; then
 		take_lock "$AB_BUILD_DIR/static.lock" "another run building static thpbench"
 		if [ ! -f "$sdir/ok" ]; then
 			rm -rf "$sdir"
 			mkdir -p "$sdir"
-			(cd "$REPO_DIR" && git ls-files -co --exclude-standard -- Makefile harness workloads |
-				cpio -pdm --quiet "$sdir") || die "cannot copy the sources to $sdir"
+			(cd "$REPO_DIR" && static_sources | cpio -pdm --quiet "$sdir") ||
+				die "cannot copy the sources to $sdir"
 			log "building static thpbench and workloads ($sdir)"
 			make -C "$sdir" -j"$jobs" static > "$sdir/build.log" 2>&1 || {
 				tail -n 20 "$sdir/build.log" >&2
