@@ -847,6 +847,9 @@ static void signalled_run(int sig, int report_fd)
 	char err[512];
 	pid_t wl;
 
+	/* A shell starts background jobs with SIGINT ignored, and settings
+	 * keeps an ignored signal ignored: the test needs the default. */
+	signal(sig, SIG_DFL);
 	settings_init(&ctx, g_root, g_state);
 	if (settings_begin(&ctx, err, sizeof(err)) ||
 	    settings_apply(&ctx, THP "enabled", "always", err, sizeof(err)) ||
