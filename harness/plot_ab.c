@@ -33,6 +33,7 @@ static const struct {
 	{ VERDICT_INCONCLUSIVE, "0xee9933" },
 	{ VERDICT_CHANGED, "0x4477aa" },
 	{ VERDICT_TOO_FEW, "0xdddddd" },
+	{ VERDICT_LEVEL, "0xbbbbbb" },
 };
 
 static const char *rgb_of(enum verdict v)
@@ -296,7 +297,7 @@ static void xcol(FILE *f, const struct change_axis *ax, int col)
 static void write_legend(FILE *f, const struct cmp_metric **m, size_t n,
 			 int width, int height)
 {
-	bool seen[VERDICT_CHANGED + 1] = { false };
+	bool seen[VERDICT_LEVEL + 1] = { false };
 	const char *text[ARRAY_SIZE(verdict_rgb) + 1], *rgb[ARRAY_SIZE(text)];
 	double t = m[0]->info.threshold, x, total = 0, y = 14.0 / height;
 	char thr[64];
@@ -507,7 +508,7 @@ static int change_chart(const struct comparison *c, const struct cmp_pair *p,
 	write_verdict_fn(ch.gp);
 	write_row_tics(ch.gp, m, n);
 	snprintf(what + strlen(what), sizeof(what) - strlen(what),
-		 "\nbar: change (geometric means, or the difference where a value is <= 0) · whisker: its %s%% interval%s",
+		 "\nbar: change (geometric means, or the difference where a value is <= 0) · whisker: its interval (%s%%, Bonferroni per family)%s",
 		 cf_level(c->opts.confidence, conf, sizeof(conf)),
 		 dropped ? " · more metrics: thpbench compare" : "");
 	height = GP_HEIGHT + (n > 12 ? (int)(n - 12) * 30 : 0);
