@@ -92,8 +92,12 @@ static void fit_change(struct change_axis *ax, const struct cmp_metric **m,
 	size_t i;
 
 	for (i = 0; i < n; i++) {
+		/* A change from a base of 0 has no relative size: leave its
+		 * bar room to show its direction (+100% or -50%). */
+		double from0 = isfinite(m[i]->ch.rel) || m[i]->ch.method != CHANGE_DIFF ?
+			NAN : m[i]->ch.w.diff > 0 ? 1 : m[i]->ch.w.diff < 0 ? -0.5 : NAN;
 		double t = m[i]->info.threshold, v[] = {
-			m[i]->ch.rel, m[i]->ch.lo, m[i]->ch.hi, -t, t,
+			m[i]->ch.rel, m[i]->ch.lo, m[i]->ch.hi, -t, t, from0,
 		};
 		size_t k;
 
