@@ -9,7 +9,7 @@
  *   welch     the same table with the difference from Welch's t
  *   email     plain text, at most 72 columns, for a cover letter
  *   md, csv   tables; csv has every statistic, one row per metric
- *   json      every statistic (schema "thpbench-compare/1")
+ *   json      every statistic (schema "thpbench-compare/2")
  * Spreads are labelled wherever they are printed: "%stddev" is the sample
  * standard deviation relative to the mean (LKP), never the standard error.
  * All output is deterministic for given input (golden-tested).

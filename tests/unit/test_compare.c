@@ -464,7 +464,7 @@ static void test_too_few_refused(void **state)
 	results_free(&b);
 }
 
-/* Holm is per family: many neutral counters do not dilute a timing. */
+/* Adjustment is per family: many neutral counters do not dilute a timing. */
 static void test_holm_families(void **state)
 {
 	struct tb_results a = { 0 }, b = { 0 };
