@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 #include "lock.h"
+#include "trust.h"
 #include "util.h"
 
 #include <errno.h>
@@ -37,11 +38,11 @@ pid_t lock_holder(const char *path)
 
 int lock_take(const char *path, pid_t *holder)
 {
-	char buf[32];
+	char buf[32], why[512];
 	int fd, len, saved;
 
 	*holder = 0;
-	fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+	fd = trust_open(path, O_RDWR | O_CREAT, 0644, why, sizeof(why));
 	if (fd < 0)
 		return -1;
 	if (flock(fd, LOCK_EX | LOCK_NB)) {

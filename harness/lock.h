@@ -17,7 +17,8 @@
 #include <sys/types.h>
 
 /*
- * Take the lock at path (created 0644 when missing) and write our pid into
+ * Take the lock at path (created 0644 when missing; never through a
+ * symlink, and only a regular file of ours: trust.h; else EPERM/ELOOP) and write our pid into
  * it. Returns the open descriptor (O_CLOEXEC), or -1 with errno set:
  * EWOULDBLOCK when another process holds it, *holder then being the pid
  * written there (0 when unknown).

@@ -154,7 +154,7 @@ static void write_log_tics(FILE *f, const struct change_axis *ax,
 			snprintf(buf, sizeof(buf), "0");
 		else
 			snprintf(buf, sizeof(buf), "%+.6g%%", (r[i] - 1) * 100);
-		gp_ticstr(f, buf);
+		gp_text(f, buf, GP_TIC);
 		fprintf(f, " %g", r[i]);
 	}
 	fputs(")\n", f);
@@ -189,9 +189,9 @@ static void write_change_row(FILE *f, size_t row, const struct cmp_metric *m,
 	size_t i;
 
 	fprintf(f, "%zu ", row);
-	gp_datstr(f, m->name);
+	gp_text(f, m->name, GP_DATA);
 	fprintf(f, " %d ", (int)m->verdict);
-	gp_datstr(f, verdict_name(m->verdict));
+	gp_text(f, verdict_name(m->verdict), GP_DATA);
 	for (i = 0; i < ARRAY_SIZE(v); i++) {
 		fputc(' ', f);
 		gp_num(f, v[i]);
@@ -244,14 +244,14 @@ static void write_row_tics(FILE *f, const struct cmp_metric **m, size_t n)
 	fputs("set ytics (", f);
 	for (i = 0; i < n; i++) {
 		fputs(i ? ", " : "", f);
-		gp_ticstr(f, m[i]->name);
+		gp_text(f, m[i]->name, GP_TIC);
 		fprintf(f, " %zu", i);
 	}
 	fputs(") nomirror scale 0\nset y2tics (", f);
 	for (i = 0; i < n; i++) {
 		row_note(m[i], buf, sizeof(buf));
 		fputs(i ? ", " : "", f);
-		gp_ticstr(f, buf);
+		gp_text(f, buf, GP_TIC);
 		fprintf(f, " %zu", i);
 	}
 	/* Few rows: keep them as thick as in a chart of 5, centred. */
@@ -333,7 +333,7 @@ static void write_legend(FILE *f, const struct cmp_metric **m, size_t n,
 			"border lc rgb '#333333'\n", i + 1, x / width, y,
 			(x + 22) / width, y + 14.0 / height, rgb[i]);
 		fprintf(f, "set label %zu ", i + 2);
-		gp_str(f, text[i]);
+		gp_text(f, text[i], GP_SINGLE);
 		fprintf(f, " at screen %.4f, screen %.4f left\n",
 			(x + 30) / width, y + 7.0 / height);
 		x += 30 + cf_width(text[i]) * GP_CHAR_PX + 28;
@@ -347,7 +347,7 @@ static void write_change_plot(FILE *f, const struct change_axis *ax,
 	const char *zero = ax->log ? "1" : "0";
 
 	fprintf(f, "plot ");
-	gp_str(f, dat);
+	gp_text(f, dat, GP_SINGLE);
 	fprintf(f, " using (%s):1:", zero);
 	if (ax->log)
 		fputs("(1-$9):(1+$9)", f);
@@ -456,7 +456,7 @@ static double write_frame(FILE *f, const struct cmp_metric **m, size_t n,
 	fprintf(f, "set lmargin at screen %.3f\nset rmargin at screen %.3f\n"
 		"set tmargin at screen %.3f\nunset title\n"
 		"set label 1 ", lm, rm, 1 - 100.0 / height);
-	gp_dstr(f, header);
+	gp_text(f, header, GP_DOUBLE);
 	fprintf(f, " at screen 0.5, screen %.3f center font ',14'\n",
 		1 - 28.0 / height);
 	return (rm - lm) * width;
@@ -476,8 +476,8 @@ static void write_change_axis(FILE *f, const struct change_axis *ax,
 	fprintf(f, "set arrow from %s, graph 0 to %s, graph 1 nohead "
 		"lc rgb '#444444'\n", ax->log ? "1" : "0", ax->log ? "1" : "0");
 	fprintf(f, "set bmargin at screen %.3f\nset xlabel ", 110.0 / height);
-	gp_str(f, ax->log ? "change, new vs base (log scale)" :
-	       "change, new vs base (%)");
+	gp_text(f, ax->log ? "change, new vs base (log scale)" :
+	       "change, new vs base (%)", GP_SINGLE);
 	fputc('\n', f);
 }
 
@@ -533,11 +533,12 @@ static void write_side(FILE *f, const struct cmp_metric *m,
 {
 	size_t i;
 
-	fprintf(f, "%s# block %zu: %s, %s (%s); outlier 1 = flagged, kept\n"
-		"# side run value outlier\n", blk ? "\n\n" : "", blk, m->name,
-		side, plot_metric_unit(m->name));
+	fputs(blk ? "\n\n" : "", f);
+	gp_comment(f, "block %zu: %s, %s (%s); outlier 1 = flagged, kept", blk,
+		   m->name, side, plot_metric_unit(m->name));
+	fputs("# side run value outlier\n", f);
 	for (i = 0; i < s->n; i++) {
-		gp_datstr(f, side);
+		gp_text(f, side, GP_DATA);
 		fprintf(f, " %zu ", i + 1);
 		gp_num(f, s->v[i]);
 		fprintf(f, " %d\n", s->outlier && s->outlier[i] ? 1 : 0);
@@ -560,22 +561,24 @@ static void dist_panel(FILE *f, const struct cmp_metric *m, size_t k,
 	snprintf(note, sizeof(note), "%s: %s", cf_change(m, pct, sizeof(pct)),
 		 verdict_name(m->verdict));
 	snprintf(title, sizeof(title), "%s\n%s", m->name, note);
-	fprintf(f, "\n# %s: blocks %zu (base) and %zu (new) of %s\n"
-		"set title ", m->name, 2 * k, 2 * k + 1, dat);
-	gp_dstr(f, title);
+	fputc('\n', f);
+	gp_comment(f, "%s: blocks %zu (base) and %zu (new) of %s", m->name,
+		   2 * k, 2 * k + 1, dat);
+	fputs("set title ", f);
+	gp_text(f, title, GP_DOUBLE);
 	fprintf(f, " tc rgb %s\n", rgb_of(m->verdict));
 	gp_axis_write(f, &ax, 'y');
 	fputs("plot ", f);
 	for (side = 0; side < 2; side++) {
 		fputs(side ? ", \\\n     " : "", f);
-		gp_str(f, dat);
+		gp_text(f, dat, GP_SINGLE);
 		fprintf(f, " index %zu using (%zu):", 2 * k + side, side);
 		gp_axis_col(f, &ax, 3);
 		fprintf(f, " with boxplot lt %zu fs solid 0.35 notitle", side + 1);
 	}
 	for (side = 0; side < 2; side++) {
 		fputs(", \\\n     ", f);
-		gp_str(f, dat);
+		gp_text(f, dat, GP_SINGLE);
 		fprintf(f, " index %zu using (%zu):", 2 * k + side, side);
 		gp_axis_col(f, &ax, 3);
 		fputs(" with points pt 7 ps 0.9 lc rgb '#30222222' notitle", f);
@@ -647,9 +650,9 @@ static void write_side_tics(FILE *f, const char *a, const char *b)
 
 	plot_side_tics(a, b, ta, tb, sizeof(ta));
 	fputs("set xtics (", f);
-	gp_ticstr(f, ta);
+	gp_text(f, ta, GP_TIC);
 	fputs(" 0, ", f);
-	gp_ticstr(f, tb);
+	gp_text(f, tb, GP_TIC);
 	fputs(" 1)\n", f);
 }
 
@@ -699,7 +702,7 @@ static int dist_chart(const struct comparison *c, const struct cmp_pair *p,
 		 "\nbox: median and quartiles · dot: one run");
 	fprintf(ch.gp, "set multiplot layout %zu,%zu rowsfirst title ",
 		(n + cols - 1) / cols, cols);
-	gp_dstr(ch.gp, what);
+	gp_text(ch.gp, what, GP_DOUBLE);
 	fputs(" font ',14'\n", ch.gp);
 	for (i = 0; i < n; i++)
 		dist_panel(ch.gp, m[i], i, dat);

@@ -126,9 +126,9 @@ void gp_axis_write(FILE *f, const struct gp_axis *ax, char axis)
 	fputc(':', f);
 	gp_num(f, ax->hi);
 	fprintf(f, "]\nset format %c ", axis);
-	gp_str(f, ax->format);
+	gp_text(f, ax->format, GP_SINGLE);
 	fprintf(f, "\nset %clabel ", axis);
-	gp_str(f, ax->unit);
+	gp_text(f, ax->unit, GP_SINGLE);
 	fputc('\n', f);
 }
 

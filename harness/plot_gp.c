@@ -3,6 +3,8 @@
 
 #include <errno.h>
 #include <math.h>
+#include <stdarg.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -43,7 +45,7 @@ static void write_comment(FILE *f, const char *text)
 
 	while (*p) {
 		nl = strchrnul(p, '\n');
-		fprintf(f, "# %.*s\n", (int)(nl - p), p);
+		gp_comment(f, "%.*s", (int)(nl - p), p);
 		p = *nl ? nl + 1 : nl;
 	}
 }
@@ -183,55 +185,57 @@ void gp_num(FILE *f, double v)
 	fputs(buf, f);
 }
 
-void gp_str(FILE *f, const char *s)
+/*
+ * The one place where text from a results file or a suite becomes gnuplot
+ * input. gnuplot runs `...` inside double-quoted strings (not inside
+ * single-quoted ones or comments), expands @macros outside quotes, and a
+ * comment ending in a backslash swallows the next line: so double-quoted
+ * text carries ` and @ as octal escapes, every string is closed on its
+ * line (control characters become spaces), and a comment never ends in a
+ * backslash. system() and eval are functions: text inside a string
+ * literal is never evaluated.
+ */
+void gp_text(FILE *f, const char *s, enum gp_quote how)
 {
-	fputc('\'', f);
-	for (; *s; s++) {
-		if (*s == '\'')
-			fputs("''", f);
-		else if (*s == '\n' || *s == '\r' || *s == '\t')
-			fputc(' ', f);
-		else
-			fputc(*s, f);
-	}
-	fputc('\'', f);
-}
+	bool dq = how == GP_DOUBLE || how == GP_TIC;
+	unsigned char c;
 
-static void dstr(FILE *f, const char *s, bool tic)
-{
-	fputc('"', f);
-	for (; *s; s++) {
-		if (tic && *s == '%')
-			fputs("%%", f);
-		else if (*s == '"' || *s == '\\')
-			fprintf(f, "\\%c", *s);
-		else if (*s == '\n')
+	if (how != GP_COMMENT)
+		fputc(how == GP_SINGLE ? '\'' : '"', f);
+	for (; (c = (unsigned char)*s); s++) {
+		if (c == '\n' && dq)
 			fputs("\\n", f);
-		else if (*s == '\r' || *s == '\t')
+		else if (c < 0x20 || c == 0x7f)
 			fputc(' ', f);
+		else if (how == GP_SINGLE && c == '\'')
+			fputs("''", f);
+		else if (how == GP_DATA && c == '"')
+			fputc('\'', f);
+		else if (dq && (c == '"' || c == '\\'))
+			fprintf(f, "\\%c", c);
+		else if (dq && (c == '`' || c == '@'))
+			fprintf(f, "\\%03o", c);
+		else if (how == GP_TIC && c == '%')
+			fputs("%%", f);
 		else
-			fputc(*s, f);
+			fputc(c, f);
 	}
-	fputc('"', f);
+	if (how == GP_COMMENT)
+		fputs(s[-1] == '\\' ? " \n" : "\n", f);
+	else
+		fputc(how == GP_SINGLE ? '\'' : '"', f);
 }
 
-void gp_dstr(FILE *f, const char *s)
+void gp_comment(FILE *f, const char *fmt, ...)
 {
-	dstr(f, s, false);
-}
+	char buf[2048];
+	va_list ap;
 
-void gp_ticstr(FILE *f, const char *s)
-{
-	dstr(f, s, true);
-}
-
-void gp_datstr(FILE *f, const char *s)
-{
-	fputc('"', f);
-	for (; *s; s++)
-		fputc(*s == '"' ? '\'' : (*s == '\n' || *s == '\r' ||
-					   *s == '\t') ? ' ' : *s, f);
-	fputc('"', f);
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	fputs("# ", f);
+	gp_text(f, buf, GP_COMMENT);
 }
 
 const char *gp_slug(const char *s, char *buf, size_t len)

@@ -55,17 +55,24 @@ void gp_abort(struct gp_chart *ch);
 
 /* A number as data ("NaN" when not finite). */
 void gp_num(FILE *f, double v);
-/* A gnuplot single-quoted string literal ('it''s'); newlines become spaces. */
-void gp_str(FILE *f, const char *s);
-/* A gnuplot double-quoted string: "\n" in s starts a new line of text. */
-void gp_dstr(FILE *f, const char *s);
 /*
- * A tic label for `set xtics ("label" pos, ...)`: gnuplot reads it as a
- * format for the position, so '%' is doubled; otherwise as gp_dstr().
+ * Every string that reaches a script or data file goes through gp_text:
+ *   GP_SINGLE  a single-quoted literal ('it''s'); newlines become spaces
+ *   GP_DOUBLE  a double-quoted literal: "\n" in s starts a new line of
+ *              text; ` and @ written as octal escapes, so never executed
+ *   GP_TIC     GP_DOUBLE for `set xtics ("label" pos)`: gnuplot reads it
+ *              as a format for the position, so '%' is doubled
+ *   GP_DATA    a double-quoted data-file field (quotes become ')
+ *   GP_COMMENT the text of a comment (no quotes; never ends in a
+ *              backslash, which would continue it onto the next line);
+ *              ends the line
+ * Control characters become spaces in all of them.
  */
-void gp_ticstr(FILE *f, const char *s);
-/* A double-quoted data-file field (quotes and newlines replaced). */
-void gp_datstr(FILE *f, const char *s);
+enum gp_quote { GP_SINGLE, GP_DOUBLE, GP_TIC, GP_DATA, GP_COMMENT };
+void gp_text(FILE *f, const char *s, enum gp_quote how);
+/* "# " and the formatted text as GP_COMMENT, one line. */
+void gp_comment(FILE *f, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
 
 /* A file-name-safe form of s: [A-Za-z0-9._-], others as '-', in buf. */
 const char *gp_slug(const char *s, char *buf, size_t len);

@@ -235,9 +235,10 @@ static void write_bars(FILE *f, const struct group *g, const struct panel *p,
 {
 	size_t i;
 
-	fprintf(f, "%s# block %zu: %s (%s)\n"
-		"# x case n mean ci95_lo ci95_hi stddev min median max\n",
-		ip ? "\n\n" : "", ip, p->metric, plot_metric_unit(p->metric));
+	fputs(ip ? "\n\n" : "", f);
+	gp_comment(f, "block %zu: %s (%s)", ip, p->metric,
+		   plot_metric_unit(p->metric));
+	fputs("# x case n mean ci95_lo ci95_hi stddev min median max\n", f);
 	for (i = 0; i < g->n; i++) {
 		const struct summary *s = &p->s[i];
 		const double nan = NAN, *cols[] = {
@@ -249,7 +250,7 @@ static void write_bars(FILE *f, const struct group *g, const struct panel *p,
 		size_t k;
 
 		fprintf(f, "%zu ", i);
-		gp_datstr(f, labels[i]);
+		gp_text(f, labels[i], GP_DATA);
 		fprintf(f, " %zu", s->n);
 		for (k = 0; k < ARRAY_SIZE(cols); k++) {
 			fputc(' ', f);
@@ -264,12 +265,14 @@ static void write_runs(FILE *f, const struct group *g, const struct panel *p,
 {
 	size_t i, k;
 
-	fprintf(f, "%s# block %zu: %s (%s), every ok run\n# x case run value\n",
-		ip ? "\n\n" : "", ip, p->metric, plot_metric_unit(p->metric));
+	fputs(ip ? "\n\n" : "", f);
+	gp_comment(f, "block %zu: %s (%s), every ok run", ip, p->metric,
+		   plot_metric_unit(p->metric));
+	fputs("# x case run value\n", f);
 	for (i = 0; i < g->n; i++)
 		for (k = 0; k < p->nv[i]; k++) {
 			fprintf(f, "%zu ", i);
-			gp_datstr(f, labels[i]);
+			gp_text(f, labels[i], GP_DATA);
 			fprintf(f, " %zu ", k + 1);
 			gp_num(f, p->v[i][k]);
 			fputc('\n', f);
@@ -392,7 +395,7 @@ static void write_multiplot(FILE *f, const char *what, const char *nr,
 		 "of the mean · dot: one run%s%s", what, nr,
 		 lo->over_max ? " · more metrics in results.json" : "", zero);
 	write_layout(f, fr, zero[0] ? 3 : 2);
-	gp_dstr(f, buf);
+	gp_text(f, buf, GP_DOUBLE);
 	fputs(" font ',14'\n", f);
 }
 
@@ -442,7 +445,7 @@ static void write_xtics(FILE *f, char **labels, size_t n, bool slant)
 		for (p = one; slant && *p; p++)
 			*p = *p == '\n' ? '/' : *p;
 		fputs(i ? ", " : "", f);
-		gp_ticstr(f, one);
+		gp_text(f, one, GP_TIC);
 		fprintf(f, " %zu", i);
 		free(one);
 	}
@@ -474,13 +477,14 @@ static void write_panel(FILE *f, const struct panel *p, size_t ip,
 	panel_axis(p, ncases, &ax);
 	snprintf(title, sizeof(title), "%s%s", p->metric,
 		 kind == PM_PERF ? direction(p->metric) : "");
-	fprintf(f, "\n# %s: block %zu of %s and %s\nset title ", p->metric,
-		ip, bars, runs);
-	gp_str(f, title);
+	fputc('\n', f);
+	gp_comment(f, "%s: block %zu of %s and %s", p->metric, ip, bars, runs);
+	fputs("set title ", f);
+	gp_text(f, title, GP_SINGLE);
 	fputc('\n', f);
 	gp_axis_write(f, &ax, 'y');
 	fputs("plot ", f);
-	gp_str(f, bars);
+	gp_text(f, bars, GP_SINGLE);
 	fprintf(f, " index %zu using 1:", ip);
 	gp_axis_col(f, &ax, 4);
 	fputs(":($1-0.32):($1+0.32):(", f);
@@ -498,7 +502,7 @@ static void write_panel(FILE *f, const struct panel *p, size_t ip,
 		fputs(" with yerrorbars lc rgb '#222222' lw 2 pt 7 ps 0 notitle", f);
 	}
 	fputs(", \\\n     ", f);
-	gp_str(f, runs);
+	gp_text(f, runs, GP_SINGLE);
 	fprintf(f, " index %zu using 1:", ip);
 	gp_axis_col(f, &ax, 4);
 	fputs(" with points pt 7 ps 0.9 lc rgb '#30222222' notitle\n", f);

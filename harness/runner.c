@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "counters.h"
+#include "reap.h"
 #include "spawn.h"
 #include "util.h"
 #include "vmstat.h"
@@ -253,10 +254,29 @@ static void supervise(struct live *lv, double timeout_s, double t0)
 			kill_child(lv);
 		}
 	}
-	/* What the child wrote just before exiting is still in the pipes. */
 	close_fd(&lv->p.ack[1]);
-	while (lv->p.met[0] >= 0)
-		drain(&lv->p.met[0], &lv->met);
+}
+
+/*
+ * What the workload wrote just before exiting is still in the pipe. Called
+ * once its leftovers are dead: nobody holds the write end any more, but a
+ * process that would not die could, so this stops at EAGAIN, never waits.
+ */
+static void drain_rest(struct live *lv)
+{
+	size_t total = 0;
+	char buf[4096];
+	ssize_t n;
+
+	while (lv->p.met[0] >= 0 && total < (1u << 24)) {
+		n = read(lv->p.met[0], buf, sizeof(buf));
+		if (n > 0) {
+			line_append(&lv->met, buf, (size_t)n);
+			total += (size_t)n;
+		} else if (n == 0 || errno != EINTR) {
+			close_fd(&lv->p.met[0]);
+		}
+	}
 }
 
 static void store_workload_metrics(struct live *lv, struct tb_run *run)
@@ -385,6 +405,11 @@ static void finish(struct live *lv, const struct run_spec *spec,
 	while (wait4(lv->pid, &wstatus, 0, &ru) < 0 && errno == EINTR)
 		;
 	wall = now_usec() - t0;
+	run->leftover = reap_leftovers(lv->pid);
+	drain_rest(lv);
+	if (run->leftover)
+		tb_warn("the workload left %d process(es) running after it exited; killed them (leftover_processes)",
+			run->leftover);
 	if (!vmstat_read(spec->vmstat_path, &after)) {
 		vmstat_delta(before, &after, &run->metrics);
 		vmstat_free(&after);
@@ -406,6 +431,7 @@ int runner_run(const struct run_spec *spec, struct tb_run *run)
 	int rc = 0;
 
 	abort_requested = 0;
+	reap_enable();
 	if (open_pipes(&lv.p)) {
 		run->status = RUN_ERROR;
 		run->reason = xstrdup("cannot create pipes");

@@ -15,6 +15,9 @@
  *       roi.hugetlb_kb.
  *   THPBENCH_METRIC_FD  lines "name value\n": the workload's own figures
  *       (roi_usec, gbps, ...), stored as metrics under their names.
+ * The repetition ends when the leader exits (or at the timeout): anything
+ * it left running - in its process group, or a daemon re-parented to us
+ * (reap.h) - is killed and counted in run->leftover, with a warning.
  * After exit: wall_usec, user_usec, sys_usec, minflt, majflt, maxrss_kb
  * (wait4 rusage), vmstat.* deltas, one metric per counted event, and the
  * events that could not be counted in run->unsupported.

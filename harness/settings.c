@@ -2,6 +2,7 @@
 #include "settings.h"
 #include "journal.h"
 #include "lock.h"
+#include "trust.h"
 #include "util.h"
 
 #include <dirent.h>
@@ -22,6 +23,7 @@
 #define HUGETLB_DIR "hugepages"
 #define DEFAULT_ROOT "/sys/kernel/mm"
 #define DEFAULT_STATE_DIR "/run/thpbench"
+#define LOCK_DIR "/run/thpbench"
 
 /*
  * What the signal handler and the atexit hook need. Everything the handler
@@ -635,27 +637,59 @@ static void path_in(const struct settings_ctx *ctx, const char *file,
 	snprintf(buf, len, "%s/%s", ctx->state_dir, file);
 }
 
+/*
+ * Under /run whatever the state directory: two runs with different
+ * THPBENCH_STATE_DIR still change the same knobs. Named by the device and
+ * inode of the sysfs root, so /sys/kernel/mm reached by any path (or a
+ * second sysfs mount) is one lock and a fake tree in a test is another.
+ * Not root, where /run/thpbench cannot be made: $XDG_RUNTIME_DIR (also
+ * under /run).
+ */
+int settings_lock_path(const char *root, char *buf, size_t len, char *err,
+		       size_t errlen)
+{
+	const char *xdg = getenv("XDG_RUNTIME_DIR");
+	char dir[PATH_MAX] = LOCK_DIR;
+	struct stat st;
+
+	if (stat(root, &st)) {
+		snprintf(err, errlen, "%s: %s", root, strerror(errno));
+		return -1;
+	}
+	if (trust_dir(dir, true, err, errlen)) {
+		if (geteuid() == 0 || !xdg || strncmp(xdg, "/run/", 5))
+			return -1;
+		snprintf(dir, sizeof(dir), "%s/thpbench", xdg);
+		if (trust_dir(dir, true, err, errlen))
+			return -1;
+	}
+	snprintf(buf, len, "%s/lock-%llx-%llx", dir,
+		 (unsigned long long)st.st_dev, (unsigned long long)st.st_ino);
+	return 0;
+}
+
 static int take_lock(struct settings_ctx *ctx, char *err, size_t errlen)
 {
 	char path[PATH_MAX];
 	pid_t holder;
 
-	path_in(ctx, "lock", path, sizeof(path));
+	if (settings_lock_path(ctx->root, path, sizeof(path), err, errlen))
+		return -1;
 	ctx->lock_fd = lock_take(path, &holder);
 	if (ctx->lock_fd >= 0)
 		return 0;
 	if (errno == EWOULDBLOCK && holder)
 		snprintf(err, errlen,
-			 "another thpbench (pid %ld) is changing huge-page settings (it holds %s); wait for it to finish",
-			 (long)holder, path);
+			 "another thpbench (pid %ld) is changing huge-page settings under %s (it holds %s); wait for it to finish",
+			 (long)holder, ctx->root, path);
 	else if (errno == EWOULDBLOCK)
 		snprintf(err, errlen,
-			 "another thpbench is changing huge-page settings (it holds %s); wait for it to finish",
-			 path);
+			 "another thpbench is changing huge-page settings under %s (it holds %s); wait for it to finish",
+			 ctx->root, path);
 	else
-		snprintf(err, errlen,
-			 "cannot lock %s: %s; set THPBENCH_STATE_DIR to a writable directory",
-			 path, strerror(errno));
+		snprintf(err, errlen, "cannot lock %s: %s%s", path,
+			 strerror(errno), errno == EPERM || errno == ELOOP ?
+			 " (not a regular file of ours: delete it)" : "");
 	return -1;
 }
 

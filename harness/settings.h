@@ -16,8 +16,10 @@
  * hugepages/hugepages-*kB/nr_hugepages and nr_overcommit_hugepages.
  *
  * Life cycle, as `thpbench run` uses it:
- *   settings_begin()   take the lock (state_dir/lock, flock: a second
- *                      harness gets an error naming the holder's pid);
+ *   settings_begin()   take the lock (/run/thpbench/lock-DEV-INO, named
+ *                      after the sysfs root, whatever the state dir:
+ *                      settings_lock_path; flock: a second harness gets
+ *                      an error naming the holder's pid);
  *                      a journal left by a crashed run is restored first;
  *                      snapshot; write the journal (state_dir/journal.json,
  *                      temp + rename); install SIGINT/SIGTERM/SIGHUP
@@ -97,6 +99,11 @@ int settings_apply(struct settings_ctx *ctx, const char *name,
  * back (each such knob is reported on stderr, naming it, with its old and
  * current value; the journal is then kept for `thpbench restore`). */
 int settings_end(struct settings_ctx *ctx);
+
+/* Path of the lock guarding the knobs under root (see settings_begin).
+ * 0, or -1 with err set. */
+int settings_lock_path(const char *root, char *buf, size_t len, char *err,
+		       size_t errlen);
 
 /* The child whose process group the signal path kills (0: none). */
 void settings_set_child(pid_t pgid);

@@ -35,6 +35,9 @@ static json_t *run_to_json(const struct tb_run *run)
 	json_object_set_new(o, "roi", json_boolean(run->roi));
 	json_object_set_new(o, "huge", json_integer(run->huge));
 	json_object_set_new(o, "seq", json_integer(run->seq));
+	if (run->leftover)
+		json_object_set_new(o, "leftover_processes",
+				    json_integer(run->leftover));
 	for (i = 0; i < run->unsupported.n; i++)
 		json_object_set_new(u, run->unsupported.v[i].name,
 				    json_string(run->unsupported.v[i].reason));
@@ -195,6 +198,7 @@ static int load_run(json_t *jr, struct tb_case *c, char *err, size_t errlen)
 	v = json_object_get(jr, "huge");
 	run->huge = v ? (int)json_integer_value(v) : -1;
 	run->seq = (long)json_integer_value(json_object_get(jr, "seq"));
+	run->leftover = (int)json_integer_value(json_object_get(jr, "leftover_processes"));
 	json_object_foreach(m, key, v) {
 		if (!json_is_number(v)) {
 			snprintf(err, errlen, "case %s: metric %s is not a number",

@@ -52,6 +52,8 @@ int split_args(const char *s, char ***out, size_t *n)
 			if (*s != quote) {
 				free(tok);
 				free_strv(v, *n);
+				*out = NULL;
+				*n = 0;
 				return -1;
 			}
 			s++;
@@ -263,6 +265,8 @@ static int case_key(struct parse_state *ps, const char *key, const char *val)
 		free(c->workload), c->workload = xstrdup(val);
 	else if (!strcmp(key, "args")) {
 		free_strv(c->args, c->nargs);
+		c->args = NULL;
+		c->nargs = 0;
 		if (split_args(val, &c->args, &c->nargs))
 			return fail(ps, "args: unbalanced quote in \"%s\"%s", val, "");
 	} else if (!strcmp(key, "env")) {

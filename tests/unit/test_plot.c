@@ -28,14 +28,14 @@
 #include "plot_metrics.h"
 #include "util.h"
 
-/* What fn(f, arg) writes, as a string (static buffer). */
-static const char *written(void (*fn)(FILE *, const char *), const char *arg)
+/* What gp_text(f, arg, how) writes, as a string (static buffer). */
+static const char *written(enum gp_quote how, const char *arg)
 {
 	static char buf[1024];
 	FILE *f = fmemopen(buf, sizeof(buf), "w");
 
 	assert_non_null(f);
-	fn(f, arg);
+	gp_text(f, arg, how);
 	fclose(f);
 	return buf;
 }
@@ -70,15 +70,21 @@ static void test_numbers(void **state)
 static void test_quoting(void **state)
 {
 	(void)state;
-	assert_string_equal(written(gp_str, "it's\nroi_usec"),
+	assert_string_equal(written(GP_SINGLE, "it's\nroi_usec"),
 			    "'it''s roi_usec'");
-	assert_string_equal(written(gp_dstr, "a \"b\"\nc\\"),
+	assert_string_equal(written(GP_DOUBLE, "a \"b\"\nc\\"),
 			    "\"a \\\"b\\\"\\nc\\\\\"");
 	/* Tic labels are formats for the position: % must be doubled. */
-	assert_string_equal(written(gp_ticstr, "50% more\nnew"),
+	assert_string_equal(written(GP_TIC, "50% more\nnew"),
 			    "\"50%% more\\nnew\"");
-	assert_string_equal(written(gp_datstr, "say \"x\"\tnow"),
+	assert_string_equal(written(GP_DATA, "say \"x\"\tnow"),
 			    "\"say 'x' now\"");
+	/* Nothing gnuplot would execute or expand survives quoting. */
+	assert_string_equal(written(GP_DOUBLE, "a`touch pwned`@m"),
+			    "\"a\\140touch pwned\\140\\100m\"");
+	assert_string_equal(written(GP_TIC, "`id`"), "\"\\140id\\140\"");
+	assert_string_equal(written(GP_SINGLE, "x'\r`id`"), "'x'' `id`'");
+	assert_string_equal(written(GP_COMMENT, "a\nb\\"), "a b\\ \n");
 }
 
 static void test_slug(void **state)

@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
 #include <unistd.h>
 
 #include "events.h"
@@ -171,6 +172,39 @@ static void test_fake_vmstat_deltas(void **state)
 	run_free(&run);
 }
 
+/*
+ * A background child holds the metric fd after the leader exits: the
+ * repetition still ends at the leader's exit (alarm: a hang fails the
+ * test), with the child killed and counted, its pid's metric kept.
+ */
+static void check_leftover(const char *script, int want)
+{
+	struct tb_run run;
+	double t0 = now_usec();
+	pid_t left;
+
+	alarm(20);
+	run = run_sh(script, NULL, 5);
+	alarm(0);
+	assert_int_equal(run.status, RUN_OK);
+	assert_true(now_usec() - t0 < 4e6);
+	assert_int_equal(run.leftover, want);
+	left = (pid_t)metric(&run, "left");
+	assert_true(left > 1);
+	assert_int_equal(kill(left, 0), -1);
+	run_free(&run);
+}
+
+static void test_leftover_children(void **state)
+{
+	(void)state;
+	check_leftover("sleep 974 & echo \"left $!\" >&$THPBENCH_METRIC_FD; exit 0", 1);
+	check_leftover("setsid sleep 8 & echo \"left $!\" >&$THPBENCH_METRIC_FD; exit 0", 1);
+	/* Double fork: the orphan is re-parented to the harness, not init. */
+	check_leftover("(sleep 60 & echo \"left $!\" >&$THPBENCH_METRIC_FD) ; "
+		       "sleep 0.2; exit 0", 1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -179,6 +213,7 @@ int main(void)
 		cmocka_unit_test(test_statuses),
 		cmocka_unit_test(test_exec_failure),
 		cmocka_unit_test(test_fake_vmstat_deltas),
+		cmocka_unit_test(test_leftover_children),
 	};
 
 	events_init();

@@ -558,7 +558,7 @@ static void assert_original(void)
 static void test_end_restores_in_order(void **state)
 {
 	struct settings_ctx ctx;
-	char lockpath[PATH_MAX];
+	char lockpath[PATH_MAX], lerr[512];
 	pid_t holder;
 	int fd, i, thp_max = -1, pool_min = INT_MAX;
 
@@ -582,7 +582,8 @@ static void test_end_restores_in_order(void **state)
 	assert_true(wlog_index(POOL2M "nr_overcommit_hugepages") < pool_min);
 	assert_false(exists(g_journal));
 	/* the lock is free again */
-	snprintf(lockpath, sizeof(lockpath), "%s/lock", g_state);
+	assert_int_equal(settings_lock_path(g_root, lockpath, sizeof(lockpath),
+					    lerr, sizeof(lerr)), 0);
 	fd = lock_take(lockpath, &holder);
 	assert_true(fd >= 0);
 	lock_release(fd);
@@ -774,7 +775,7 @@ static void test_tampered_journal(void **state)
 static void test_lock_names_holder(void **state)
 {
 	struct settings_ctx ctx, other;
-	char err[512] = "", pidstr[32], c;
+	char err[512] = "", pidstr[32], state2[PATH_MAX], c;
 	int ready[2], go[2], status, restored;
 	pid_t pid;
 
@@ -802,6 +803,15 @@ static void test_lock_names_holder(void **state)
 	assert_int_equal(settings_begin(&ctx, err, sizeof(err)), -1);
 	assert_non_null(strstr(err, pidstr));
 	assert_false(ctx.active);
+	settings_free(&ctx);
+	/* another state directory: still the same knobs, still locked out */
+	snprintf(state2, sizeof(state2), "%s/state2", g_base);
+	settings_init(&ctx, g_root, state2);
+	err[0] = '\0';
+	assert_int_equal(settings_begin(&ctx, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, pidstr));
+	settings_free(&ctx);
+	settings_init(&ctx, g_root, g_state);
 	/* `thpbench restore` must not undo a live run's settings */
 	err[0] = '\0';
 	assert_int_equal(settings_restore_journal(&ctx, &restored, err,
@@ -873,7 +883,7 @@ static void signalled_run(int sig, int report_fd)
 static void run_signal_case(int sig)
 {
 	struct timespec old[2] = { { 1000000, 0 }, { 1000000, 0 } };
-	char path[PATH_MAX], lockpath[PATH_MAX];
+	char path[PATH_MAX], lockpath[PATH_MAX], lerr[512];
 	struct stat st;
 	int p[2], status, fd;
 	pid_t pid, wl = 0, holder;
@@ -901,7 +911,8 @@ static void run_signal_case(int sig)
 	/* an unchanged knob was only read, not written */
 	assert_int_equal(stat(path, &st), 0);
 	assert_int_equal(st.st_mtim.tv_sec, 1000000);
-	snprintf(lockpath, sizeof(lockpath), "%s/lock", g_state);
+	assert_int_equal(settings_lock_path(g_root, lockpath, sizeof(lockpath),
+					    lerr, sizeof(lerr)), 0);
 	fd = lock_take(lockpath, &holder);
 	assert_true(fd >= 0);
 	lock_release(fd);

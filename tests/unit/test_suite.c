@@ -158,6 +158,8 @@ static void test_semantic_errors(void **state)
 	expect_error("[case a]\nworkload = x\nset = ../../etc/passwd=1\n", "3: set: knob");
 	expect_error("[case a]\nworkload = x\nset = kernel/foo=1\n", "3: set: knob");
 	expect_error("[case a]\nworkload = x\nargs = 'unbalanced\n", "3: args");
+	/* a second args line that fails once freed the first twice */
+	expect_error("[case a]\nworkload = x\nargs = -a b\nargs = 'x\n", "4: args");
 	expect_error("[case a]\nworkload = x\nexpect_huge = maybe\n", "3: expect_huge");
 	expect_error("[suite]\norder = random\n", "2: order");
 	expect_error("[suite]\nrepetitions = 2\n\n[case lonely]\nargs = -x\n",
