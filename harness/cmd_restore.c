@@ -41,6 +41,7 @@ int cmd_restore(int argc, char **argv)
 	settings_init(&ctx, root, state);
 	if (settings_restore_journal(&ctx, &restored, err, sizeof(err))) {
 		tb_err("%s", err);
+		settings_free(&ctx);
 		return TB_EXIT_ERROR;
 	}
 	if (restored)
@@ -49,5 +50,6 @@ int cmd_restore(int argc, char **argv)
 	else
 		printf("thpbench: nothing to restore (no journal in %s)\n",
 		       ctx.state_dir);
+	settings_free(&ctx);
 	return 0;
 }

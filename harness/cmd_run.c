@@ -364,6 +364,40 @@ static void keep_first_warmup(struct tb_case *c, const struct tb_run *run)
 	json_object_set_new(c->extra, "first_warmup", m);
 }
 
+struct want_arg {
+	const struct session *ss;
+	const struct plan_item *it;
+};
+
+static const char *want_for_item(const char *name, void *arg)
+{
+	const struct want_arg *w = arg;
+
+	return wanted_value(w->ss, w->it, name);
+}
+
+/* A workload that changed a knob measured something else: mark the run. */
+static void check_drift(struct session *ss, const struct plan_item *it,
+			struct tb_run *run)
+{
+	struct want_arg w = { ss, it };
+	char what[1024], why[1200];
+	int n = settings_drift(&ss->settings, want_for_item, &w, what,
+			       sizeof(what));
+
+	if (!n)
+		return;
+	snprintf(why, sizeof(why),
+		 "the workload changed huge-page settings (%s); put back", what);
+	tb_warn("%s: %s", ss->res.cases[it->case_idx].id, why);
+	run->settings_changed = true;
+	if (run->status == RUN_OK || run->status == RUN_INVALID) {
+		run->status = RUN_INVALID;
+		free(run->reason);
+		run->reason = xstrdup(why);
+	}
+}
+
 /* One execution of an item; record it unless it is a warm-up. */
 static void execute(struct session *ss, const struct plan_item *it, bool record)
 {
@@ -388,6 +422,7 @@ static void execute(struct session *ss, const struct plan_item *it, bool record)
 	runner_run(&spec, run);
 	if (spec.out_fd >= 0)
 		close(spec.out_fd);
+	check_drift(ss, it, run);
 	if (run->status == RUN_OK && it->expect_huge && run->huge == 0)
 		mark_not_huge(run);
 	if (run->status == RUN_ERROR)
@@ -397,6 +432,7 @@ out:
 		keep_first_warmup(c, &scratch);
 		free(scratch.reason);
 		metric_set_free(&scratch.metrics);
+		metric_set_free(&scratch.counted_pct);
 		note_set_free(&scratch.unsupported);
 	}
 }
@@ -605,6 +641,15 @@ static void write_outputs(struct session *ss)
 		tb_warn("charts were not drawn (above); results.json is complete");
 }
 
+static size_t ok_runs(const struct tb_results *r)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < r->ncases; i++)
+		n += case_ok_runs(&r->cases[i]);
+	return n;
+}
+
 static void install_stop_handlers(void)
 {
 	struct sigaction sa = { .sa_handler = on_stop_signal };
@@ -649,8 +694,14 @@ int cmd_run(int argc, char **argv)
 	if (stop_requested)
 		tb_err("interrupted: writing the runs completed so far");
 	write_outputs(&ss);
+	if (!rc && !stop_requested && !ok_runs(&ss.res)) {
+		tb_err("nothing valid was measured: every repetition failed, was skipped or was invalid (exit %d)",
+		       TB_EXIT_NOTHING);
+		rc = TB_EXIT_NOTHING;
+	}
 	json_decref(ss.pool_got);
 	plan_free(&ss.plan);
+	settings_free(&ss.settings);
 	results_free(&ss.res);
 	suite_free(&ss.suite);
 	tp_unpin();

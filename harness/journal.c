@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 #include "journal.h"
+#include "trust.h"
 #include "util.h"
 
 #include <errno.h>
@@ -63,8 +64,18 @@ int journal_write(const char *path, const struct journal *j, char *err,
 		return -1;
 	}
 	snprintf(tmp, sizeof(tmp), "%s.tmp", path);
-	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	if (fd < 0 || write(fd, text, len) != (ssize_t)len ||
+	/* Whatever is there (a planted symlink) goes; ours is made afresh. */
+	if (unlink(tmp) && errno != ENOENT) {
+		snprintf(err, errlen, "cannot remove %s: %s", tmp, strerror(errno));
+		free(text);
+		return -1;
+	}
+	fd = trust_open(tmp, O_WRONLY | O_CREAT | O_EXCL, 0644, err, errlen);
+	if (fd < 0) {
+		free(text);
+		return -1;
+	}
+	if (write(fd, text, len) != (ssize_t)len ||
 	    write(fd, "\n", 1) != 1 || fsync(fd)) {
 		snprintf(err, errlen, "cannot write settings journal %s: %s",
 			 tmp, strerror(errno));
@@ -125,12 +136,14 @@ int journal_read(const char *path, struct journal *j, char *err,
 	json_error_t jerr;
 	const char *root;
 	json_t *doc, *arr = NULL;
-	int ret = -1;
+	int ret = -1, fd;
 
 	memset(j, 0, sizeof(*j));
-	if (access(path, F_OK) && errno == ENOENT)
-		return 0;
-	doc = json_load_file(path, 0, &jerr);
+	fd = trust_open(path, O_RDONLY, 0, err, errlen);
+	if (fd < 0)
+		return errno == ENOENT ? 0 : -1;
+	doc = json_loadfd(fd, JSON_REJECT_DUPLICATES, &jerr);
+	close(fd);
 	if (!doc) {
 		snprintf(err, errlen,
 			 "%s:%d: corrupt settings journal: %s; inspect it, restore the knobs by hand and delete it",

@@ -14,6 +14,9 @@
  * Written to a temp file, fsynced, renamed over the old one and the
  * directory fsynced: a crash leaves either the old or the new journal,
  * never a torn one, and the journal is on disk before any knob changes.
+ * The journal and its temp file are never opened through a symlink and
+ * must be regular files of ours (trust.h); the reader of a journal checks
+ * its "root" against the sysfs root it was configured with (settings.c).
  */
 #ifndef THPBENCH_JOURNAL_H
 #define THPBENCH_JOURNAL_H

@@ -73,6 +73,7 @@ struct tb_run {
 	int huge;		/* 1 huge-page backed, 0 none seen, -1 unknown */
 	long seq;		/* order of execution within the whole run */
 	int leftover;		/* processes it left running, killed (leftover_processes) */
+	bool settings_changed;	/* the workload changed a THP/hugetlb knob */
 	struct metric_set metrics;
 	/* Per event, the share of its enabled time it was counting (100 unless
 	 * the PMU multiplexed it; the value was scaled up by enabled/running). */

@@ -2,6 +2,7 @@
 #include "settings.h"
 #include "journal.h"
 #include "lock.h"
+#include "reap.h"
 #include "trust.h"
 #include "util.h"
 
@@ -39,6 +40,7 @@ static char g_journal[PATH_MAX];
 static const int g_signals[] = { SIGINT, SIGTERM, SIGHUP };
 static struct sigaction g_old_act[ARRAY_SIZE(g_signals)];
 static knob_write_fn g_write_hook;
+static int g_child_fd = -1;
 
 /* ---- knob values --------------------------------------------------- */
 
@@ -515,9 +517,75 @@ static void on_signal(int sig, siginfo_t *si, void *uc)
 	errno = saved;
 }
 
+/*
+ * Also on disk (state_dir/child: "PGID STARTTIME"), so that after a
+ * SIGKILL of the harness the next start or `thpbench restore` can end
+ * the workload before putting the knobs back (its huge pages in use would
+ * keep a pool from shrinking).
+ */
 void settings_set_child(pid_t pgid)
 {
+	char buf[64];
+	int n;
+
 	g_child = pgid;
+	if (g_child_fd < 0 || pgid <= 0)
+		return;
+	n = snprintf(buf, sizeof(buf), "%d %llu\n", (int)pgid,
+		     proc_start_time(pgid));
+	if (ftruncate(g_child_fd, 0) || pwrite(g_child_fd, buf, (size_t)n, 0) != n)
+		tb_warn("cannot record the workload's pid in %s/child: %s",
+			g_ctx ? g_ctx->state_dir : "?", strerror(errno));
+}
+
+static void child_file_open(struct settings_ctx *ctx)
+{
+	char path[PATH_MAX], err[512];
+
+	snprintf(path, sizeof(path), "%s/child", ctx->state_dir);
+	g_child_fd = trust_open(path, O_RDWR | O_CREAT | O_TRUNC, 0644, err,
+				sizeof(err));
+	if (g_child_fd < 0)
+		tb_warn("%s; a workload left by a killed run will not be found", err);
+}
+
+static void child_file_close(struct settings_ctx *ctx)
+{
+	char path[PATH_MAX];
+
+	if (g_child_fd < 0)
+		return;
+	close(g_child_fd);
+	g_child_fd = -1;
+	snprintf(path, sizeof(path), "%s/child", ctx->state_dir);
+	unlink(path);
+}
+
+/* The workload a killed run left running: end its process group. */
+static void end_recorded_child(const struct settings_ctx *ctx)
+{
+	char path[PATH_MAX], err[512], buf[64];
+	unsigned long long start;
+	ssize_t n;
+	int fd, pgid, killed;
+
+	snprintf(path, sizeof(path), "%s/child", ctx->state_dir);
+	fd = trust_open(path, O_RDONLY, 0, err, sizeof(err));
+	if (fd < 0) {
+		if (errno != ENOENT)
+			tb_warn("%s", err);
+		return;
+	}
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	buf[n > 0 ? n : 0] = '\0';
+	if (sscanf(buf, "%d %llu", &pgid, &start) == 2 && pgid > 1) {
+		killed = reap_group(pgid, start);
+		if (killed)
+			tb_warn("ended the workload left by the killed run (process group %d, %d process(es))",
+				pgid, killed);
+	}
+	unlink(path);
 }
 
 static void block_signals(sigset_t *old)
@@ -566,6 +634,7 @@ static void arm(struct settings_ctx *ctx)
 	}
 	if (!atexit_done && !atexit(settings_atexit))
 		atexit_done = true;
+	child_file_open(ctx);
 }
 
 /* Called with the signals blocked. */
@@ -711,6 +780,12 @@ static int restore_journal_locked(struct settings_ctx *ctx, int *restored,
 	r = journal_read(path, j, err, errlen);
 	if (r <= 0)
 		return r;
+	if (strcmp(j->root, ctx->root)) {
+		snprintf(err, errlen,
+			 "%s: the journal is for knobs under %s, this thpbench uses %s; refusing to write outside it (run with THPBENCH_SYSFS_ROOT=%s, or delete the journal)",
+			 path, j->root, ctx->root, j->root);
+		return -1;
+	}
 	for (i = 0; i < j->knobs.n; i++) {
 		if (!knob_name_ok(j->knobs.v[i].name)) {
 			snprintf(err, errlen,
@@ -720,6 +795,7 @@ static int restore_journal_locked(struct settings_ctx *ctx, int *restored,
 			return -1;
 		}
 	}
+	end_recorded_child(ctx);
 	snapshot_order(&j->knobs);
 	r = restore_snapshot(&j->knobs, restored);
 	if (r) {
@@ -752,6 +828,8 @@ int settings_restore_journal(struct settings_ctx *ctx, int *restored,
 	/* No state dir: no journal either, and nothing to lock. */
 	if (access(ctx->state_dir, F_OK) && errno == ENOENT)
 		return 0;
+	if (trust_dir(ctx->state_dir, false, err, errlen))
+		return -1;
 	if (!held && take_lock(ctx, err, errlen))
 		return -1;
 	r = restore_journal_locked(ctx, restored, &j, err, errlen);
@@ -802,12 +880,8 @@ int settings_begin(struct settings_ctx *ctx, char *err, size_t errlen)
 		snprintf(err, errlen, "settings_begin called twice");
 		return -1;
 	}
-	if (mkdir_p(ctx->state_dir, 0755)) {
-		snprintf(err, errlen,
-			 "cannot create state directory %s: %s; set THPBENCH_STATE_DIR to a writable directory",
-			 ctx->state_dir, strerror(errno));
+	if (trust_dir(ctx->state_dir, true, err, errlen))
 		return -1;
-	}
 	if (take_lock(ctx, err, errlen))
 		return -1;
 	recover_crashed(ctx, &r, err, errlen);
@@ -839,6 +913,7 @@ int settings_end(struct settings_ctx *ctx)
 	block_signals(&old);
 	if (g_ctx == ctx)
 		disarm();
+	child_file_close(ctx);
 	failed = restore_snapshot(&ctx->orig, &restored);
 	if (!failed)
 		unlink(path);
@@ -850,6 +925,40 @@ int settings_end(struct settings_ctx *ctx)
 	release_lock(ctx);
 	sigprocmask(SIG_SETMASK, &old, NULL);
 	return failed ? -1 : 0;
+}
+
+/* ---- after each repetition ------------------------------------------ */
+
+int settings_drift(struct settings_ctx *ctx, settings_want_fn want,
+		   void *arg, char *what, size_t len)
+{
+	char cur[KNOB_MAX];
+	const char *exp;
+	size_t i, used = 0;
+	int n = 0;
+
+	if (len)
+		what[0] = '\0';
+	if (!ctx->active)
+		return 0;
+	for (i = 0; i < ctx->orig.n; i++) {
+		const struct knob *k = &ctx->orig.v[i];
+
+		exp = want ? want(k->name, arg) : k->value;
+		if (!exp)
+			continue;
+		if (read_value(k->abspath, cur, sizeof(cur)) || !strcmp(cur, exp))
+			continue;
+		n++;
+		if (used < len)
+			used += (size_t)snprintf(what + used, len - used,
+						 "%s%s %s -> %s", n > 1 ? ", " : "",
+						 k->name, exp, cur);
+		if (kernel_write(k->abspath, exp))
+			tb_err("cannot put %s back to %s: %s", k->name, exp,
+			       strerror(errno));
+	}
+	return n;
 }
 
 /* ---- apply --------------------------------------------------------- */

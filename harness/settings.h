@@ -100,6 +100,17 @@ int settings_apply(struct settings_ctx *ctx, const char *name,
  * current value; the journal is then kept for `thpbench restore`). */
 int settings_end(struct settings_ctx *ctx);
 
+/*
+ * After a repetition: every snapshot knob that does not read what it
+ * should - want(name, arg) (NULL: any value will do), or its snapshot
+ * value when want is NULL - was changed by the workload. Each such knob is written
+ * back and described in what ("transparent_hugepage/enabled always ->
+ * never, ..."). Returns how many there were (0 when not active).
+ */
+typedef const char *(*settings_want_fn)(const char *name, void *arg);
+int settings_drift(struct settings_ctx *ctx, settings_want_fn want,
+		   void *arg, char *what, size_t len);
+
 /* Path of the lock guarding the knobs under root (see settings_begin).
  * 0, or -1 with err set. */
 int settings_lock_path(const char *root, char *buf, size_t len, char *err,

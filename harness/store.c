@@ -38,6 +38,8 @@ static json_t *run_to_json(const struct tb_run *run)
 	if (run->leftover)
 		json_object_set_new(o, "leftover_processes",
 				    json_integer(run->leftover));
+	if (run->settings_changed)
+		json_object_set_new(o, "settings_changed", json_true());
 	for (i = 0; i < run->unsupported.n; i++)
 		json_object_set_new(u, run->unsupported.v[i].name,
 				    json_string(run->unsupported.v[i].reason));
@@ -199,6 +201,7 @@ static int load_run(json_t *jr, struct tb_case *c, char *err, size_t errlen)
 	run->huge = v ? (int)json_integer_value(v) : -1;
 	run->seq = (long)json_integer_value(json_object_get(jr, "seq"));
 	run->leftover = (int)json_integer_value(json_object_get(jr, "leftover_processes"));
+	run->settings_changed = json_is_true(json_object_get(jr, "settings_changed"));
 	json_object_foreach(m, key, v) {
 		if (!json_is_number(v)) {
 			snprintf(err, errlen, "case %s: metric %s is not a number",

@@ -16,6 +16,7 @@ enum tb_exit {
 	TB_EXIT_OK = 0,
 	TB_EXIT_VERDICT = 1,	/* a comparison/regression gate failed */
 	TB_EXIT_ERROR = 2,	/* usage, configuration or environment */
+	TB_EXIT_NOTHING = 3,	/* run: not one repetition measured ok */
 };
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))

@@ -770,6 +770,166 @@ static void test_tampered_journal(void **state)
 	settings_free(&ctx);
 }
 
+/* ---- trust in the state directory, SIGKILL's leftovers ------------- */
+
+static pid_t start_workload(void);
+
+/* Dead, or a zombie waiting for init. */
+static bool gone(pid_t pid)
+{
+	char path[64], buf[512], *p;
+
+	if (kill(pid, 0))
+		return true;
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	if (read_file_str(path, buf, sizeof(buf)))
+		return true;
+	p = strrchr(buf, ')');
+	return p && p[1] && p[2] == 'Z';
+}
+
+static void write_journal_text(const char *path, const char *root)
+{
+	FILE *f = fopen(path, "w");
+
+	assert_non_null(f);
+	fprintf(f, "{\"version\": 1, \"root\": \"%s\", \"pid\": 1, "
+		   "\"start_time\": 0, \"knobs\": [{\"name\": "
+		   "\"" THP "enabled\", \"value\": \"never\"}]}", root);
+	fclose(f);
+}
+
+static void test_state_dir_trust(void **state)
+{
+	struct settings_ctx ctx;
+	char err[512] = "", other[PATH_MAX], tmp[PATH_MAX], victim[PATH_MAX];
+	char buf[64];
+	int restored;
+
+	(void)state;
+	assert_int_equal(mkdir_p(g_state, 0755), 0);
+	settings_init(&ctx, g_root, g_state);
+	/* a state directory others may write: refused, nothing written */
+	assert_int_equal(chmod(g_state, 0777), 0);
+	write_journal_text(g_journal, g_root);
+	assert_int_equal(settings_restore_journal(&ctx, &restored, err,
+						  sizeof(err)), -1);
+	assert_non_null(strstr(err, g_state));
+	assert_int_equal(settings_begin(&ctx, err, sizeof(err)), -1);
+	assert_string_equal(val(THP "enabled"), "madvise");
+	assert_int_equal(chmod(g_state, 0755), 0);
+	/* a journal for another root: its knobs are never written */
+	snprintf(other, sizeof(other), "%s/elsewhere", g_base);
+	write_journal_text(g_journal, other);
+	assert_int_equal(settings_restore_journal(&ctx, &restored, err,
+						  sizeof(err)), -1);
+	assert_non_null(strstr(err, "refusing"));
+	assert_string_equal(val(THP "enabled"), "madvise");
+	/* a journal that is a symlink is not followed */
+	snprintf(other, sizeof(other), "%s/planted.json", g_base);
+	write_journal_text(other, g_root);
+	assert_int_equal(unlink(g_journal), 0);
+	assert_int_equal(symlink(other, g_journal), 0);
+	assert_int_equal(settings_restore_journal(&ctx, &restored, err,
+						  sizeof(err)), -1);
+	assert_string_equal(val(THP "enabled"), "madvise");
+	assert_int_equal(unlink(g_journal), 0);
+	/* a planted journal.json.tmp symlink is replaced, not written through */
+	snprintf(victim, sizeof(victim), "%s/victim", g_base);
+	assert_int_equal(write_file_str(victim, "keep"), -1);
+	assert_int_equal(creat(victim, 0644) >= 0, 1);
+	assert_int_equal(write_file_str(victim, "keep"), 0);
+	snprintf(tmp, sizeof(tmp), "%s.tmp", g_journal);
+	assert_int_equal(symlink(victim, tmp), 0);
+	if (settings_begin(&ctx, err, sizeof(err)))
+		fail_msg("settings_begin: %s", err);
+	assert_int_equal(settings_end(&ctx), 0);
+	assert_int_equal(read_file_str(victim, buf, sizeof(buf)), 0);
+	assert_string_equal(buf, "keep");
+	settings_free(&ctx);
+}
+
+/* The harness is SIGKILLed while its workload runs: restore ends it first. */
+static void test_sigkill_ends_workload(void **state)
+{
+	struct settings_ctx ctx;
+	char err[512], comm[64], buf[32];
+	int p[2], status, restored, i;
+	pid_t pid, wl = 0;
+
+	(void)state;
+	assert_int_equal(pipe(p), 0);
+	fflush(NULL);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (!pid) {
+		settings_init(&ctx, g_root, g_state);
+		if (settings_begin(&ctx, err, sizeof(err)) ||
+		    settings_apply(&ctx, THP "enabled", "always", err, sizeof(err)))
+			_exit(3);
+		wl = start_workload();
+		settings_set_child(wl);
+		if (write(p[1], &wl, sizeof(wl)) != sizeof(wl))
+			_exit(4);
+		raise(SIGKILL);
+	}
+	close(p[1]);
+	assert_int_equal(read(p[0], &wl, sizeof(wl)), sizeof(wl));
+	close(p[0]);
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	assert_true(WIFSIGNALED(status));
+	assert_false(gone(wl));
+	assert_string_equal(val(THP "enabled"), "always");
+	/* until it has exec'ed it holds the dead run's lock fd */
+	snprintf(comm, sizeof(comm), "/proc/%d/comm", (int)wl);
+	for (i = 0; i < 200 && (read_file_str(comm, buf, sizeof(buf)) ||
+				strcmp(buf, "sleep")); i++)
+		usleep(10000);
+	settings_init(&ctx, g_root, g_state);
+	if (settings_restore_journal(&ctx, &restored, err, sizeof(err)))
+		fail_msg("restore: %s", err);
+	assert_true(gone(wl));
+	assert_string_equal(val(THP "enabled"), "madvise");
+	settings_free(&ctx);
+}
+
+static const char *want_always(const char *name, void *arg)
+{
+	(void)arg;
+	if (!strcmp(name, THP "defrag"))
+		return NULL;	/* any value will do */
+	return !strcmp(name, THP "enabled") ? "always" : snapshot_get(arg, name);
+}
+
+/* A workload that writes knobs itself is caught after its repetition. */
+static void test_drift_detected_and_undone(void **state)
+{
+	struct settings_ctx ctx;
+	char err[512], what[512], path[PATH_MAX];
+
+	(void)state;
+	begin(&ctx);
+	assert_int_equal(settings_apply(&ctx, THP "enabled", "always", err,
+					sizeof(err)), 0);
+	assert_int_equal(settings_drift(&ctx, want_always, &ctx.orig, what,
+					sizeof(what)), 0);
+	/* the "workload" */
+	snprintf(path, sizeof(path), "%s/" THP "enabled", g_root);
+	assert_int_equal(write_file_str(path, "always madvise [never]"), 0);
+	snprintf(path, sizeof(path), "%s/" THP "khugepaged/max_ptes_none", g_root);
+	assert_int_equal(write_file_str(path, "7"), 0);
+	snprintf(path, sizeof(path), "%s/" THP "defrag", g_root);
+	assert_int_equal(write_file_str(path, "always defer madvise [never]"), 0);
+	assert_int_equal(settings_drift(&ctx, want_always, &ctx.orig, what,
+					sizeof(what)), 2);
+	assert_non_null(strstr(what, THP "enabled always -> never"));
+	assert_non_null(strstr(what, THP "khugepaged/max_ptes_none 511 -> 7"));
+	assert_string_equal(val(THP "enabled"), "always");
+	assert_string_equal(val(THP "khugepaged/max_ptes_none"), "511");
+	assert_int_equal(settings_end(&ctx), 0);
+	settings_free(&ctx);
+}
+
 /* ---- the lock ------------------------------------------------------ */
 
 static void test_lock_names_holder(void **state)
@@ -841,10 +1001,10 @@ static pid_t start_workload(void)
 	fflush(NULL);
 	pid = fork();
 	if (pid == 0) {
+		/* exec, as a real workload does: the lock fd is close-on-exec */
 		setpgid(0, 0);
-		alarm(30);
-		for (;;)
-			pause();
+		execlp("sleep", "sleep", "30", (char *)NULL);
+		_exit(127);
 	}
 	if (pid > 0)
 		setpgid(pid, pid);
@@ -1094,6 +1254,9 @@ int main(void)
 		T(test_crash_then_restore),
 		T(test_sigkill_then_begin_recovers),
 		T(test_tampered_journal),
+		T(test_drift_detected_and_undone),
+		T(test_state_dir_trust),
+		T(test_sigkill_ends_workload),
 		T(test_lock_names_holder),
 		T(test_signal_restores),
 		T(test_signal_after_caller_handler),
