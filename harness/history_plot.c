@@ -73,9 +73,9 @@ static void write_nights(FILE *f, const struct history_series *s)
 		fputc(' ', f);
 		gp_num(f, hi);
 		fprintf(f, " %zu ", n->n);
-		gp_datstr(f, or_dash(n->started));
+		gp_text(f, or_dash(n->started), GP_DATA);
 		fputc(' ', f);
-		gp_datstr(f, or_dash(n->kernel_id));
+		gp_text(f, or_dash(n->kernel_id), GP_DATA);
 		fputc('\n', f);
 	}
 }
@@ -145,7 +145,7 @@ static void write_date_tics(FILE *f, const struct history_series *s)
 	for (i = 0; i < s->n_nights; i += step) {
 		snprintf(date, sizeof(date), "%.10s", or_dash(s->nights[i].started));
 		fputs(first ? "" : ", ", f);
-		gp_ticstr(f, date);
+		gp_text(f, date, GP_TIC);
 		fprintf(f, " %zu", i + 1);
 		first = false;
 	}
@@ -170,7 +170,7 @@ static void write_change_points(FILE *f, const struct history_result *r)
 		snprintf(label, sizeof(label), "%s: %s", hcp_kind_name(cp->kind),
 			 or_dash(r->s->nights[cp->night].kernel_id));
 		fputs("set label ", f);
-		gp_dstr(f, label);
+		gp_text(f, label, GP_DOUBLE);
 		fputs(" at ", f);
 		gp_num(f, x);
 		fprintf(f, ", graph 0.97 rotate by 90 right offset -0.6,0 font ',10' tc rgb '%s' front\n",
@@ -227,7 +227,7 @@ static int chart(const struct history_result *r, const char *dir,
 	      "set grid ytics lc rgb '#dddddd'\nset errorbars 0.5\n"
 	      "set pointintervalbox 0.0001\n", f);
 	fputs("set title ", f);
-	gp_dstr(f, what);
+	gp_text(f, what, GP_DOUBLE);
 	fputc('\n', f);
 	fprintf(f, "set xrange [0:%zu]\n", r->s->n_nights + 1);
 	write_date_tics(f, r->s);
@@ -235,7 +235,7 @@ static int chart(const struct history_result *r, const char *dir,
 	write_change_points(f, r);
 	gp_begin(&ch, GP_WIDTH, GP_HEIGHT);
 	fputs("plot ", f);
-	gp_str(f, dat);
+	gp_text(f, dat, GP_SINGLE);
 	fputs(" using 1:", f);
 	gp_axis_col(f, &ax, 2);
 	fputc(':', f);
@@ -243,7 +243,7 @@ static int chart(const struct history_result *r, const char *dir,
 	fputc(':', f);
 	gp_axis_col(f, &ax, 4);
 	fputs(" with yerrorbars lc rgb '#4477aa' pt 7 ps 0.7 notitle, \\\n     ", f);
-	gp_str(f, seg);
+	gp_text(f, seg, GP_SINGLE);
 	fputs(" using 1:", f);
 	gp_axis_col(f, &ax, 2);
 	fputs(" with lines lw 3 lc rgb '#222222' notitle\n", f);
