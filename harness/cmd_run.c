@@ -24,6 +24,7 @@
 #include "runner.h"
 #include "settings.h"
 #include "store.h"
+#include "store_log.h"
 #include "suite.h"
 #include "tp_pin.h"
 #include "util.h"
@@ -56,6 +57,7 @@ struct session {
 	size_t ntouched;
 	json_t *pool_got;	/* pool knob -> what the kernel gave, when short */
 	char logdir[4096];
+	struct store_log log;	/* results.jsonl: each repetition as it ends */
 	long seq;
 	size_t done, total;
 	double t0;
@@ -428,6 +430,8 @@ static void execute(struct session *ss, const struct plan_item *it, bool record)
 	if (run->status == RUN_ERROR)
 		tb_err("%s: %s", c->id, run->reason);
 out:
+	if (record)
+		store_log_run(&ss->log, it->case_idx, run);
 	if (!record) {
 		keep_first_warmup(c, &scratch);
 		free(scratch.reason);
@@ -596,7 +600,7 @@ static json_t *make_meta(struct session *ss, int argc, char **argv,
 static void prepare_outdir(struct session *ss)
 {
 	static char def[512];
-	char stamp[64];
+	char stamp[64], path[4200], err[512];
 	time_t t = time(NULL);
 
 	if (!ss->o->outdir && ss->o->cmd)
@@ -610,6 +614,9 @@ static void prepare_outdir(struct session *ss)
 	if (mkdir_p(ss->logdir, 0755))
 		tb_die("%s: cannot create the results directory: %s", ss->logdir,
 		       strerror(errno));
+	snprintf(path, sizeof(path), "%s/results.jsonl", ss->o->outdir);
+	if (store_log_open(&ss->log, path, &ss->res, err, sizeof(err)))
+		tb_die("%s (is the results file system full?)", err);
 }
 
 static void write_outputs(struct session *ss)
@@ -627,8 +634,13 @@ static void write_outputs(struct session *ss)
 	if (!ss->o->outdir)
 		return;
 	snprintf(path, sizeof(path), "%s/results.json", ss->o->outdir);
-	if (store_write(&ss->res, path, err, sizeof(err)))
-		tb_die("%s", err);
+	if (store_write(&ss->res, path, err, sizeof(err))) {
+		tb_err("%s", err);
+		store_log_close(&ss->log, false);
+		tb_die("results.json was not written; the %zu completed repetition(s) are in %s/results.jsonl (thpbench compare and plot read it)",
+		       ss->log.nruns, ss->o->outdir);
+	}
+	store_log_close(&ss->log, true);
 	snprintf(path, sizeof(path), "%s/summary.txt", ss->o->outdir);
 	f = fopen(path, "w");
 	if (f) {
@@ -664,7 +676,7 @@ static void install_stop_handlers(void)
 int cmd_run(int argc, char **argv)
 {
 	struct run_opts o = { 0 };
-	struct session ss = { .o = &o };
+	struct session ss = { .o = &o, .log = { .fd = -1 } };
 	struct plan_opts po = { 0 };
 	const char *order;
 	unsigned long seed;

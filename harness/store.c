@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "stats.h"
+#include "store_log.h"
 #include "util.h"
 
 static json_t *metric_set_to_json(const struct metric_set *ms)
@@ -22,7 +23,7 @@ static json_t *metric_set_to_json(const struct metric_set *ms)
 	return o;
 }
 
-static json_t *run_to_json(const struct tb_run *run)
+json_t *store_run_json(const struct tb_run *run)
 {
 	json_t *o = json_object(), *u = json_object();
 	size_t i;
@@ -85,7 +86,7 @@ static json_t *summary_to_json(const struct tb_case *c)
 	return o;
 }
 
-static json_t *case_to_json(const struct tb_case *c)
+json_t *store_case_json(const struct tb_case *c, bool with_runs)
 {
 	json_t *o = json_object(), *runs = json_array();
 	size_t i;
@@ -102,8 +103,12 @@ static json_t *case_to_json(const struct tb_case *c)
 			    c->settings ? json_incref(c->settings) : json_object());
 	if (c->extra)
 		json_object_set(o, "extra", c->extra);
+	if (!with_runs) {
+		json_decref(runs);
+		return o;
+	}
 	for (i = 0; i < c->nruns; i++)
-		json_array_append_new(runs, run_to_json(&c->runs[i]));
+		json_array_append_new(runs, store_run_json(&c->runs[i]));
 	json_object_set_new(o, "runs", runs);
 	json_object_set_new(o, "summary", summary_to_json(c));
 	return o;
@@ -118,7 +123,7 @@ static json_t *results_to_json(const struct tb_results *r)
 	json_object_set_new(o, "env", r->env ? json_incref(r->env) : json_object());
 	json_object_set_new(o, "meta", r->meta ? json_incref(r->meta) : json_object());
 	for (i = 0; i < r->ncases; i++)
-		json_array_append_new(cases, case_to_json(&r->cases[i]));
+		json_array_append_new(cases, store_case_json(&r->cases[i], true));
 	json_object_set_new(o, "cases", cases);
 	return o;
 }
@@ -179,13 +184,18 @@ static const char *jstr(json_t *o, const char *key)
 	return s ? s : "";
 }
 
-static int load_run(json_t *jr, struct tb_case *c, char *err, size_t errlen)
+int store_load_run(json_t *jr, struct tb_case *c, char *err, size_t errlen)
 {
 	struct tb_run *run = case_add_run(c);
 	json_t *m = json_object_get(jr, "metrics"), *v;
 	const char *key;
 	int st = run_status_parse(jstr(jr, "status"));
 
+	if (!json_is_object(jr)) {
+		snprintf(err, errlen, "case %s: run %zu is not an object", c->id,
+			 c->nruns);
+		return -1;
+	}
 	if (st < 0) {
 		snprintf(err, errlen, "case %s: run %zu has unknown status \"%s\"",
 			 c->id, c->nruns, jstr(jr, "status"));
@@ -219,12 +229,18 @@ static int load_run(json_t *jr, struct tb_case *c, char *err, size_t errlen)
 	return 0;
 }
 
-static int load_case(json_t *jc, struct tb_results *r, char *err, size_t errlen)
+int store_load_case(json_t *jc, struct tb_results *r, bool with_runs,
+		    char *err, size_t errlen)
 {
 	struct tb_case *c = results_add_case(r);
 	json_t *runs, *jr, *v;
 	size_t i;
 
+	if (!json_is_object(jc)) {
+		snprintf(err, errlen, "case %zu is not an object", r->ncases);
+		c->id = xstrdup("");
+		return -1;
+	}
 	c->id = xstrdup(jstr(jc, "id"));
 	if (!*c->id) {
 		snprintf(err, errlen, "case %zu has no \"id\"", r->ncases);
@@ -241,19 +257,80 @@ static int load_case(json_t *jc, struct tb_results *r, char *err, size_t errlen)
 	c->settings = json_is_object(v) ? json_incref(v) : json_object();
 	v = json_object_get(jc, "extra");
 	c->extra = json_is_object(v) ? json_incref(v) : NULL;
+	if (!with_runs)
+		return 0;
 	runs = json_object_get(jc, "runs");
 	if (!json_is_array(runs)) {
 		snprintf(err, errlen, "case %s has no \"runs\" array", c->id);
 		return -1;
 	}
 	json_array_foreach(runs, i, jr)
-		if (load_run(jr, c, err, errlen))
+		if (store_load_run(jr, c, err, errlen))
 			return -1;
 	return 0;
 }
 
-int store_load(const char *path, struct tb_results *r, char *err,
-	       size_t errlen)
+static int cmp_case_id(const void *a, const void *b)
+{
+	const struct tb_case *x = *(const struct tb_case *const *)a;
+	const struct tb_case *y = *(const struct tb_case *const *)b;
+
+	return strcmp(x->id, y->id);
+}
+
+/* 1-based line number of offset off in text. */
+static int line_at(const char *text, size_t off)
+{
+	int line = 1;
+	size_t i;
+
+	for (i = 0; i < off; i++)
+		line += text[i] == '\n';
+	return line;
+}
+
+/* Line of the nth (1-based) occurrence of needle in text; 0 if none. */
+static int line_of(const char *text, size_t len, const char *needle, int nth)
+{
+	size_t n = strlen(needle), i;
+
+	for (i = 0; n && i + n <= len; i++)
+		if (!memcmp(text + i, needle, n) && !--nth)
+			return line_at(text, i);
+	return 0;
+}
+
+int store_check_ids(const char *name, const char *text, size_t len,
+		    const struct tb_results *r, char *err, size_t errlen)
+{
+	const struct tb_case **v = xcalloc(r->ncases + 1, sizeof(*v));
+	char *quoted;
+	size_t i;
+	int rc = 0, line;
+
+	for (i = 0; i < r->ncases; i++)
+		v[i] = &r->cases[i];
+	qsort(v, r->ncases, sizeof(*v), cmp_case_id);
+	for (i = 1; i < r->ncases && !rc; i++) {
+		if (strcmp(v[i - 1]->id, v[i]->id))
+			continue;
+		quoted = json_dumps(json_string(v[i]->id), JSON_ENCODE_ANY);
+		line = quoted ? line_of(text, len, quoted, 2) : 0;
+		if (line)
+			snprintf(err, errlen, "%s:%d: case id \"%s\" appears twice",
+				 name, line, v[i]->id);
+		else
+			snprintf(err, errlen, "%s: case id \"%s\" appears twice",
+				 name, v[i]->id);
+		free(quoted);
+		rc = -1;
+	}
+	free(v);
+	return rc;
+}
+
+static int load_doc(const char *name, const char *text, size_t len,
+		    struct tb_results *r, char *err, size_t errlen)
 {
 	json_error_t jerr;
 	json_t *root, *cases, *jc;
@@ -261,37 +338,86 @@ int store_load(const char *path, struct tb_results *r, char *err,
 	size_t i;
 	int rc = -1;
 
-	memset(r, 0, sizeof(*r));
-	root = json_load_file(path, 0, &jerr);
+	root = json_loadb(text, len, JSON_REJECT_DUPLICATES, &jerr);
 	if (!root) {
-		snprintf(err, errlen, "%s:%d: %s", path, jerr.line, jerr.text);
+		snprintf(err, errlen, "%s:%d: %s", name, jerr.line, jerr.text);
 		return -1;
 	}
 	if (strcmp(jstr(root, "schema"), RESULTS_SCHEMA)) {
 		snprintf(err, errlen, "%s: schema is \"%s\", expected \"%s\"",
-			 path, jstr(root, "schema"), RESULTS_SCHEMA);
+			 name, jstr(root, "schema"), RESULTS_SCHEMA);
 		goto out;
 	}
 	cases = json_object_get(root, "cases");
 	if (!json_is_array(cases)) {
-		snprintf(err, errlen, "%s: no \"cases\" array", path);
+		snprintf(err, errlen, "%s: no \"cases\" array", name);
 		goto out;
 	}
-	r->env = json_incref(json_object_get(root, "env"));
-	if (!r->env)
-		r->env = json_object();
-	r->meta = json_incref(json_object_get(root, "meta"));
-	if (!r->meta)
-		r->meta = json_object();
+	if (store_set_env_meta(root, r, name, err, errlen))
+		goto out;
 	json_array_foreach(cases, i, jc) {
-		if (load_case(jc, r, msg, sizeof(msg))) {
-			snprintf(err, errlen, "%s: %s", path, msg);
-			results_free(r);
+		if (store_load_case(jc, r, true, msg, sizeof(msg))) {
+			snprintf(err, errlen, "%s: %s", name, msg);
 			goto out;
 		}
 	}
-	rc = 0;
+	rc = store_check_ids(name, text, len, r, err, errlen);
 out:
 	json_decref(root);
+	return rc;
+}
+
+int store_set_env_meta(json_t *root, struct tb_results *r, const char *name,
+		       char *err, size_t errlen)
+{
+	json_t *env = json_object_get(root, "env");
+	json_t *meta = json_object_get(root, "meta");
+
+	if ((env && !json_is_object(env)) || (meta && !json_is_object(meta))) {
+		snprintf(err, errlen, "%s: \"env\" and \"meta\" must be objects",
+			 name);
+		return -1;
+	}
+	r->env = env ? json_incref(env) : json_object();
+	r->meta = meta ? json_incref(meta) : json_object();
+	return 0;
+}
+
+int store_load_text(const char *name, const char *text, size_t len,
+		    struct tb_results *r, char *err, size_t errlen)
+{
+	const char *nul;
+	int rc;
+
+	memset(r, 0, sizeof(*r));
+	nul = memchr(text, '\0', len);
+	if (nul) {
+		snprintf(err, errlen, "%s:%d: a NUL byte: not a results file",
+			 name, line_at(text, (size_t)(nul - text)));
+		return -1;
+	}
+	if (store_log_is(text, len))
+		rc = store_log_parse(name, text, len, r, err, errlen);
+	else
+		rc = load_doc(name, text, len, r, err, errlen);
+	if (rc)
+		results_free(r);
+	return rc;
+}
+
+int store_load(const char *path, struct tb_results *r, char *err,
+	       size_t errlen)
+{
+	size_t len;
+	char *text = read_whole_file(path, &len);
+	int rc;
+
+	if (!text) {
+		memset(r, 0, sizeof(*r));
+		snprintf(err, errlen, "%s: cannot read: %s", path, strerror(errno));
+		return -1;
+	}
+	rc = store_load_text(path, text, len, r, err, errlen);
+	free(text);
 	return rc;
 }

@@ -53,6 +53,9 @@ int parse_size(const char *s, uint64_t *out);
 int parse_double(const char *s, double *out);
 int parse_long(const char *s, long *out);
 
+/* A whole file (up to 256 MiB), NUL-terminated, malloc'ed; its length in
+ * *len. NULL with errno set (EFBIG when larger). */
+char *read_whole_file(const char *path, size_t *len);
 /* Read a whole (small) file; trailing newline stripped. -1 with errno set. */
 int read_file_str(const char *path, char *buf, size_t len);
 /* Write val to path, truncating (no O_CREAT: sysfs style; a plain file in a

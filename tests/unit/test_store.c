@@ -14,6 +14,7 @@
 
 #include "report.h"
 #include "store.h"
+#include "store_log.h"
 #include "util.h"
 
 static char dir[] = "/tmp/thpbench-store-XXXXXX";
@@ -121,6 +122,60 @@ static void test_load_errors(void **state)
 	expect_load_error("{\"schema\": \"thpbench-results/1\", \"cases\": [{\"id\": \"a\", "
 			  "\"runs\": [{\"status\": \"ok\", \"metrics\": {\"x\": \"1\"}}]}]}",
 			  "metric x is not a number");
+	/* once accepted silently */
+	expect_load_error("{\"schema\": \"thpbench-results/1\",\n \"cases\": [],\n"
+			  " \"cases\": []}", "bad.json:3:");
+	expect_load_error("{\"schema\": \"thpbench-results/1\", \"cases\": [\n"
+			  "{\"id\": \"a\", \"runs\": []},\n{\"id\": \"a\", \"runs\": []}]}",
+			  "bad.json:3: case id \"a\" appears twice");
+	expect_load_error("{\"schema\": \"thpbench-results/1\", \"env\": 3, \"cases\": []}",
+			  "must be objects");
+	expect_load_error("{\"schema\": \"thpbench-results/1\", \"cases\": [7]}",
+			  "not an object");
+}
+
+/* The append-only log keeps every finished repetition of a run that dies. */
+static void test_log(void **state)
+{
+	struct tb_results r, back;
+	struct store_log lg;
+	char path[128], err[512], line[] = "{\"case\":0,\"run\":{\"status\":\"ok\",";
+	size_t i;
+	FILE *f;
+
+	(void)state;
+	build(&r);
+	snprintf(path, sizeof(path), "%s/results.jsonl", dir);
+	assert_int_equal(store_log_open(&lg, path, &r, err, sizeof(err)), 0);
+	for (i = 0; i < r.cases[0].nruns; i++)
+		store_log_run(&lg, 0, &r.cases[0].runs[i]);
+	assert_int_equal(lg.nruns, 4);
+	store_log_close(&lg, false);
+	/* a crash in the middle of a write: a torn last line */
+	f = fopen(path, "a");
+	fputs(line, f);
+	fclose(f);
+	if (store_load(path, &back, err, sizeof(err)))
+		fail_msg("%s", err);
+	assert_int_equal(back.ncases, 1);
+	assert_string_equal(back.cases[0].args[1], "1G");
+	assert_int_equal(back.cases[0].nruns, 4);
+	assert_int_equal(back.cases[0].runs[3].status, RUN_TIMEOUT);
+	assert_true(metric_set_find(&back.cases[0].runs[1].metrics, "roi_usec")->value == 1100);
+	assert_true(json_is_true(json_object_get(back.meta, "incomplete")));
+	assert_true(json_is_true(json_object_get(back.meta, "torn_tail")));
+	results_free(&back);
+	/* a damaged line in the middle is an error at its line */
+	f = fopen(path, "a");
+	fputs("\n{\"case\":5,\"run\":{\"status\":\"ok\"}}\n", f);
+	fclose(f);
+	assert_int_equal(store_load(path, &back, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "results.jsonl:7:"));
+	/* once results.json is written the log goes */
+	assert_int_equal(store_log_open(&lg, path, &r, err, sizeof(err)), 0);
+	store_log_close(&lg, true);
+	assert_int_equal(access(path, F_OK), -1);
+	results_free(&r);
 }
 
 static void test_report_dialect(void **state)
@@ -166,6 +221,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_round_trip),
 		cmocka_unit_test(test_load_errors),
+		cmocka_unit_test(test_log),
 		cmocka_unit_test(test_report_dialect),
 		cmocka_unit_test(test_grouping),
 	};

@@ -1,0 +1,53 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * store_log - DIR/results.jsonl: every completed repetition on disk the
+ * moment it completes, so a run that is killed, loses power or fills the
+ * disk keeps what it measured.
+ *
+ * Append-only, one JSON object per line, each line written with one
+ * write(2) and fsynced:
+ *   {"schema":"thpbench-results-log/1","env":{...},"meta":{...}}
+ *   {"case":{"id":...,"workload":...}}            one per case, up front
+ *   {"case":N,"run":{"status":"ok",...}}          one per repetition
+ * A write that fails (ENOSPC) is cut back to the last whole line and the
+ * log stops there, with one warning; the run goes on in memory. When
+ * results.json has been written (store.h, temp + rename) the log is
+ * deleted; when it could not be, the log stays and thpbench says so.
+ *
+ * store_load() reads a log like a results file: the cases, each run
+ * appended so far, meta.incomplete = true; a torn last line (no newline:
+ * the write the crash interrupted) is dropped and meta.torn_tail = true.
+ * Anything else malformed is "FILE:LINE: ...".
+ */
+#ifndef THPBENCH_STORE_LOG_H
+#define THPBENCH_STORE_LOG_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "results.h"
+
+#define RESULTS_LOG_SCHEMA "thpbench-results-log/1"
+
+struct store_log {
+	int fd;			/* -1: closed, or given up after an error */
+	char *path;
+	size_t nruns;		/* repetitions on disk */
+};
+
+/* Create path (truncating), write the header and r's cases. -1 with err
+ * set (lg->fd is then -1 and store_log_run a no-op). */
+int store_log_open(struct store_log *lg, const char *path,
+		   const struct tb_results *r, char *err, size_t errlen);
+/* Append one completed repetition of case case_idx. */
+void store_log_run(struct store_log *lg, size_t case_idx,
+		   const struct tb_run *run);
+/* Close; delete the file when results.json now holds everything. */
+void store_log_close(struct store_log *lg, bool remove);
+
+/* True when text starts with a results log header line. */
+bool store_log_is(const char *text, size_t len);
+int store_log_parse(const char *name, const char *text, size_t len,
+		    struct tb_results *r, char *err, size_t errlen);
+
+#endif
