@@ -10,8 +10,19 @@
 
 #include "util.h"
 
+/* inih's buffers (ini.h: INI_MAX_LINE 200, names of 50 bytes). */
+#define SUITE_MAX_LINE 199
+#define SUITE_MAX_NAME 49
+
+struct section_at {
+	char *name;
+	int line;
+};
+
 struct parse_state {
 	struct suite *s;
+	struct section_at *sect;
+	size_t nsect, sect_cap;
 	char err[512];
 	char section[160];
 	struct suite_case *cur_case;
@@ -87,6 +98,14 @@ int parse_thp_list(const char *list, char ***out, size_t *n, char *err,
 			free_strv(v, *n);
 			return -1;
 		}
+		for (i = 0; i < *n && strcmp(v[i], tok); i++)
+			;
+		if (i < *n) {
+			snprintf(err, errlen, "THP mode \"%s\" is listed twice", tok);
+			free(copy);
+			free_strv(v, *n);
+			return -1;
+		}
 		v = xgrow(v, sizeof(*v), &cap, *n);
 		v[(*n)++] = xstrdup(tok);
 	}
@@ -103,9 +122,11 @@ static int to_int(struct parse_state *ps, const char *key, const char *val,
 		  int *out)
 {
 	long v;
+	long min = strcmp(key, "repetitions") ? 0 : 1;
 
-	if (parse_long(val, &v) || v < 0 || v > 1000000)
-		return fail(ps, "%s: \"%s\" is not a whole number >= 0", key, val);
+	if (parse_long(val, &v) || v < min || v > 1000000)
+		return fail(ps, min ? "%s: \"%s\" is not a whole number >= 1" :
+			    "%s: \"%s\" is not a whole number >= 0", key, val);
 	*out = (int)v;
 	return 1;
 }
@@ -124,6 +145,23 @@ static void push_str(char ***v, size_t *n, const char *s)
 	(*v)[(*n)++] = xstrdup(s);
 }
 
+/* No empty item in a comma list ("a,,b", ",", "a,"). */
+static bool event_list_ok(const char *val)
+{
+	const char *p = val, *comma;
+	size_t n;
+
+	do {
+		comma = strchrnul(p, ',');
+		for (n = (size_t)(comma - p); n && isspace((unsigned char)*p); n--)
+			p++;
+		if (!n)
+			return false;
+		p = comma + 1;
+	} while (*comma);
+	return true;
+}
+
 static int suite_key(struct parse_state *ps, const char *key, const char *val)
 {
 	struct suite *s = ps->s;
@@ -138,6 +176,9 @@ static int suite_key(struct parse_state *ps, const char *key, const char *val)
 		return to_int(ps, key, val, &s->warmup);
 	else if (!strcmp(key, "timeout"))
 		return to_seconds(ps, key, val, &s->timeout_s);
+	else if (!strcmp(key, "events") && !event_list_ok(val))
+		return fail(ps, "events: \"%s\" has an empty item (a comma list of event names)%s",
+			    val, "");
 	else if (!strcmp(key, "events"))
 		free(s->events), s->events = xstrdup(val);
 	else if (!strcmp(key, "thp")) {
@@ -168,6 +209,7 @@ static int hugetlb_key(struct parse_state *ps, const char *key, const char *val)
 {
 	struct suite_case *c = ps->cur_case;
 	char knob[128];
+	unsigned long kb;
 	long v;
 
 	if (parse_long(val, &v) || v < 0)
@@ -175,6 +217,11 @@ static int hugetlb_key(struct parse_state *ps, const char *key, const char *val)
 	if (strspn(key + 8, "0123456789") + 2 != strlen(key + 8) ||
 	    strcmp(key + strlen(key) - 2, "kB"))
 		return fail(ps, "%s: name the page size in kB, e.g. hugetlb.2048kB%s",
+			    key, "");
+	/* Huge pages are a power of two, 64 kB (arm64 contiguous) or more. */
+	kb = strtoul(key + 8, NULL, 10);
+	if (kb < 64 || kb > (1ul << 30) || (kb & (kb - 1)))
+		return fail(ps, "%s: not a huge page size (a power of two, 64kB or more: 2048kB, 1048576kB)%s",
 			    key, "");
 	snprintf(knob, sizeof(knob), "hugepages/hugepages-%s/nr_hugepages", key + 8);
 	c->set = xrealloc(c->set, (c->nset + 1) * sizeof(*c->set));
@@ -236,6 +283,20 @@ static const char *metric_of(const char *key)
 	return NULL;
 }
 
+/* "5", "5%" or "5 %": the number, which must be all there is. */
+static bool is_percent(const char *val, double *pct)
+{
+	char buf[64];
+	size_t n = strlen(val);
+
+	if (n >= sizeof(buf))
+		return false;
+	memcpy(buf, val, n + 1);
+	if (n && buf[n - 1] == '%')
+		buf[n - 1] = '\0';
+	return !parse_double(str_trim(buf), pct);
+}
+
 static int metric_key(struct parse_state *ps, const char *key, const char *val)
 {
 	struct suite_case *c = ps->cur_case;
@@ -248,9 +309,8 @@ static int metric_key(struct parse_state *ps, const char *key, const char *val)
 		json_object_set_new(metric_obj(c, metric), "better", json_string(val));
 		return 1;
 	}
-	if (parse_double(val, &pct) && (strlen(val) < 2 || val[strlen(val) - 1] != '%'))
+	if (!is_percent(val, &pct))
 		return fail(ps, "%s: \"%s\" is not a percentage", key, val);
-	pct = strtod(val, NULL);
 	if (pct < 0 || pct > 100)
 		return fail(ps, "%s: \"%s\" is not a percentage in 0..100", key, val);
 	json_object_set_new(metric_obj(c, metric), "threshold", json_real(pct / 100));
@@ -328,22 +388,82 @@ static int claim_key(struct parse_state *ps, const char *key, const char *val)
 	return 1;
 }
 
-static int find_section_line(const char *path, const char *section)
+/* Line of the section header, from the pre-scan. */
+static int section_line(const struct parse_state *ps, const char *section)
 {
-	char line[512], want[200];
-	int n = 0;
-	FILE *f = fopen(path, "re");
+	size_t i;
 
-	if (!f)
-		return 0;
-	snprintf(want, sizeof(want), "[%s]", section);
-	while (fgets(line, sizeof(line), f)) {
-		n++;
-		if (!strncmp(str_trim(line), want, strlen(want)))
-			break;
+	for (i = 0; i < ps->nsect; i++)
+		if (!strcmp(ps->sect[i].name, section))
+			return ps->sect[i].line;
+	return 0;
+}
+
+/*
+ * What inih would accept silently: a NUL byte (the value ends there), a
+ * line, section or key name longer than its buffers (cut), a section
+ * header given twice (merged). Records each section header's line.
+ */
+static int prescan(struct parse_state *ps, const char *text, size_t len,
+		   char *err, size_t errlen)
+{
+	const char *p = text, *end = text + len, *nl, *q, *e;
+	int line = 0;
+	size_t n, i;
+
+	for (; p < end; p = nl + 1) {
+		line++;
+		nl = memchr(p, '\n', (size_t)(end - p));
+		if (!nl)
+			nl = end;
+		n = (size_t)(nl - p);
+		if (memchr(p, '\0', n)) {
+			snprintf(err, errlen, "%s:%d: a NUL byte (a suite is text)",
+				 ps->s->path, line);
+			return -1;
+		}
+		if (n > SUITE_MAX_LINE) {
+			snprintf(err, errlen, "%s:%d: the line is %zu characters long; at most %d",
+				 ps->s->path, line, n, SUITE_MAX_LINE);
+			return -1;
+		}
+		for (q = p; q < nl && isspace((unsigned char)*q); q++)
+			;
+		if (q == nl || *q == ';' || *q == '#')
+			continue;
+		if (*q != '[') {
+			e = q + strcspn(q, "=:\n");
+			while (e > q && isspace((unsigned char)e[-1]))
+				e--;
+			if (e - q > SUITE_MAX_NAME) {
+				snprintf(err, errlen, "%s:%d: the key is %d characters long; at most %d",
+					 ps->s->path, line, (int)(e - q), SUITE_MAX_NAME);
+				return -1;
+			}
+			continue;
+		}
+		e = memchr(q, ']', (size_t)(nl - q));
+		if (!e)
+			continue;	/* inih reports it */
+		if (e - q - 1 > SUITE_MAX_NAME) {
+			snprintf(err, errlen, "%s:%d: the section name is %d characters long; at most %d",
+				 ps->s->path, line, (int)(e - q - 1), SUITE_MAX_NAME);
+			return -1;
+		}
+		for (i = 0; i < ps->nsect; i++) {
+			if (strlen(ps->sect[i].name) == (size_t)(e - q - 1) &&
+			    !memcmp(ps->sect[i].name, q + 1, (size_t)(e - q - 1))) {
+				snprintf(err, errlen, "%s:%d: [%s] appears twice (first at line %d)",
+					 ps->s->path, line, ps->sect[i].name,
+					 ps->sect[i].line);
+				return -1;
+			}
+		}
+		ps->sect = xgrow(ps->sect, sizeof(*ps->sect), &ps->sect_cap, ps->nsect);
+		ps->sect[ps->nsect].name = xstrndup(q + 1, (size_t)(e - q - 1));
+		ps->sect[ps->nsect++].line = line;
 	}
-	fclose(f);
-	return n;
+	return 0;
 }
 
 static int open_section(struct parse_state *ps, const char *section)
@@ -368,7 +488,7 @@ static int open_section(struct parse_state *ps, const char *section)
 		c->repetitions = c->warmup = -1;
 		c->timeout_s = -1;
 		c->extra = json_object();
-		c->line = find_section_line(s->path, section);
+		c->line = section_line(ps, section);
 		ps->cur_case = c;
 		return 1;
 	}
@@ -380,12 +500,25 @@ static int open_section(struct parse_state *ps, const char *section)
 		cl = &s->claims[s->nclaims++];
 		cl->id = xstrdup(section + 6);
 		cl->fields = json_object();
-		cl->line = find_section_line(s->path, section);
+		cl->line = section_line(ps, section);
 		ps->cur_claim = cl;
 		return 1;
 	}
 	return fail(ps, "unknown section [%s] (use [suite], [case NAME] or [claim ID])%s",
 		    section, "");
+}
+
+/* "value # note": inih keeps the note as part of the value. */
+static bool has_comment(const char *val)
+{
+	const char *p;
+
+	if (*val == '#')
+		return true;
+	for (p = val; (p = strchr(p, '#')); p++)
+		if (isspace((unsigned char)p[-1]))
+			return true;
+	return false;
 }
 
 static int on_entry(void *user, const char *section, const char *key,
@@ -400,6 +533,9 @@ static int on_entry(void *user, const char *section, const char *key,
 			    key, "");
 	if (strcmp(section, ps->section) && !open_section(ps, section))
 		return 0;
+	if (has_comment(val))
+		return fail(ps, "%s: \"%s\": a comment starts only at the start of a line (# or ;)",
+			    key, val);
 	if (ps->cur_case)
 		return case_key(ps, key, val);
 	if (ps->cur_claim)
@@ -443,28 +579,46 @@ static void set_defaults(struct suite *s, const char *path)
 	s->order = xstrdup("interleave");
 }
 
-int suite_load(const char *path, struct suite *s, char *err, size_t errlen)
+int suite_parse(const char *path, const char *text, size_t len,
+		struct suite *s, char *err, size_t errlen)
 {
 	struct parse_state ps = { .s = s };
-	int line;
+	size_t i;
+	int line, rc = -1;
 
 	set_defaults(s, path);
-	line = ini_parse(path, on_entry, &ps);
-	if (line == -1) {
-		snprintf(err, errlen, "%s: cannot open: %s", path, strerror(errno));
-		goto bad;
-	}
+	if (prescan(&ps, text, len, err, errlen))
+		goto out;
+	line = ini_parse_string(text, on_entry, &ps);
 	if (line > 0) {
 		snprintf(err, errlen, "%s:%d: %s", path, line,
 			 ps.err[0] ? ps.err : "syntax error (expected [section] or key = value)");
-		goto bad;
+		goto out;
 	}
-	if (validate(s, err, errlen))
-		goto bad;
-	return 0;
-bad:
-	suite_free(s);
-	return -1;
+	rc = validate(s, err, errlen);
+out:
+	for (i = 0; i < ps.nsect; i++)
+		free(ps.sect[i].name);
+	free(ps.sect);
+	if (rc)
+		suite_free(s);
+	return rc;
+}
+
+int suite_load(const char *path, struct suite *s, char *err, size_t errlen)
+{
+	size_t len;
+	char *text = read_whole_file(path, &len);
+	int rc;
+
+	if (!text) {
+		memset(s, 0, sizeof(*s));
+		snprintf(err, errlen, "%s: cannot open: %s", path, strerror(errno));
+		return -1;
+	}
+	rc = suite_parse(path, text, len, s, err, errlen);
+	free(text);
+	return rc;
 }
 
 void suite_free(struct suite *s)

@@ -21,7 +21,10 @@
  *                      tolerance, superseded_by, superseded_check,
  *                      depends, note
  * Anything else - an unknown section or key, a bad number, a key before
- * any section - is an error "FILE:LINE: ..." (exit 2 in the CLI).
+ * any section, a section given twice, "repetitions = 0", a THP mode or an
+ * empty event listed twice, a hugetlb size that is not one, "value # x"
+ * (comments start lines), a NUL byte, a line over 199 characters or a
+ * name over 49 (inih's limits) - is an error "FILE:LINE: ..." (exit 2).
  */
 #ifndef THPBENCH_SUITE_H
 #define THPBENCH_SUITE_H
@@ -81,6 +84,9 @@ struct suite {
 };
 
 int suite_load(const char *path, struct suite *s, char *err, size_t errlen);
+/* The same from memory: text[len] must be '\0'; path names it in errors. */
+int suite_parse(const char *path, const char *text, size_t len,
+		struct suite *s, char *err, size_t errlen);
 void suite_free(struct suite *s);
 
 /* Split "always,never" into a vector; -1 with err when a mode is unknown. */

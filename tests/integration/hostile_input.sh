@@ -47,5 +47,28 @@ suite_error() {
 }
 suite_error "second args with a bad quote" \
 	"[case a]\nworkload = /bin/true\nargs = -a\nargs = 'x\n" 4
+suite_error "threshold that is not a number" \
+	"[case a]\nworkload = /bin/true\nthreshold.x = abc%%\n" 3
+suite_error "duplicate case" "[case a]\nworkload = /bin/true\n[case a]\n" 3
+suite_error "comment after a value" "[case a]\nworkload = /bin/true # x\n" 2
+suite_error "zero repetitions" "[suite]\nrepetitions = 0\n" 2
+suite_error "4kB hugetlb pool" "[case a]\nworkload = /bin/true\nhugetlb.4kB = 1\n" 3
+suite_error "a mode twice" "[suite]\nthp = always,always\n" 2
+suite_error "empty events" "[suite]\nevents = ,,,\n" 2
+
+# --- results files -------------------------------------------------------
+load_error() {
+	printf '%b' "$2" > "$TMPD/bad.json"
+	$TB compare "$TMPD/bad.json" --by thp > "$TMPD/l.out" 2>&1
+	rc=$?
+	if [ $rc -eq 2 ] && grep -q "bad.json:$3" "$TMPD/l.out"; then
+		ok "results: $1"
+	else
+		bad "results: $1 (exit $rc, want 2 and bad.json:$3): $(cat "$TMPD/l.out")"
+	fi
+}
+load_error "duplicate key" '{"schema": "thpbench-results/1",\n"cases": [],\n"cases": []}' 3
+load_error "duplicate case id" \
+	'{"schema": "thpbench-results/1", "cases": [\n{"id": "a", "runs": []},\n{"id": "a", "runs": []}]}' 3
 
 finish

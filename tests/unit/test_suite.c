@@ -166,6 +166,51 @@ static void test_semantic_errors(void **state)
 		     "4: [case lonely] has no \"workload\"");
 }
 
+/* What the parser once accepted silently, each a FILE:LINE error now. */
+static void test_silent_acceptance(void **state)
+{
+	char text[1024], longv[300];
+	struct suite s;
+	char err[512];
+	FILE *f;
+
+	(void)state;
+	expect_error("[case a]\nworkload = x\nthreshold.gbps = abc%\n", "3: threshold.gbps");
+	expect_error("[case a]\nworkload = x\n\n[case a]\nargs = -y\n",
+		     "4: [case a] appears twice (first at line 1)");
+	expect_error("[case a]\n[case a]\nworkload = x\n", "2: [case a] appears twice");
+	expect_error("[case a]\nworkload = x\nargs = -v # verbose\n", "3: args");
+	expect_error("[suite]\nrepetitions = 0\n", "2: repetitions");
+	expect_error("[case a]\nworkload = x\nrepetitions = 0\n", "3: repetitions");
+	expect_error("[case a]\nworkload = x\nhugetlb.4kB = 1\n", "3: hugetlb.4kB");
+	expect_error("[case a]\nworkload = x\nhugetlb.3000kB = 1\n", "3: hugetlb.3000kB");
+	expect_error("[suite]\nthp = always,always\n", "2: THP mode \"always\" is listed twice");
+	expect_error("[suite]\nevents = ,,,\n", "2: events");
+	expect_error("[suite]\nevents = page-faults,,tlb:tlb_flush\n", "2: events");
+	memset(longv, 'x', 250);
+	longv[250] = '\0';
+	snprintf(text, sizeof(text), "[case a]\nworkload = x\nargs = %s\n", longv);
+	expect_error(text, "3: the line is 257 characters long");
+	snprintf(text, sizeof(text), "[case %.60s]\nworkload = x\n", longv);
+	expect_error(text, "1: the section name");
+	/* a NUL byte cut the value short */
+	snprintf(tmpl, sizeof(tmpl), "/tmp/thpbench-suite-XXXXXX");
+	f = fdopen(mkstemp(tmpl), "w");
+	fwrite("[case a]\nworkload = x\0y\n", 1, 25, f);
+	fclose(f);
+	assert_int_equal(suite_load(tmpl, &s, err, sizeof(err)), -1);
+	unlink(tmpl);
+	assert_non_null(strstr(err, ":2: a NUL byte"));
+	/* still fine: 0 warm-ups, '#' inside a word, a 199-character line */
+	memset(longv, 'x', 199 - 8);
+	longv[199 - 8] = '\0';
+	snprintf(text, sizeof(text), "[suite]\nwarmup = 0\n[case a]\nworkload = x\n"
+		 "args = --tag=a#1\nthreshold.gbps = 5 %%\nlabel = %s\n", longv);
+	if (load(text, &s, err, sizeof(err)))
+		fail_msg("%s", err);
+	suite_free(&s);
+}
+
 static void test_split_args(void **state)
 {
 	char **v;
@@ -246,6 +291,7 @@ int main(void)
 		cmocka_unit_test(test_bad_numbers),
 		cmocka_unit_test(test_missing_section),
 		cmocka_unit_test(test_semantic_errors),
+		cmocka_unit_test(test_silent_acceptance),
 		cmocka_unit_test(test_split_args),
 		cmocka_unit_test(test_plan_expands_modes),
 		cmocka_unit_test(test_plan_not_root_skips_other_modes),
