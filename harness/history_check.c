@@ -2,6 +2,7 @@
 #include "history_check.h"
 
 #include <ctype.h>
+#include <gsl/gsl_cdf.h>
 #include <math.h>
 #include <pthread.h>
 #include <stdatomic.h>
@@ -229,23 +230,39 @@ static void confirm_cps(const struct history_series *s,
 
 /*
  * Is x[n-1] beyond every night mean of x[lo, n-1) but the outlier nights
- * (the MAD rule), in either direction?
+ * (the MAD rule), in either direction, and, from 3 such nights on, outside
+ * their prediction interval for one more night (Student t at the
+ * confidence: mean +- t s sqrt(1 + 1/k)), so that night-to-night noise
+ * alone rarely calls tonight out?
  */
-static bool newest_extreme(const double *x, size_t lo, size_t n)
+static bool newest_extreme(const double *x, size_t lo, size_t n,
+			   double confidence)
 {
-	size_t k = n - 1 - lo, i;
+	size_t k = n - 1 - lo, i, m = 0;
 	bool *out = xcalloc(k + 1, sizeof(*out));
-	double mn = INFINITY, mx = -INFINITY;
+	double *v = xmalloc((k + 1) * sizeof(*v));
+	double mn = INFINITY, mx = -INFINITY, t = x[n - 1];
+	struct summary s;
+	bool beyond;
 
 	stats_outliers(x + lo, k, OUTLIER_MAD, out);
 	for (i = 0; i < k; i++) {
 		if (out[i])
 			continue;
+		v[m++] = x[lo + i];
 		mn = fmin(mn, x[lo + i]);
 		mx = fmax(mx, x[lo + i]);
 	}
+	beyond = t > mx || t < mn;
+	if (beyond && m >= 3 && !stats_summary(v, m, &s)) {
+		double h = gsl_cdf_tdist_Pinv(0.5 + confidence / 2, (double)(m - 1)) *
+			   s.stddev * sqrt(1 + 1.0 / (double)m);
+
+		beyond = fabs(t - s.mean) > h;
+	}
+	free(v);
 	free(out);
-	return x[n - 1] > mx || x[n - 1] < mn;
+	return beyond;
 }
 
 /*
@@ -269,7 +286,7 @@ static void newest_candidate(const struct history_series *s,
 		return;
 	if (n - 1 - lo > w)
 		lo = n - 1 - w;
-	if (n - 1 - lo < HISTORY_NEWEST_MIN || !newest_extreme(x, lo, n))
+	if (n - 1 - lo < HISTORY_NEWEST_MIN || !newest_extreme(x, lo, n, o->confirm.confidence))
 		return;
 	confirm_one(s, o, r, used, lo, n - 1, n, &cp);
 	if (cp.kind == HCP_REJECTED) {
@@ -440,6 +457,11 @@ char *history_cp_text(const struct history_result *r,
 			 "; host fingerprint changed (%.12s -> %.12s): not blamed on the kernel",
 			 str_or(good->host_fingerprint, "?"),
 			 str_or(bad->host_fingerprint, "?"));
+	else if (cp->kind == HCP_REJECTED && c->night_verdict != VERDICT_TOO_FEW)
+		snprintf(extra, sizeof(extra),
+			 "; repetitions say %s, night means say %s",
+			 verdict_name(c->reps_verdict),
+			 verdict_name(c->night_verdict));
 	else if (cp->kind == HCP_REJECTED)
 		snprintf(extra, sizeof(extra), "; repetitions say %s",
 			 verdict_name(c->verdict));

@@ -19,8 +19,9 @@
  * about 1/T, so before 1/alpha nights (and after a wilder earlier night)
  * tonight could never gate. When no change point starts at the newest
  * night and its mean lies beyond every night of the current segment (up
- * to confirm_nights, outlier nights aside; at least HISTORY_NEWEST_MIN),
- * it is a candidate too, confirmed the same way and kept only when
+ * to confirm_nights, outlier nights aside; at least HISTORY_NEWEST_MIN)
+ * and, from 3 such nights on, outside their 95% prediction interval for
+ * one more night, it is a candidate too, confirmed the same way and kept only when
  * confirmed (newest_test set, p_split NAN). Its evidence is the
  * repetitions alone: night-to-night noise beyond the threshold makes
  * false alarms (raise the threshold there).

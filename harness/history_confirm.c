@@ -41,10 +41,11 @@ static bool *outlier_nights(const struct history_series *s, size_t from,
 
 /*
  * The values of nights [from, to) but the outlier nights in one malloc'ed
- * array; count in *n, nights used in *nights, left out in *dropped.
+ * array; count in *n, nights used in *nights (their means in *means),
+ * left out in *dropped.
  */
 static double *pool(const struct history_series *s, size_t from, size_t to,
-		    size_t *n, size_t *nights, size_t *dropped)
+		    size_t *n, size_t *nights, size_t *dropped, double **means)
 {
 	bool *skip = outlier_nights(s, from, to, dropped);
 	size_t i, k = 0;
@@ -55,11 +56,12 @@ static double *pool(const struct history_series *s, size_t from, size_t to,
 		k += s->nights[i].n;
 	v = xmalloc((k ? k : 1) * sizeof(*v));
 	k = 0;
+	*means = xmalloc((to - from + 1) * sizeof(**means));
 	for (i = from; i < to; i++) {
 		if (skip[i - from])
 			continue;
 		if (s->nights[i].n)
-			(*nights)++;
+			(*means)[(*nights)++] = history_night_mean(&s->nights[i]);
 		memcpy(v + k, s->nights[i].values,
 		       s->nights[i].n * sizeof(*v));
 		k += s->nights[i].n;
@@ -69,40 +71,65 @@ static double *pool(const struct history_series *s, size_t from, size_t to,
 	return v;
 }
 
+/* The verdict of one pair of samples, as compare reaches it. */
+static enum verdict judge(const double *a, size_t na, const double *b,
+			  size_t nb, enum better better,
+			  const struct history_confirm_opts *o, struct change *ch,
+			  struct mann_whitney *mw, double *p)
+{
+	struct verdict_in in;
+
+	mann_whitney(a, na, b, nb, mw);
+	change_ci(a, na, b, nb, o->confidence, ch);
+	*p = fmax(ch->w.p, mw->p);
+	in = (struct verdict_in){
+		.na = na, .nb = nb, .better = better,
+		.threshold = o->threshold, .alpha = 1 - o->confidence, .p = *p,
+		.diff = ch->w.diff, .ch = *ch,
+	};
+	return verdict_decide(&in);
+}
+
 void history_confirm(const struct history_series *s, size_t a_from,
 		     size_t at, size_t b_to, enum better better,
 		     const struct history_confirm_opts *o,
 		     struct history_confirm *c)
 {
-	double *a = pool(s, a_from, at, &c->na, &c->nights_a, &c->outliers_a);
-	double *b = pool(s, at, b_to, &c->nb, &c->nights_b, &c->outliers_b);
-	double alpha = 1 - o->confidence;
-	struct verdict_in in;
+	double *ma, *mb;
+	double *a = pool(s, a_from, at, &c->na, &c->nights_a, &c->outliers_a, &ma);
+	double *b = pool(s, at, b_to, &c->nb, &c->nights_b, &c->outliers_b, &mb);
+	struct mann_whitney nmw;
 
-	memset(&c->w, 0, sizeof(c->w));
 	memset(&c->mw, 0, sizeof(c->mw));
 	memset(&c->a, 0, sizeof(c->a));
 	memset(&c->b, 0, sizeof(c->b));
-	c->p = c->mde = c->w.p = c->mw.p = NAN;
 	memset(&c->ch, 0, sizeof(c->ch));
+	memset(&c->night_ch, 0, sizeof(c->night_ch));
+	c->p = c->night_p = c->mde = c->mw.p = NAN;
 	c->ch.rel = c->ch.lo = c->ch.hi = NAN;
-	c->verdict = VERDICT_TOO_FEW;
+	c->night_ch.rel = c->night_ch.lo = c->night_ch.hi = NAN;
+	c->w = c->ch.w;
+	c->verdict = c->reps_verdict = c->night_verdict = VERDICT_TOO_FEW;
 	stats_summary(a, c->na, &c->a);
 	stats_summary(b, c->nb, &c->b);
 	if (c->na >= VERDICT_MIN_N && c->nb >= VERDICT_MIN_N) {
-		mann_whitney(a, c->na, b, c->nb, &c->mw);
-		change_ci(a, c->na, b, c->nb, o->confidence, &c->ch);
+		c->reps_verdict = judge(a, c->na, b, c->nb, better, o, &c->ch,
+					&c->mw, &c->p);
 		c->w = c->ch.w;
-		c->p = fmax(c->w.p, c->mw.p);
 		c->mde = rule_detectable_change(&c->ch, c->na, c->nb,
-						o->threshold, alpha, o->power);
-		in = (struct verdict_in){
-			.na = c->na, .nb = c->nb, .better = better,
-			.threshold = o->threshold, .alpha = alpha, .p = c->p,
-			.diff = c->ch.w.diff, .ch = c->ch,
-		};
-		c->verdict = verdict_decide(&in);
+						o->threshold, 1 - o->confidence,
+						o->power);
+		c->verdict = c->reps_verdict;
 	}
+	if (c->nights_a >= VERDICT_MIN_N && c->nights_b >= VERDICT_MIN_N) {
+		c->night_verdict = judge(ma, c->nights_a, mb, c->nights_b,
+					 better, o, &c->night_ch, &nmw,
+					 &c->night_p);
+		if (c->night_verdict != c->reps_verdict)
+			c->verdict = VERDICT_INCONCLUSIVE;
+	}
+	free(ma);
+	free(mb);
 	free(a);
 	free(b);
 }

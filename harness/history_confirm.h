@@ -9,9 +9,12 @@
  * interval and Welch's test on one scale (change_ci), Mann-Whitney (the
  * larger p decides, so both must agree), the smallest change the verdict
  * rule could detect at these n, and the verdict for the metric's
- * direction and noise threshold. A regression, improvement or (neutral
- * metric) change confirms the candidate; "no change", "inconclusive" and
- * "too few" reject it.
+ * direction and noise threshold. With 3 nights or more on each side the
+ * same verdict is reached on the night means too, and the two must agree:
+ * repetitions of one night are not independent of each other (boots,
+ * page cache, placement), so night-to-night noise must not pass for a
+ * change. A regression, improvement or (neutral metric) change confirms
+ * the candidate; "no change", "inconclusive" and "too few" reject it.
  *
  * Outlier nights are left out of each side (the MAD rule of stats.h on
  * the night means of that side, 3 nights or more): one wild night must
@@ -46,7 +49,11 @@ struct history_confirm {
 	struct change ch;
 	double p;			/* max(Welch p, Mann-Whitney p) */
 	double mde;			/* smallest change the verdict rule detects */
-	enum verdict verdict;
+	enum verdict reps_verdict;	/* of the repetitions */
+	struct change night_ch;		/* the same on the night means */
+	double night_p;
+	enum verdict night_verdict;	/* TOO_FEW under 3 nights a side */
+	enum verdict verdict;		/* both agree, else inconclusive */
 };
 
 /* The series' direction: its `better`, else the metric-name table. */

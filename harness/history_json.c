@@ -59,7 +59,7 @@ static json_t *cp_json(const struct history_result *r,
 	const struct history_confirm *c = &cp->c;
 	char *text = history_cp_text(r, cp);
 	json_t *o = json_pack(
-		"{s:s,s:s,s:s,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:b,s:b,s:o,s:o}",
+		"{s:s,s:s,s:s,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:b,s:b,s:o,s:o}",
 		"kind", hcp_kind_name(cp->kind),
 		"found_by", cp->newest_test ? "newest-night test" : "e-divisive",
 		"verdict", verdict_name(c->verdict),
@@ -70,6 +70,8 @@ static json_t *cp_json(const struct history_result *r,
 		"change", store_num(c->ch.rel),
 		"change_lo", store_num(c->ch.lo),
 		"change_hi", store_num(c->ch.hi),
+		"night_verdict", str(verdict_name(c->night_verdict)),
+		"night_change", store_num(c->night_ch.rel),
 		"p", store_num(c->p),
 		"p_welch", store_num(c->w.p),
 		"p_mann_whitney", store_num(c->mw.p),
