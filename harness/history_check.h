@@ -13,18 +13,21 @@
  *   environment                confirmed, but the host fingerprint changed
  *                              within one night of it: new microcode, a
  *                              BIOS setting; not blamed on the kernel
- *   rejected                   the repetitions do not show a change
- *                              beyond the noise threshold
+ *   rejected                   the repetitions (or the night means) do
+ *                              not show a change beyond the noise threshold
+ *
  * Newest-night test: E-Divisive cannot give a one-night tail p below
  * about 1/T, so before 1/alpha nights (and after a wilder earlier night)
  * tonight could never gate. When no change point starts at the newest
  * night and its mean lies beyond every night of the current segment (up
  * to confirm_nights, outlier nights aside; at least HISTORY_NEWEST_MIN)
- * and, from 3 such nights on, outside their 95% prediction interval for
- * one more night, it is a candidate too, confirmed the same way and kept only when
- * confirmed (newest_test set, p_split NAN). Its evidence is the
- * repetitions alone: night-to-night noise beyond the threshold makes
- * false alarms (raise the threshold there).
+ * and, from 3 such nights on, outside their prediction interval for one
+ * more night (at the confirmation's confidence), it is a candidate too,
+ * confirmed the same way and kept only when confirmed (newest_test set,
+ * p_split NAN). One night has no night-to-night spread of its own:
+ * night-to-night noise beyond the threshold makes false alarms (raise
+ * the threshold there).
+ *
  * Kernels: the last good is the kernel of the last night before the
  * change, the first bad that of its first night; when both look like git
  * revisions (a hex id of 7-40 digits, `git describe` output ending in
