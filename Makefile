@@ -4,6 +4,9 @@
 # make check    unit tests, workload tests, integration tests (root parts skip when not root)
 # make unit     cmocka unit tests only
 # make analyze  gcc -fanalyzer and cppcheck over harness/ and workloads/ (in check)
+# make sanitize unit tests and a CLI smoke under ASan+UBSan, leaks on (in check)
+# make fuzz     libFuzzer on the suite parser and the results loader (FUZZ_TIME
+#               seconds each, default 600; check runs a 15 s smoke)
 # make ab-e2e   kernel A/B end to end: builds kernels, boots qemu (not in check)
 # make static   static thpbench + workloads for a kernel A/B initramfs
 # make clean
@@ -107,7 +110,52 @@ $(ANALYZE_DIR)/cppcheck.ok: $(ANALYZE_SRC) $(wildcard harness/*.h \
 
 analyze: $(ANALYZE_OBJ) $(ANALYZE_DIR)/cppcheck.ok
 
-check: all unit analyze
+# ASan + UBSan (+ LeakSanitizer) builds of the harness, its unit tests and
+# the CLI under build/asan/; tests/sanitize.sh runs them and fails on any
+# sanitizer report, whatever the exit status the test expected.
+SAN_DIR := build/asan
+SAN_FLAGS := -O1 -fsanitize=address,undefined -fno-sanitize-recover=all \
+	-fno-omit-frame-pointer
+SAN_OBJ := $(HARNESS_SRC:%.c=$(SAN_DIR)/%.o)
+SAN_UNIT := $(UNIT_BIN:%=$(SAN_DIR)/%)
+$(SAN_DIR)/%.o: %.c
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $(SAN_FLAGS) -Iharness $(PQ_CFLAGS) -c $< -o $@
+$(SAN_DIR)/libthpbench.a: $(SAN_OBJ)
+	$(AR) rcs $@ $^
+$(SAN_DIR)/thpbench: $(SAN_DIR)/harness/main.o $(SAN_DIR)/libthpbench.a
+	$(CC) $(SAN_FLAGS) -o $@ $^ $(LDLIBS_HARNESS)
+$(SAN_UNIT): $(SAN_DIR)/%: $(SAN_DIR)/%.o $(SAN_DIR)/tests/history/histgen.o $(SAN_DIR)/libthpbench.a
+	$(CC) $(SAN_FLAGS) -o $@ $^ -lcmocka $(LDLIBS_HARNESS)
+
+sanitize: all $(SAN_DIR)/thpbench $(SAN_UNIT)
+	@sh tests/sanitize.sh $(SAN_DIR)
+
+# libFuzzer (clang) on the two parsers of hostile input; seeds: configs/,
+# tests/fixtures/. Corpus grows in build/fuzz/corpus-*; crashes land in
+# build/fuzz/ as crash-* / timeout-* / leak-*.
+FUZZ_CC := clang
+FUZZ_DIR := build/fuzz
+FUZZ_TIME ?= 600
+FUZZ_FLAGS := -g -O1 -std=c11 -D_GNU_SOURCE -fsanitize=fuzzer-no-link,address,undefined \
+	-fno-sanitize-recover=undefined -fno-omit-frame-pointer -Iharness
+FUZZ_LIB_SRC := harness/suite.c harness/util.c harness/results.c harness/store.c \
+	harness/store_log.c harness/stats.c
+FUZZ_LIB_OBJ := $(FUZZ_LIB_SRC:%.c=$(FUZZ_DIR)/%.o)
+FUZZ_BIN := $(FUZZ_DIR)/fuzz_suite $(FUZZ_DIR)/fuzz_results
+$(FUZZ_DIR)/%.o: %.c
+	@mkdir -p $(@D)
+	$(FUZZ_CC) $(FUZZ_FLAGS) -c $< -o $@
+$(FUZZ_DIR)/fuzz_%: $(FUZZ_DIR)/tests/fuzz/fuzz_%.o $(FUZZ_LIB_OBJ)
+	$(FUZZ_CC) $(FUZZ_FLAGS) -fsanitize=fuzzer -o $@ $^ -ljansson -linih -lgsl -lgslcblas -lm
+
+fuzz: $(FUZZ_BIN)
+	@sh tests/fuzz/run.sh $(FUZZ_DIR) $(FUZZ_TIME)
+
+fuzz-smoke: $(FUZZ_BIN)
+	@sh tests/fuzz/run.sh $(FUZZ_DIR) 15
+
+check: all unit analyze sanitize fuzz-smoke
 	@sh tests/run-integration.sh
 
 # The whole kernel A/B flow, both bundled series (10-15 minutes each here).
@@ -125,10 +173,11 @@ clean:
 	rm -f harness/*.o harness/*.d harness/*.a harness/static/*.o harness/static/*.d workloads/*.o workloads/*.d \
 		workloads/lib/*.o workloads/lib/*.d workloads/lib/*.a \
 		tests/unit/*.o tests/unit/*.d tests/history/*.o tests/history/*.d tests/history/histgen $(UNIT_BIN) harness/thpbench $(WL_C) $(WL_CXX)
-	rm -rf $(ANALYZE_DIR)
+	rm -rf $(ANALYZE_DIR) $(SAN_DIR) $(FUZZ_DIR)
 
-.PHONY: all unit analyze check ab-e2e static clean clean-bin
+.PHONY: all unit analyze sanitize fuzz fuzz-smoke check ab-e2e static clean clean-bin
 .SECONDARY:
 -include $(wildcard harness/*.d workloads/*.d workloads/lib/*.d tests/unit/*.d tests/history/*.d \
 	$(ANALYZE_DIR)/harness/*.d $(ANALYZE_DIR)/workloads/*.d \
-	$(ANALYZE_DIR)/workloads/lib/*.d)
+	$(ANALYZE_DIR)/workloads/lib/*.d \
+	$(SAN_DIR)/harness/*.d $(SAN_DIR)/tests/unit/*.d $(FUZZ_DIR)/harness/*.d)

@@ -316,7 +316,8 @@ void edivisive(const double *x, size_t n, const struct edv_opts *o,
 		cp[ncp++] = (struct edv_cp){ s->tau, s->q, p };
 		split(&st, s);
 	}
-	qsort(cp, ncp, sizeof(*cp), cmp_cp);
+	if (ncp)
+		qsort(cp, ncp, sizeof(*cp), cmp_cp);
 	*out = cp;
 	*nout = ncp;
 	gsl_rng_free(st.rng);

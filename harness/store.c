@@ -304,6 +304,7 @@ int store_check_ids(const char *name, const char *text, size_t len,
 		    const struct tb_results *r, char *err, size_t errlen)
 {
 	const struct tb_case **v = xcalloc(r->ncases + 1, sizeof(*v));
+	json_t *js;
 	char *quoted;
 	size_t i;
 	int rc = 0, line;
@@ -314,7 +315,9 @@ int store_check_ids(const char *name, const char *text, size_t len,
 	for (i = 1; i < r->ncases && !rc; i++) {
 		if (strcmp(v[i - 1]->id, v[i]->id))
 			continue;
-		quoted = json_dumps(json_string(v[i]->id), JSON_ENCODE_ANY);
+		js = json_string(v[i]->id);
+		quoted = js ? json_dumps(js, JSON_ENCODE_ANY) : NULL;
+		json_decref(js);
 		line = quoted ? line_of(text, len, quoted, 2) : 0;
 		if (line)
 			snprintf(err, errlen, "%s:%d: case id \"%s\" appears twice",

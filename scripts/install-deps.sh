@@ -6,7 +6,7 @@
 set -e
 PKGS="build-essential g++ make pkg-config bc libpfm4-dev libnuma-dev libgsl-dev
 libjansson-dev libinih-dev libcmocka-dev gnuplot-nox jq libxml2-utils file
-cppcheck valgrind libsqlite3-dev libpq-dev libssl-dev zlib1g-dev sqlite3
+clang libclang-rt-14-dev cppcheck valgrind libsqlite3-dev libpq-dev libssl-dev zlib1g-dev sqlite3
 postgresql-15 chromium"
 
 missing=""

@@ -57,6 +57,7 @@ static void run_free(struct tb_run *run)
 {
 	free(run->reason);
 	metric_set_free(&run->metrics);
+	metric_set_free(&run->counted_pct);
 	note_set_free(&run->unsupported);
 }
 
