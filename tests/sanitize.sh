@@ -38,8 +38,16 @@ for t in "$san"/tests/unit/test_*; do
 done
 TB=$san/thpbench
 export THPBENCH_GNUPLOT=
+# A fake sysfs tree and state dir: settings are applied, journaled and
+# restored without touching the machine's knobs or its lock.
+mkdir -p "$T/mm/transparent_hugepage/khugepaged" "$T/mm/hugepages/hugepages-2048kB"
+echo "always [madvise] never" > "$T/mm/transparent_hugepage/enabled"
+echo "always defer [madvise] never" > "$T/mm/transparent_hugepage/defrag"
+echo 511 > "$T/mm/transparent_hugepage/khugepaged/max_ptes_none"
+echo 0 > "$T/mm/hugepages/hugepages-2048kB/nr_hugepages"
+export THPBENCH_SYSFS_ROOT="$T/mm" THPBENCH_STATE_DIR="$T/state"
 run 0 "$TB" list
-run 0 "$TB" run -r 2 --warmup 1 -e task-clock,page-faults -o "$T/r" -- /bin/true
+run 0 "$TB" run -r 2 --warmup 1 --thp madvise,never -e task-clock,page-faults -o "$T/r" -- /bin/true
 run 3 "$TB" run -r 1 --warmup 0 -o "$T/f" -- /bin/false
 run 0 "$TB" run -r 1 --warmup 0 --timeout 5 -o "$T/l" -- /bin/sh -c 'sleep 60 & exit 0'
 printf '[case a]\nworkload = x\nargs = -a\nargs = "x\n' > "$T/bad.conf"
@@ -48,6 +56,10 @@ run any "$TB" compare tests/fixtures/compare/base.json tests/fixtures/compare/ne
 run 0 "$TB" plot tests/fixtures/plot/thp.json -o "$T/p"
 run 2 "$TB" compare "$T/r/results.json" "$T/r/results.json"
 run 0 "$TB" restore
+[ "$(sed 's/.*\[\(.*\)\].*/\1/' "$T/mm/transparent_hugepage/enabled")" = madvise ] || {
+	echo "FAIL: the fake THP mode was not restored"
+	fail=1
+}
 reports=$(ls "$logs" | wc -l)
 if [ "$reports" -ne 0 ]; then
 	for f in "$logs"/*; do
