@@ -8,6 +8,7 @@
 # make fuzz     libFuzzer on the suite parser and the results loader (FUZZ_TIME
 #               seconds each, default 600; check runs a 15 s smoke)
 # make ab-e2e   kernel A/B end to end: builds kernels, boots qemu (not in check)
+# make ab-bench kernel A/B timings: first run, cached rerun, B-only rebuild (not in check)
 # make static   static thpbench + workloads for a kernel A/B initramfs
 # make clean
 #
@@ -162,6 +163,11 @@ check: all unit analyze sanitize fuzz-smoke
 ab-e2e: all
 	bash tests/kernel/e2e.sh
 
+# How long the kernel A/B flow takes: first run, cached rerun, B-only
+# rebuild (tens of minutes; not in check).
+ab-bench: all
+	bash tests/kernel/bench.sh
+
 static:
 	$(MAKE) clean-bin
 	$(MAKE) STATIC=1 harness/thpbench $(WL_C) $(WL_CXX)
@@ -175,7 +181,7 @@ clean:
 		tests/unit/*.o tests/unit/*.d tests/history/*.o tests/history/*.d tests/history/histgen $(UNIT_BIN) harness/thpbench $(WL_C) $(WL_CXX)
 	rm -rf $(ANALYZE_DIR) $(SAN_DIR) $(FUZZ_DIR)
 
-.PHONY: all unit analyze sanitize fuzz fuzz-smoke check ab-e2e static clean clean-bin
+.PHONY: all unit analyze sanitize fuzz fuzz-smoke check ab-e2e ab-bench static clean clean-bin
 .SECONDARY:
 -include $(wildcard harness/*.d workloads/*.d workloads/lib/*.d tests/unit/*.d tests/history/*.d \
 	$(ANALYZE_DIR)/harness/*.d $(ANALYZE_DIR)/workloads/*.d \
