@@ -60,4 +60,15 @@ THPBENCH_BUILD_DIR=$t_tmp/build \
 	> "$t_tmp/out2" 2> "$t_tmp/err2" || rc=$?
 grep -q 'applying 0001-bad.patch' "$t_tmp/err2" && ! grep -q 'FAILED' "$t_tmp/err2" ||
 	fail "the corrected patch did not apply: $(cat "$t_tmp/err2")"
+# --config: a missing file is refused before anything; what the fragment
+# asks for and the result lacks is named (the build refuses on it).
+rc=0
+THPBENCH_BUILD_DIR=$t_tmp/build "$KP/scripts/build-kernel.sh" --kernel-src "$src" \
+	--config "$t_tmp/no-such.config" > /dev/null 2> "$t_tmp/err3" || rc=$?
+[ "$rc" = 2 ] && grep -q "config '$t_tmp/no-such.config' not found" "$t_tmp/err3" ||
+	fail "--config of a missing file: exit $rc ($(cat "$t_tmp/err3"))"
+printf 'CONFIG_A=y\n# CONFIG_B is not set\nCONFIG_C=y\nCONFIG_D="x"\n' > "$t_tmp/frag"
+printf 'CONFIG_A=y\nCONFIG_D="x"\n# CONFIG_C is not set\n' > "$t_tmp/dotconfig"
+miss=$(export KP_DIR=$KP; . "$KP/scripts/common.sh"; config_missing "$t_tmp/frag" "$t_tmp/dotconfig")
+[ "$miss" = CONFIG_C=y ] || fail "config_missing printed '$miss', want CONFIG_C=y"
 finish
