@@ -339,6 +339,7 @@ qemu_run()
 		accel_line=${accel_line#(}
 		accel_line=${accel_line%)}
 		log "accelerator: $accel ($accel_line)"
+		printf '%s\n%s\n%s\n' "$probe_key" "$accel" "$accel_line" > "$probe_cache"
 	fi
 }
 
@@ -380,6 +381,17 @@ if [ -d "$series" ] && [ -f "$series/cmdline" ]; then
 	log "kernel parameters from $series/cmdline: $kparams"
 fi
 accel_line="requested"
+# The KVM probe costs up to a minute when KVM does not work (nested KVM
+# here): its answer is kept for a day per host kernel, /dev/kvm and qemu.
+probe_cache=$AB_BUILD_DIR/accel-probe
+probe_key="$(uname -r) $(stat -c '%t:%T' /dev/kvm 2>/dev/null || echo no-kvm) $("${THPBENCH_QEMU:-qemu-system-x86_64}" --version | head -n 1)"
+mkdir -p "$AB_BUILD_DIR"
+if [ "$accel" = auto ] && [ -n "$(find "$probe_cache" -mmin -1440 2>/dev/null)" ] &&
+	[ "$(head -n 1 "$probe_cache")" = "$probe_key" ]; then
+	accel=$(sed -n 2p "$probe_cache")
+	accel_line="$(sed -n 3p "$probe_cache"); probed within a day, $probe_cache"
+	log "accelerator: $accel ($accel_line)"
+fi
 if [ "$kexec" = 1 ]; then
 	seq=$(for _ in $(seq 1 "$boots"); do printf AB; done)
 	log "one guest: kernel A, then kexec into $(printf '%s' "${seq:1}" | sed 's/./& /g')(thpbench.kexec=$seq)"
