@@ -58,6 +58,7 @@ while [ $# -gt 0 ]; do [ "$1" = -append ] && append=$2; shift; done
 label=$(printf '%s\n' $append | sed -n 's/^thpbench.label=//p')
 chain=$(printf '%s\n' $append | sed -n 's/^thpbench.kexec=//p')
 printf 'Linux version %s\r\nthpbench-init: label %s\r\n' "$label" "$label"
+[ -z "${FAKE_HANG:-}" ] || while :; do sleep 0.2; done
 sleep 0.3
 if [ -z "$chain" ]; then
 	"$FAKE_INIT" --emit "$FAKE_ANSWERS/$label.json" 0 | sed 's/$/\r/'
@@ -145,6 +146,32 @@ done
 gzip -dc "$t_tmp/kx/initramfs.gz" | grep -aq 'boot/payload\.cpio' ||
 	fail "--kexec initramfs lacks boot/payload.cpio"
 [ "$T_FAILS" -eq 0 ] && ok "--kexec: one guest, four steps, results per kernel and boot"
+
+# 3c. Ctrl-C during a boot (SIGINT to the process group, as a terminal
+# sends it): the guest stops at once, ab.sh exits 130, nothing is left.
+# Job control: the run gets its own process group and, unlike a plain
+# background command, does not start with SIGINT ignored.
+set -m
+FAKE_HANG=1 "${ab[@]}" --out "$t_tmp/int" > "$t_tmp/int.out" 2>&1 &
+apid=$!
+set +m
+for _ in $(seq 1 100); do
+	grep -q 'thpbench-init: label' "$t_tmp/int/console-A-1.log" 2>/dev/null && break
+	sleep 0.1
+done
+kill -INT -- "-$apid"
+for _ in $(seq 1 100); do kill -0 "$apid" 2>/dev/null || break; sleep 0.1; done
+if kill -0 "$apid" 2>/dev/null; then
+	fail "ab.sh still running 10 s after SIGINT"
+	kill -KILL -- "-$apid" 2>/dev/null
+fi
+rc=0
+wait "$apid" || rc=$?
+[ "$rc" = 130 ] || fail "ab.sh after SIGINT: exit $rc, want 130 ($(tail -n 2 "$t_tmp/int.out"))"
+sleep 0.5
+left=$(leftovers)
+[ -z "$left" ] || fail "processes left after SIGINT: $left"
+[ "$T_FAILS" -eq 0 ] && ok "Ctrl-C during a boot: stopped at once, exit 130, nothing left"
 
 # 4. Refusals before any boot: exit 2, nothing left in results/.
 refuse()

@@ -12,7 +12,7 @@
 #   again nothing is left running.
 . "$(dirname "$0")/lib.sh"
 
-for c in setsid pgrep timeout tail awk; do
+for c in pgrep timeout tail sed; do
 	command -v "$c" >/dev/null || skip "$c not installed"
 done
 mkdir -p "$t_tmp/bin"
@@ -57,8 +57,11 @@ left=$(leftovers)
 [ "$T_FAILS" -eq 0 ] && ok "piped boot returns, progress live, nothing left running"
 
 # 2. Ctrl-C: SIGINT to the process group stops the guest promptly.
-FAKE_MODE=hang setsid "${boot[@]}" --log "$t_tmp/c2.log" > /dev/null 2> "$t_tmp/err2" &
+# Job control: its own process group, SIGINT not ignored (as in a shell).
+set -m
+FAKE_MODE=hang "${boot[@]}" --log "$t_tmp/c2.log" > /dev/null 2> "$t_tmp/err2" &
 bpid=$!
+set +m
 for _ in $(seq 1 50); do
 	grep -q 'early line' "$t_tmp/c2.log" 2>/dev/null && break
 	sleep 0.1
