@@ -60,6 +60,27 @@ THPBENCH_BUILD_DIR=$t_tmp/build \
 	> "$t_tmp/out2" 2> "$t_tmp/err2" || rc=$?
 grep -q 'applying 0001-bad.patch' "$t_tmp/err2" && ! grep -q 'FAILED' "$t_tmp/err2" ||
 	fail "the corrected patch did not apply: $(cat "$t_tmp/err2")"
+# --git-ref: the tree of that commit, not the working tree. HEAD changes
+# line 11, which the (now good) patch's context needs as it was.
+repo=$t_tmp/repo
+cp -a "$src" "$repo"
+git -C "$repo" init -q
+git -C "$repo" add -A
+git -C "$repo" -c user.name=t -c user.email=t@l commit -qm base
+git -C "$repo" tag base
+sed -i 's/^line 11$/line 11 changed/' "$repo/mm/mremap.c"
+git -C "$repo" -c user.name=t -c user.email=t@l commit -qam change
+rc=0
+THPBENCH_BUILD_DIR=$t_tmp/build-git "$KP/scripts/build-kernel.sh" --kernel-src "$repo" \
+	--series "$t_tmp/series" > /dev/null 2> "$t_tmp/err4" || rc=$?
+grep -q 'Hunk #1 FAILED' "$t_tmp/err4" || fail "the patch applied to HEAD, whose line 11 differs"
+rc=0
+THPBENCH_BUILD_DIR=$t_tmp/build-git "$KP/scripts/build-kernel.sh" --kernel-src "$repo" \
+	--git-ref base --series "$t_tmp/series" > /dev/null 2> "$t_tmp/err5" || rc=$?
+grep -q 'applying 0001-bad.patch' "$t_tmp/err5" && ! grep -q 'FAILED' "$t_tmp/err5" ||
+	fail "--git-ref base: the patch did not apply to the base tree: $(head -n 5 "$t_tmp/err5")"
+[ "$T_FAILS" -eq 0 ] && ok "--git-ref builds from that commit's tree, not the working tree"
+
 # --config: a missing file is refused before anything; what the fragment
 # asks for and the result lacks is named (the build refuses on it).
 rc=0
