@@ -64,8 +64,17 @@ static int create_schema(struct history_db *db)
 	const char *const *ddl = history_schema_ddl(db->ops->dialect);
 	char ver[16], *have;
 	const char *p[1] = { ver };
+	bool present;
 	size_t i;
 
+	/*
+	 * Only a database without the schema runs the DDL: CREATE INDEX IF NOT
+	 * EXISTS still locks its table, and would deadlock with a writer.
+	 */
+	if (has_schema(db, &present))
+		return -1;
+	if (present)
+		return 0;
 	if (db->ops->begin(db))
 		return -1;
 	/* Two first writers on one server must not both create the tables. */
@@ -73,6 +82,10 @@ static int create_schema(struct history_db *db)
 	    db->ops->script(db, "lock the schema",
 			    "SELECT pg_advisory_xact_lock(7301179011)"))
 		goto fail;
+	if (has_schema(db, &present))
+		goto fail;
+	if (present)
+		return db->ops->commit(db);
 	for (i = 0; ddl[i]; i++)
 		if (db->ops->script(db, "create the history schema", ddl[i]))
 			goto fail;

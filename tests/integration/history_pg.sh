@@ -1,0 +1,70 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
+# The history database on a real PostgreSQL server this test starts
+# itself (tests/integration/pg_lib.sh: initdb in a temporary directory,
+# Unix socket only, an unprivileged user, stopped on every exit): the
+# cmocka history database tests (tests/unit/test_history_db) against it,
+# then the command line: import, idempotent re-import, two concurrent
+# importers, list, and a bad URI.
+. tests/integration/lib.sh
+. tests/integration/pg_lib.sh
+trap 'rm -rf "$TMPD"' EXIT
+KEEP=${KEEP:-}
+
+if ! pg_available; then
+	echo "FAIL: PostgreSQL server binaries not found (scripts/install-deps.sh installs postgresql-15)"
+	exit 1
+fi
+[ -x tests/unit/test_history_db ] || { echo "FAIL: tests/unit/test_history_db not built (make unit)"; exit 1; }
+pg_start "$TMPD/pg" || exit 1
+uri=$(pg_uri)
+echo "server: $uri"
+
+check "the history database tests pass on PostgreSQL" \
+	env THPBENCH_TEST_PG="$uri" tests/unit/test_history_db
+
+# A clean database for the command line.
+"$PG_BIN/psql" -q -d "$uri" -c 'DROP TABLE IF EXISTS night_metrics, rep_values, reps, cases, runs, thpbench_schema CASCADE' \
+	>/dev/null 2>&1 || bad "reset the database"
+
+F=tests/fixtures/compare
+check "import two files" $TB history import --db "$uri" --kernel-id v6.18 $F/base.json $F/new.json
+out=$($TB history import --db "$uri" $F/base.json)
+check "importing again stores nothing new (exit 0)" test $? -eq 0
+case $out in
+*"already stored as run 1"*) ok "and says it is already there" ;;
+*) bad "and says it is already there: $out" ;;
+esac
+
+# Two importers at once, each with its own files and one in common.
+for i in 1 2 3 4 5 6; do
+	jq --arg t "2026-01-0${i}T02:00:00Z" '.env.started = $t' $F/aa_a.json >"$TMPD/a$i.json"
+	jq --arg t "2026-01-0${i}T03:00:00Z" '.env.started = $t' $F/aa_b.json >"$TMPD/b$i.json"
+done
+$TB history import --db "$uri" "$TMPD"/a*.json $F/thp.json >"$TMPD/w1.log" 2>&1 &
+p1=$!
+$TB history import --db "$uri" "$TMPD"/b*.json $F/thp.json >"$TMPD/w2.log" 2>&1 &
+p2=$!
+wait $p1; r1=$?
+wait $p2; r2=$?
+check "two concurrent importers both succeed" test "$r1" -eq 0 -a "$r2" -eq 0
+[ "$r1" -eq 0 -a "$r2" -eq 0 ] || cat "$TMPD/w1.log" "$TMPD/w2.log"
+n=$($TB history list --db "$uri" --format json | jq length)
+check "nothing lost, nothing twice: 2 + 12 + 1 runs ($n)" test "$n" -eq 15
+check "the shared file was stored once" \
+	test "$(cat "$TMPD"/w1.log "$TMPD"/w2.log | grep -c 'already stored')" -eq 1
+n=$("$PG_BIN/psql" -At -d "$uri" -c "SELECT count(*) FROM night_metrics nm JOIN runs r ON r.id = nm.run_id WHERE r.kernel_id = 'v6.18'")
+check "the Otava table holds both v6.18 runs' summaries ($n rows)" test "$n" -gt 0
+n=$("$PG_BIN/psql" -At -d "$uri" -c "SELECT count(*) FROM (SELECT time, kernel_id, mean FROM night_metrics WHERE host = 'testbox' AND case_id = 'mremap/thp=always' AND metric = 'roi_usec' ORDER BY time) s")
+check "the README's series query runs ($n nights)" test "$n" -ge 2
+check "list --host filters" \
+	test "$($TB history list --db "$uri" --host nosuchhost --format json | jq length)" -eq 0
+
+$TB history list --db "postgresql:///nosuchdb?host=$PG_DIR&user=$(pg_user)" >/dev/null 2>"$TMPD/err"
+check "an unreachable database: exit 2" test $? -eq 2
+check "the password-free error names the problem" grep -q 'nosuchdb' "$TMPD/err"
+
+dir=$PG_DIR
+pg_stop
+check "the server is stopped" test ! -e "$dir/data/postmaster.pid"
+finish
