@@ -4,11 +4,13 @@
 #
 #   ./run.sh                 install missing packages, build, run configs/quick.conf,
 #                            print the summary, write results and plots under results/
-#   ./run.sh SUITE           the same with configs/SUITE.conf (e.g. seeds, nightly)
+#   ./run.sh SUITE           the same with configs/SUITE.conf (e.g. seeds)
 #   ./run.sh check           build and run all tests (same as make check)
 #   ./run.sh bench           harness overhead vs perf stat -r
 #   ./run.sh ab PATCHDIR ... kernel A/B in qemu (kernel-patches/README.md)
-#   ./run.sh run|compare|plot|restore|list ...   thpbench sub-commands
+#   ./run.sh nightly [--kernel-id ID] [--db DB]   run configs/nightly.conf, record
+#                            it in the history, check it, write JUnit + report
+#   ./run.sh run|compare|plot|restore|list|history ...   thpbench sub-commands
 set -e
 cd "$(dirname "$0")"
 
@@ -27,7 +29,10 @@ bench)
 ab)
 	shift
 	exec kernel-patches/scripts/ab.sh "$@" ;;
-run|compare|plot|restore|list)
+nightly)
+	shift
+	exec sh scripts/nightly.sh "$@" ;;
+run|compare|plot|restore|list|history)
 	exec ./harness/thpbench "$@" ;;
 esac
 

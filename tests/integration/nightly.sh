@@ -1,0 +1,64 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
+# ./run.sh nightly's script (scripts/nightly.sh) with a tiny suite
+# (tests/fixtures/nightly/tiny.conf; the real configs/nightly.conf takes
+# minutes and is not run here): two nights are recorded with their kernel
+# ids, the check, JUnit, TAP and the report are written, option errors exit
+# 2 before anything runs. Then a history of ten faster nights (the first
+# night's repetitions at 40%, imported under kernel v1) makes the next
+# real night a confirmed regression: exit 1, and the JUnit file says so.
+. tests/integration/lib.sh
+trap 'rm -rf "$TMPD"' EXIT
+
+N=scripts/nightly.sh
+S=tests/fixtures/nightly/tiny.conf
+db=$TMPD/h.sqlite
+
+sh $N --suite $S --db "$db" --kernel-id 'a b' -o "$TMPD/x" 2>"$TMPD/err"
+check "a bad --kernel-id: exit 2" test $? -eq 2
+check "  before anything ran" test ! -e "$TMPD/x"
+sh $N --frobnicate 2>/dev/null
+check "an unknown option: exit 2" test $? -eq 2
+
+sh $N --suite $S --db "$db" --kernel-id v0 -o "$TMPD/n1" >"$TMPD/n1.out" 2>&1
+rc=$?
+check "first night: exit 0" test $rc -eq 0
+[ $rc -eq 0 ] || cat "$TMPD/n1.out"
+check "  results.json written" test -s "$TMPD/n1/results.json"
+check "  and recorded" test "$($TB history list --db "$db" --format json | jq -r '.[0].kernel_id')" = v0
+
+has_check=no
+$TB history --help | grep -q '^  check' && has_check=yes
+if [ $has_check = yes ]; then
+	check "  the check printed and kept" test -s "$TMPD/n1/history-check.txt"
+	check "  JUnit XML that parses" xmllint --noout "$TMPD/n1/history-junit.xml"
+	check "  TAP" grep -q '^TAP version 13' "$TMPD/n1/history-check.tap"
+	check "  the report page" test -s "$TMPD/n1/report/index.html"
+else
+	echo "note: no history check in this thpbench: the check half is skipped"
+fi
+
+# Ten earlier nights at 40% of the first night's times, kernel v1.
+for i in 01 02 03 04 05 06 07 08 09 10; do
+	jq --arg t "2026-01-${i}T02:00:00Z" --argjson f "0.4$((${i#0} % 3))" '
+		.env.started = $t
+		| .cases[].runs[].metrics.roi_usec |= (if . then . * $f else . end)' \
+		"$TMPD/n1/results.json" >"$TMPD/old$i.json"
+done
+db2=$TMPD/h2.sqlite
+$TB history import --db "$db2" --kernel-id v1 "$TMPD"/old*.json >/dev/null
+check "ten earlier nights imported" \
+	test "$($TB history list --db "$db2" --format json | jq length)" -eq 10
+sh $N --suite $S --db "$db2" --kernel-id v2 -o "$TMPD/n2" >"$TMPD/n2.out" 2>&1
+rc=$?
+if [ $has_check = yes ]; then
+	check "a night 2.5x slower than its history: exit 1 (the gate)" test $rc -eq 1
+	[ $rc -eq 1 ] || cat "$TMPD/n2.out"
+	check "  the output says FAIL" grep -q 'FAIL' "$TMPD/n2.out"
+	check "  the JUnit file carries the failure" grep -q '<failure' "$TMPD/n2/history-junit.xml"
+	check "  with the kernels on either side" grep -q 'git bisect start v2 v1' "$TMPD/n2/history-check.txt"
+else
+	check "recorded without a check: exit 0" test $rc -eq 0
+fi
+check "eleven nights now" test "$($TB history list --db "$db2" --format json | jq length)" -eq 11
+finish
