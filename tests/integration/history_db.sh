@@ -6,6 +6,7 @@
 # a bad kernel id, a missing database, an invalid results file (and
 # nothing stored from it).
 . tests/integration/lib.sh
+. tests/integration/history_lib.sh
 trap 'rm -rf "$TMPD"' EXIT
 
 command -v sqlite3 >/dev/null || { echo "FAIL: sqlite3 not installed (scripts/install-deps.sh)"; exit 1; }
@@ -20,18 +21,7 @@ check "two runs" test "$($TB history list --db "$db" --format json | jq length)"
 check "the --kernel-id is kept" \
 	test "$($TB history list --db "$db" --format json | jq -r '.[0].kernel_id')" = v6.18-rc1-3-gabc1234
 
-for i in 1 2 3 4 5 6 7 8; do
-	jq --arg t "2026-01-0${i}T02:00:00Z" '.env.started = $t' $F/aa_a.json >"$TMPD/a$i.json"
-	jq --arg t "2026-01-0${i}T03:00:00Z" '.env.started = $t' $F/aa_b.json >"$TMPD/b$i.json"
-done
-$TB history import --db "$db" "$TMPD"/a*.json $F/thp.json >"$TMPD/w1.log" 2>&1 &
-p1=$!
-$TB history import --db "$db" "$TMPD"/b*.json $F/thp.json >"$TMPD/w2.log" 2>&1 &
-p2=$!
-wait $p1; r1=$?
-wait $p2; r2=$?
-check "two concurrent importers into one file both succeed" test "$r1" -eq 0 -a "$r2" -eq 0
-[ "$r1" -eq 0 -a "$r2" -eq 0 ] || cat "$TMPD/w1.log" "$TMPD/w2.log"
+two_importers "$db" 8
 check "nothing lost, nothing twice: 2 + 16 + 1 runs" \
 	test "$($TB history list --db "$db" --format json | jq length)" -eq 19
 check "the file both imported is stored once" \

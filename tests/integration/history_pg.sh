@@ -8,6 +8,7 @@
 # importers, list, and a bad URI.
 . tests/integration/lib.sh
 . tests/integration/pg_lib.sh
+. tests/integration/history_lib.sh
 trap 'rm -rf "$TMPD"' EXIT
 KEEP=${KEEP:-}
 
@@ -37,18 +38,7 @@ case $out in
 esac
 
 # Two importers at once, each with its own files and one in common.
-for i in 1 2 3 4 5 6; do
-	jq --arg t "2026-01-0${i}T02:00:00Z" '.env.started = $t' $F/aa_a.json >"$TMPD/a$i.json"
-	jq --arg t "2026-01-0${i}T03:00:00Z" '.env.started = $t' $F/aa_b.json >"$TMPD/b$i.json"
-done
-$TB history import --db "$uri" "$TMPD"/a*.json $F/thp.json >"$TMPD/w1.log" 2>&1 &
-p1=$!
-$TB history import --db "$uri" "$TMPD"/b*.json $F/thp.json >"$TMPD/w2.log" 2>&1 &
-p2=$!
-wait $p1; r1=$?
-wait $p2; r2=$?
-check "two concurrent importers both succeed" test "$r1" -eq 0 -a "$r2" -eq 0
-[ "$r1" -eq 0 -a "$r2" -eq 0 ] || cat "$TMPD/w1.log" "$TMPD/w2.log"
+two_importers "$uri" 6
 n=$($TB history list --db "$uri" --format json | jq length)
 check "nothing lost, nothing twice: 2 + 12 + 1 runs ($n)" test "$n" -eq 15
 check "the shared file was stored once" \
