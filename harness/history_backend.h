@@ -7,8 +7,8 @@
  * SQL is written once for both engines with numbered parameters $1, $2...
  * (PostgreSQL's syntax; the SQLite backend binds them by name). A NULL
  * parameter is SQL NULL. In a row, a NULL cell is SQL NULL; numbers come
- * as text that round-trips (%.17g for SQLite reals, PostgreSQL's shortest
- * exact form). Statements are prepared once per connection and reused.
+ * as text that round-trips (hexadecimal %a for SQLite reals,
+ * PostgreSQL's shortest exact decimal; strtod reads both). Statements are prepared once per connection and reused.
  *
  * Each function returns 0, or -1 with the error printed (naming the
  * statement's purpose when the caller gives one through `what`).

@@ -220,7 +220,12 @@ static void where_build(struct where *w, const struct history_filter *f,
 	where_add(w, col, f->metric);
 }
 
-/* Rows in series order, one per ok value; see history_db_load_series(). */
+/*
+ * Rows in series order, one per ok value (inner joins: a night_metrics row
+ * exists only for n >= 1 ok values); CROSS JOIN keeps SQLite to this
+ * order: the series index, then each night's values by primary key. See
+ * history_db_load_series().
+ */
 enum {
 	LS_HOST, LS_SUITE, LS_SUITE_HASH, LS_CASE, LS_METRIC, LS_BETTER,
 	LS_RUN, LS_TIME, LS_KERNEL_ID, LS_KERNEL_RELEASE, LS_FINGERPRINT,
@@ -337,13 +342,12 @@ int history_db_load_series(struct history_db *db,
 		 " nm.better, nm.run_id, %s, nm.kernel_id, nm.kernel_release,"
 		 " nm.host_fingerprint, nm.n, v.value"
 		 " FROM night_metrics nm"
-		 " LEFT JOIN reps r ON r.run_id = nm.run_id"
-		 "  AND r.case_id = nm.case_id AND r.status = 'ok'"
-		 " LEFT JOIN rep_values v ON v.run_id = r.run_id"
-		 "  AND v.case_id = r.case_id AND v.rep = r.rep AND v.metric = nm.metric"
-		 " WHERE 1 = 1%s"
+		 " CROSS JOIN rep_values v CROSS JOIN reps r"
+		 " WHERE v.run_id = nm.run_id AND v.case_id = nm.case_id"
+		 "  AND v.metric = nm.metric AND r.run_id = v.run_id"
+		 "  AND r.case_id = v.case_id AND r.rep = v.rep AND r.status = 'ok'%s"
 		 " ORDER BY nm.host, nm.suite, nm.suite_hash, nm.case_id, nm.metric,"
-		 " nm.time, nm.run_id, r.rep",
+		 " nm.time, nm.run_id, v.rep",
 		 t, w.sql);
 	rc = db->ops->query(db, "load the series", sql, w.np, w.params,
 			    series_row, &b);

@@ -8,7 +8,9 @@
 
 /*
  * Column types by role; the two engines differ only here. "@ID" is the
- * run id column, "@TIME" a point in time, "@REAL" a double.
+ * run id column, "@TIME" a point in time, "@REAL" a double; "@NOROWID"
+ * clusters SQLite's biggest tables on their primary key (one b-tree
+ * seek per row read, not two).
  */
 static const char *const ddl_template[] = {
 	"CREATE TABLE IF NOT EXISTS thpbench_schema (\n"
@@ -62,7 +64,7 @@ static const char *const ddl_template[] = {
 	"  reason TEXT,\n"
 	"  PRIMARY KEY (run_id, case_id, rep),\n"
 	"  FOREIGN KEY (run_id, case_id) REFERENCES cases(run_id, case_id) ON DELETE CASCADE\n"
-	")",
+	")@NOROWID",
 	"CREATE TABLE IF NOT EXISTS rep_values (\n"
 	"  run_id BIGINT NOT NULL,\n"
 	"  case_id TEXT NOT NULL,\n"
@@ -71,7 +73,7 @@ static const char *const ddl_template[] = {
 	"  value @REAL NOT NULL,\n"
 	"  PRIMARY KEY (run_id, case_id, metric, rep),\n"
 	"  FOREIGN KEY (run_id, case_id, rep) REFERENCES reps(run_id, case_id, rep) ON DELETE CASCADE\n"
-	")",
+	")@NOROWID",
 	"CREATE TABLE IF NOT EXISTS night_metrics (\n"
 	"  run_id BIGINT NOT NULL REFERENCES runs(id) ON DELETE CASCADE,\n"
 	"  time @TIME NOT NULL,\n"
@@ -101,13 +103,13 @@ static const char *const ddl_template[] = {
 #define NSTMT ARRAY_SIZE(ddl_template)
 
 struct type_map {
-	const char *id, *time, *real;
+	const char *id, *time, *real, *norowid;
 };
 
 static const struct type_map types[] = {
-	[HDB_SQLITE] = { "INTEGER PRIMARY KEY", "TEXT", "REAL" },
+	[HDB_SQLITE] = { "INTEGER PRIMARY KEY", "TEXT", "REAL", " WITHOUT ROWID" },
 	[HDB_PG] = { "BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY",
-		     "TIMESTAMPTZ", "DOUBLE PRECISION" },
+		     "TIMESTAMPTZ", "DOUBLE PRECISION", "" },
 };
 
 /* Replace each @ROLE of t with its type; the result is malloc'ed. */
@@ -126,6 +128,8 @@ static char *expand(const char *t, const struct type_map *m)
 			sub = m->time, skip = 5;
 		else if (!strncmp(t, "@REAL", 5))
 			sub = m->real, skip = 5;
+		else if (!strncmp(t, "@NOROWID", 8))
+			sub = m->norowid, skip = 8;
 		if (sub) {
 			size_t l = strlen(sub);
 
