@@ -403,7 +403,7 @@ if [ "$kexec" = 1 ]; then
 else
 	for i in $(seq 1 "$boots"); do
 		for k in A B; do
-			log "boot $i/$boots: kernel $k, accel $accel"
+			log "boot $i/$boots: kernel $k ($(cat "$( [ "$k" = A ] && echo "$kA" || echo "$kB")/kernelrelease")), accel $accel"
 			qemu_run "$k" "$i" "$outdir/console-$k-$i.log" "" "$timeout"
 			collect "$k" "$i" "$outdir/console-$k-$i.log"
 		done

@@ -104,7 +104,9 @@ setup()
 	[ -f "$suite" ] || die "suite '$suite' not found"
 	[ -x "$tb" ] || die "thpbench '$tb' not found or not executable (make, or --thpbench)"
 	case $method in
-	kexec) need_cmd kexec systemctl
+	kexec) command -v kexec > /dev/null ||
+			die "kexec not found: apt-get install kexec-tools (answer 'no' to letting it handle reboots: the unit does the kexec)"
+		need_cmd systemctl
 		for rel in "$relA" "$relB"; do
 			[ -f "$BOOT_DIR/vmlinuz-$rel" ] || die "$BOOT_DIR/vmlinuz-$rel not found: install kernel $rel first"
 		done ;;
