@@ -50,9 +50,9 @@ set -- --db "$db"
 [ -n "$kid" ] && set -- "$@" --kernel-id "$kid"
 
 start=$(date +%s)
-$TB run "$suite" -o "$out" >"$out.log" 2>&1
+mkdir -p "$out" || die "cannot create $out"
+$TB run "$suite" -o "$out" >"$out/run.log" 2>&1
 rc=$?
-mkdir -p "$out" && mv "$out.log" "$out/run.log" 2>/dev/null
 [ $rc -eq 0 ] || { tail -n 20 "$out/run.log" >&2; die "the run failed (exit $rc; $out/run.log)"; }
 echo "nightly: ran $suite in $(( $(date +%s) - start )) s: $out"
 case $out in results/*) rm -f results/latest; ln -s "${out#results/}" results/latest ;; esac
