@@ -5,7 +5,7 @@
 # minutes and is not run here): two nights are recorded with their kernel
 # ids, the check, JUnit, TAP and the report are written, option errors exit
 # 2 before anything runs. Then a history of ten faster nights (the first
-# night's repetitions at 40%, imported under kernel v6.18-rc1) makes the next
+# night's repetitions at 20%, imported under kernel v6.18-rc1) makes the next
 # real night a confirmed regression: exit 1, and the JUnit file says so.
 . tests/integration/lib.sh
 trap 'rm -rf "$TMPD"' EXIT
@@ -38,9 +38,10 @@ else
 	echo "note: no history check in this thpbench: the check half is skipped"
 fi
 
-# Ten earlier nights at 40% of the first night's times, kernel v6.18-rc1.
+# Ten earlier nights at 20% of the first night's times, kernel v6.18-rc1
+# (5x: the first night of a tiny suite may itself be a slow outlier).
 for i in 01 02 03 04 05 06 07 08 09 10; do
-	jq --arg t "2026-01-${i}T02:00:00Z" --argjson f "0.4$((${i#0} % 3))" '
+	jq --arg t "2026-01-${i}T02:00:00Z" --argjson f "0.2$((${i#0} % 3))" '
 		.env.started = $t
 		| .cases[].runs[].metrics.roi_usec |= (if . then . * $f else . end)' \
 		"$TMPD/n1/results.json" >"$TMPD/old$i.json"
@@ -52,7 +53,7 @@ check "ten earlier nights imported" \
 sh $N --suite $S --db "$db2" --kernel-id v6.18-rc2 -o "$TMPD/n2" >"$TMPD/n2.out" 2>&1
 rc=$?
 if [ $has_check = yes ]; then
-	check "a night 2.5x slower than its history: exit 1 (the gate)" test $rc -eq 1
+	check "a night 5x slower than its history: exit 1 (the gate)" test $rc -eq 1
 	[ $rc -eq 1 ] || cat "$TMPD/n2.out"
 	check "  the output says FAIL" grep -q 'FAIL' "$TMPD/n2.out"
 	check "  the JUnit file carries the failure" grep -q '<failure' "$TMPD/n2/history-junit.xml"
