@@ -12,7 +12,8 @@
 # make static   static thpbench + workloads for a kernel A/B initramfs
 # make clean
 #
-# New files need no edit here: harness/*.c (but main.c) form libthpbench.a,
+# New files need no edit here: harness/*.c (but main.c) and the family
+# folders in HARNESS_DIRS form libthpbench.a,
 # workloads/*.c and workloads/*.cc are one program each, tests/unit/test_*.c
 # are one cmocka binary each.
 
@@ -31,7 +32,10 @@ ifeq ($(STATIC),1)
 override LDFLAGS += -static
 endif
 
-HARNESS_SRC := $(filter-out harness/main.c,$(wildcard harness/*.c))
+# Families of more than about eight files have a folder of their own.
+HARNESS_DIRS := harness harness/history harness/compare
+HARNESS_INC := $(addprefix -I,$(HARNESS_DIRS))
+HARNESS_SRC := $(filter-out harness/main.c,$(wildcard $(addsuffix /*.c,$(HARNESS_DIRS))))
 HARNESS_OBJ := $(HARNESS_SRC:.c=.o)
 WL_LIB_SRC := $(wildcard workloads/lib/*.c)
 WL_LIB_OBJ := $(WL_LIB_SRC:.c=.o)
@@ -42,16 +46,16 @@ UNIT_BIN := $(UNIT_SRC:.c=)
 
 all: harness/thpbench $(WL_C) $(WL_CXX) tests/history/histgen
 
-harness/%.o: CFLAGS += -Iharness $(PQ_CFLAGS)
+harness/%.o: CFLAGS += $(HARNESS_INC) $(PQ_CFLAGS)
 harness/libthpbench.a: $(HARNESS_OBJ)
 	$(AR) rcs $@ $^
 
 ifeq ($(STATIC),1)
 # No libpq in a static build (harness/static/history_pg_none.c says why);
 # its own objects, since libthpbench.a holds the PostgreSQL backend.
-STATIC_OBJ := $(filter-out harness/history_pg.o,$(HARNESS_OBJ)) \
+STATIC_OBJ := $(filter-out harness/history/history_pg.o,$(HARNESS_OBJ)) \
 	harness/static/history_pg_none.o
-harness/static/%.o: CFLAGS += -Iharness
+harness/static/%.o: CFLAGS += $(HARNESS_INC)
 harness/thpbench: harness/main.o $(STATIC_OBJ)
 	$(CC) $(LDFLAGS) -o $@ $^ $(filter-out -lpq,$(LDLIBS_HARNESS)) -ldl -lpthread
 else
@@ -69,13 +73,13 @@ $(WL_C): %: %.o workloads/lib/libwl.a
 $(WL_CXX): %: %.cc workloads/lib/libwl.a
 	$(CXX) $(CXXFLAGS) -Iworkloads/lib $(LDFLAGS) -o $@ $^ $(LDLIBS_WL)
 
-tests/unit/%.o: CFLAGS += -Iharness $(PQ_CFLAGS)
+tests/unit/%.o: CFLAGS += $(HARNESS_INC) $(PQ_CFLAGS)
 $(UNIT_BIN): %: %.o harness/libthpbench.a
 	$(CC) $(LDFLAGS) -o $@ $^ -lcmocka $(LDLIBS_HARNESS)
 
 # The synthetic history generator (tests/history): a library for the unit
 # tests and the histgen program for the database tests and the benchmark.
-tests/history/%.o: CFLAGS += -Iharness
+tests/history/%.o: CFLAGS += $(HARNESS_INC)
 tests/unit/test_history tests/unit/test_history_format: tests/history/histgen.o
 tests/history/histgen: tests/history/histgen_main.o tests/history/histgen.o harness/libthpbench.a
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS_HARNESS)
@@ -88,21 +92,21 @@ unit: $(UNIT_BIN)
 # -Werror, so a report leaves no object and fails again next time), then
 # cppcheck. Suppressions, each with its reason: tests/analyze/cppcheck.supp.
 ANALYZE_DIR := build/analyze
-ANALYZE_SRC := $(wildcard harness/*.c harness/static/*.c workloads/*.c workloads/lib/*.c)
+ANALYZE_SRC := $(wildcard $(addsuffix /*.c,$(HARNESS_DIRS)) harness/static/*.c workloads/*.c workloads/lib/*.c)
 ANALYZE_OBJ := $(ANALYZE_SRC:%.c=$(ANALYZE_DIR)/%.o)
 CPPCHECK_FLAGS := -q --enable=warning,portability --std=c11 -D_GNU_SOURCE \
-	-Iharness -Iworkloads/lib $(PQ_CFLAGS) --library=tests/analyze/jansson.cfg \
+	$(HARNESS_INC) -Iworkloads/lib $(PQ_CFLAGS) --library=tests/analyze/jansson.cfg \
 	--suppressions-list=tests/analyze/cppcheck.supp --error-exitcode=1 \
 	--template='{file}:{line}: {severity}: {message} [{id}]'
 
-$(ANALYZE_DIR)/harness/%.o: CFLAGS += -Iharness $(PQ_CFLAGS)
-$(ANALYZE_DIR)/harness/static/%.o: CFLAGS += -Iharness
+$(ANALYZE_DIR)/harness/%.o: CFLAGS += $(HARNESS_INC) $(PQ_CFLAGS)
+$(ANALYZE_DIR)/harness/static/%.o: CFLAGS += $(HARNESS_INC)
 $(ANALYZE_DIR)/workloads/%.o: CFLAGS += -Iworkloads/lib
 $(ANALYZE_DIR)/%.o: %.c
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -fanalyzer -Werror -c $< -o $@
 
-$(ANALYZE_DIR)/cppcheck.ok: $(ANALYZE_SRC) $(wildcard harness/*.h \
+$(ANALYZE_DIR)/cppcheck.ok: $(ANALYZE_SRC) $(wildcard $(addsuffix /*.h,$(HARNESS_DIRS)) \
 		workloads/lib/*.h workloads/*.cc) tests/analyze/cppcheck.supp \
 		tests/analyze/jansson.cfg
 	@mkdir -p $(@D)
@@ -121,7 +125,7 @@ SAN_OBJ := $(HARNESS_SRC:%.c=$(SAN_DIR)/%.o)
 SAN_UNIT := $(UNIT_BIN:%=$(SAN_DIR)/%)
 $(SAN_DIR)/%.o: %.c
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) $(SAN_FLAGS) -Iharness $(PQ_CFLAGS) -c $< -o $@
+	$(CC) $(CFLAGS) $(SAN_FLAGS) $(HARNESS_INC) $(PQ_CFLAGS) -c $< -o $@
 $(SAN_DIR)/libthpbench.a: $(SAN_OBJ)
 	$(AR) rcs $@ $^
 $(SAN_DIR)/thpbench: $(SAN_DIR)/harness/main.o $(SAN_DIR)/libthpbench.a
@@ -139,7 +143,7 @@ FUZZ_CC := clang
 FUZZ_DIR := build/fuzz
 FUZZ_TIME ?= 600
 FUZZ_FLAGS := -g -O1 -std=c11 -D_GNU_SOURCE -fsanitize=fuzzer-no-link,address,undefined \
-	-fno-sanitize-recover=undefined -fno-omit-frame-pointer -Iharness
+	-fno-sanitize-recover=undefined -fno-omit-frame-pointer $(HARNESS_INC)
 FUZZ_LIB_SRC := harness/suite.c harness/util.c harness/results.c harness/store.c \
 	harness/store_log.c harness/stats.c
 FUZZ_LIB_OBJ := $(FUZZ_LIB_SRC:%.c=$(FUZZ_DIR)/%.o)
@@ -176,14 +180,14 @@ clean-bin:
 	rm -f harness/thpbench $(WL_C) $(WL_CXX)
 
 clean:
-	rm -f harness/*.o harness/*.d harness/*.a harness/static/*.o harness/static/*.d workloads/*.o workloads/*.d \
+	rm -f harness/*.o harness/*.d harness/*.a harness/*/*.o harness/*/*.d workloads/*.o workloads/*.d \
 		workloads/lib/*.o workloads/lib/*.d workloads/lib/*.a \
 		tests/unit/*.o tests/unit/*.d tests/history/*.o tests/history/*.d tests/history/histgen $(UNIT_BIN) harness/thpbench $(WL_C) $(WL_CXX)
 	rm -rf $(ANALYZE_DIR) $(SAN_DIR) $(FUZZ_DIR)
 
 .PHONY: all unit analyze sanitize fuzz fuzz-smoke check ab-e2e ab-bench static clean clean-bin
 .SECONDARY:
--include $(wildcard harness/*.d workloads/*.d workloads/lib/*.d tests/unit/*.d tests/history/*.d \
-	$(ANALYZE_DIR)/harness/*.d $(ANALYZE_DIR)/workloads/*.d \
+-include $(wildcard harness/*.d harness/*/*.d workloads/*.d workloads/lib/*.d tests/unit/*.d tests/history/*.d \
+	$(ANALYZE_DIR)/harness/*.d $(ANALYZE_DIR)/harness/*/*.d $(ANALYZE_DIR)/workloads/*.d \
 	$(ANALYZE_DIR)/workloads/lib/*.d \
-	$(SAN_DIR)/harness/*.d $(SAN_DIR)/tests/unit/*.d $(FUZZ_DIR)/harness/*.d)
+	$(SAN_DIR)/harness/*.d $(SAN_DIR)/harness/*/*.d $(SAN_DIR)/tests/unit/*.d $(FUZZ_DIR)/harness/*.d)
