@@ -388,7 +388,7 @@ static void side_metrics(char **v, size_t n, char *buf, size_t len)
 static void why_untested(const struct comparison *c, char *err, size_t len)
 {
 	const struct cmp_pair *p = &c->pairs[0];
-	size_t i, na, nb;
+	size_t i, na = 0, nb = 0;
 	char ma[300], mb[300];
 
 	for (i = 0; i < c->npairs; i++) {
