@@ -150,9 +150,11 @@ gzip -dc "$t_tmp/kx/initramfs.gz" | grep -aq 'boot/payload\.cpio' ||
 # 3c. Ctrl-C during a boot (SIGINT to the process group, as a terminal
 # sends it): the guest stops at once, ab.sh exits 130, nothing is left.
 # Job control: the run gets its own process group and, unlike a plain
-# background command, does not start with SIGINT ignored.
+# background command, does not start with SIGINT ignored; env resets it
+# too, for a test run that itself started with SIGINT ignored (a shell's
+# background job: then no trap or job control can undo it).
 set -m
-FAKE_HANG=1 "${ab[@]}" --out "$t_tmp/int" > "$t_tmp/int.out" 2>&1 &
+FAKE_HANG=1 env --default-signal=INT "${ab[@]}" --out "$t_tmp/int" > "$t_tmp/int.out" 2>&1 &
 apid=$!
 set +m
 for _ in $(seq 1 100); do
