@@ -12,10 +12,10 @@
 # make static   static thpbench + workloads for a kernel A/B initramfs
 # make clean
 #
-# New files need no edit here: harness/*.c (but main.c) and the family
-# folders in HARNESS_DIRS form libthpbench.a,
-# workloads/*.c and workloads/*.cc are one program each, tests/unit/test_*.c
-# are one cmocka binary each.
+# New files need no edit here: the .c files of the layer folders in
+# HARNESS_DIRS (harness/README.md; all but cli/main.c) form libthpbench.a,
+# workloads/*.c and workloads/*.cc are one program each,
+# tests/unit/LAYER/test_*.c are one cmocka binary each.
 
 CC	?= gcc
 CXX	?= g++
@@ -32,16 +32,18 @@ ifeq ($(STATIC),1)
 override LDFLAGS += -static
 endif
 
-# Families of more than about eight files have a folder of their own.
-HARNESS_DIRS := harness harness/history harness/compare
-HARNESS_INC := $(addprefix -I,$(HARNESS_DIRS))
-HARNESS_SRC := $(filter-out harness/main.c,$(wildcard $(addsuffix /*.c,$(HARNESS_DIRS))))
+# The layers, bottom up (harness/README.md); a file names another layer's
+# header by its folder ("stats/stats.h"), so one -I serves them all.
+HARNESS_LAYERS := util stats results system measure compare plot claims history cli
+HARNESS_DIRS := $(addprefix harness/,$(HARNESS_LAYERS))
+HARNESS_INC := -Iharness
+HARNESS_SRC := $(filter-out harness/cli/main.c,$(wildcard $(addsuffix /*.c,$(HARNESS_DIRS))))
 HARNESS_OBJ := $(HARNESS_SRC:.c=.o)
 WL_LIB_SRC := $(wildcard workloads/lib/*.c)
 WL_LIB_OBJ := $(WL_LIB_SRC:.c=.o)
 WL_C := $(patsubst %.c,%,$(wildcard workloads/*.c))
 WL_CXX := $(patsubst %.cc,%,$(wildcard workloads/*.cc))
-UNIT_SRC := $(wildcard tests/unit/test_*.c)
+UNIT_SRC := $(wildcard tests/unit/*/test_*.c)
 UNIT_BIN := $(UNIT_SRC:.c=)
 
 all: harness/thpbench $(WL_C) $(WL_CXX) tests/history/histgen
@@ -51,15 +53,15 @@ harness/libthpbench.a: $(HARNESS_OBJ)
 	$(AR) rcs $@ $^
 
 ifeq ($(STATIC),1)
-# No libpq in a static build (harness/static/history_pg_none.c says why);
+# No libpq in a static build (harness/history/static/history_pg_none.c says why);
 # its own objects, since libthpbench.a holds the PostgreSQL backend.
 STATIC_OBJ := $(filter-out harness/history/history_pg.o,$(HARNESS_OBJ)) \
-	harness/static/history_pg_none.o
-harness/static/%.o: CFLAGS += $(HARNESS_INC)
-harness/thpbench: harness/main.o $(STATIC_OBJ)
+	harness/history/static/history_pg_none.o
+harness/history/static/%.o: CFLAGS += $(HARNESS_INC)
+harness/thpbench: harness/cli/main.o $(STATIC_OBJ)
 	$(CC) $(LDFLAGS) -o $@ $^ $(filter-out -lpq,$(LDLIBS_HARNESS)) -ldl -lpthread
 else
-harness/thpbench: harness/main.o harness/libthpbench.a
+harness/thpbench: harness/cli/main.o harness/libthpbench.a
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS_HARNESS)
 endif
 
@@ -80,7 +82,7 @@ $(UNIT_BIN): %: %.o harness/libthpbench.a
 # The synthetic history generator (tests/history): a library for the unit
 # tests and the histgen program for the database tests and the benchmark.
 tests/history/%.o: CFLAGS += $(HARNESS_INC)
-tests/unit/test_history tests/unit/test_history_format: tests/history/histgen.o
+tests/unit/history/test_history tests/unit/history/test_history_format: tests/history/histgen.o
 tests/history/histgen: tests/history/histgen_main.o tests/history/histgen.o harness/libthpbench.a
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS_HARNESS)
 
@@ -92,7 +94,7 @@ unit: $(UNIT_BIN)
 # -Werror, so a report leaves no object and fails again next time), then
 # cppcheck. Suppressions, each with its reason: tests/analyze/cppcheck.supp.
 ANALYZE_DIR := build/analyze
-ANALYZE_SRC := $(wildcard $(addsuffix /*.c,$(HARNESS_DIRS)) harness/static/*.c workloads/*.c workloads/lib/*.c)
+ANALYZE_SRC := $(wildcard $(addsuffix /*.c,$(HARNESS_DIRS)) harness/history/static/*.c workloads/*.c workloads/lib/*.c)
 ANALYZE_OBJ := $(ANALYZE_SRC:%.c=$(ANALYZE_DIR)/%.o)
 CPPCHECK_FLAGS := -q --enable=warning,portability --std=c11 -D_GNU_SOURCE \
 	$(HARNESS_INC) -Iworkloads/lib $(PQ_CFLAGS) --library=tests/analyze/jansson.cfg \
@@ -100,7 +102,7 @@ CPPCHECK_FLAGS := -q --enable=warning,portability --std=c11 -D_GNU_SOURCE \
 	--template='{file}:{line}: {severity}: {message} [{id}]'
 
 $(ANALYZE_DIR)/harness/%.o: CFLAGS += $(HARNESS_INC) $(PQ_CFLAGS)
-$(ANALYZE_DIR)/harness/static/%.o: CFLAGS += $(HARNESS_INC)
+$(ANALYZE_DIR)/harness/history/static/%.o: CFLAGS += $(HARNESS_INC)
 $(ANALYZE_DIR)/workloads/%.o: CFLAGS += -Iworkloads/lib
 $(ANALYZE_DIR)/%.o: %.c
 	@mkdir -p $(@D)
@@ -128,7 +130,7 @@ $(SAN_DIR)/%.o: %.c
 	$(CC) $(CFLAGS) $(SAN_FLAGS) $(HARNESS_INC) $(PQ_CFLAGS) -c $< -o $@
 $(SAN_DIR)/libthpbench.a: $(SAN_OBJ)
 	$(AR) rcs $@ $^
-$(SAN_DIR)/thpbench: $(SAN_DIR)/harness/main.o $(SAN_DIR)/libthpbench.a
+$(SAN_DIR)/thpbench: $(SAN_DIR)/harness/cli/main.o $(SAN_DIR)/libthpbench.a
 	$(CC) $(SAN_FLAGS) -o $@ $^ $(LDLIBS_HARNESS)
 $(SAN_UNIT): $(SAN_DIR)/%: $(SAN_DIR)/%.o $(SAN_DIR)/tests/history/histgen.o $(SAN_DIR)/libthpbench.a
 	$(CC) $(SAN_FLAGS) -o $@ $^ -lcmocka $(LDLIBS_HARNESS)
@@ -144,8 +146,9 @@ FUZZ_DIR := build/fuzz
 FUZZ_TIME ?= 600
 FUZZ_FLAGS := -g -O1 -std=c11 -D_GNU_SOURCE -fsanitize=fuzzer-no-link,address,undefined \
 	-fno-sanitize-recover=undefined -fno-omit-frame-pointer $(HARNESS_INC)
-FUZZ_LIB_SRC := harness/suite.c harness/util.c harness/results.c harness/store.c \
-	harness/store_log.c harness/stats.c
+FUZZ_LIB_SRC := harness/measure/suite.c harness/util/util.c harness/results/results.c \
+	harness/results/store.c harness/results/store_json.c harness/results/store_log.c \
+	harness/stats/stats.c
 FUZZ_LIB_OBJ := $(FUZZ_LIB_SRC:%.c=$(FUZZ_DIR)/%.o)
 FUZZ_BIN := $(FUZZ_DIR)/fuzz_suite $(FUZZ_DIR)/fuzz_results
 $(FUZZ_DIR)/%.o: %.c
@@ -180,14 +183,14 @@ clean-bin:
 	rm -f harness/thpbench $(WL_C) $(WL_CXX)
 
 clean:
-	rm -f harness/*.o harness/*.d harness/*.a harness/*/*.o harness/*/*.d workloads/*.o workloads/*.d \
-		workloads/lib/*.o workloads/lib/*.d workloads/lib/*.a \
-		tests/unit/*.o tests/unit/*.d tests/history/*.o tests/history/*.d tests/history/histgen $(UNIT_BIN) harness/thpbench $(WL_C) $(WL_CXX)
+	rm -f harness/*.a harness/*/*.o harness/*/*.d harness/*/*/*.o harness/*/*/*.d \
+		workloads/*.o workloads/*.d workloads/lib/*.o workloads/lib/*.d workloads/lib/*.a \
+		tests/unit/*/*.o tests/unit/*/*.d tests/history/*.o tests/history/*.d tests/history/histgen $(UNIT_BIN) harness/thpbench $(WL_C) $(WL_CXX)
 	rm -rf $(ANALYZE_DIR) $(SAN_DIR) $(FUZZ_DIR)
 
 .PHONY: all unit analyze sanitize fuzz fuzz-smoke check ab-e2e ab-bench static clean clean-bin
 .SECONDARY:
--include $(wildcard harness/*.d harness/*/*.d workloads/*.d workloads/lib/*.d tests/unit/*.d tests/history/*.d \
-	$(ANALYZE_DIR)/harness/*.d $(ANALYZE_DIR)/harness/*/*.d $(ANALYZE_DIR)/workloads/*.d \
+-include $(wildcard harness/*/*.d harness/*/*/*.d workloads/*.d workloads/lib/*.d tests/unit/*/*.d tests/history/*.d \
+	$(ANALYZE_DIR)/harness/*/*.d $(ANALYZE_DIR)/harness/*/*/*.d $(ANALYZE_DIR)/workloads/*.d \
 	$(ANALYZE_DIR)/workloads/lib/*.d \
-	$(SAN_DIR)/harness/*.d $(SAN_DIR)/harness/*/*.d $(SAN_DIR)/tests/unit/*.d $(FUZZ_DIR)/harness/*.d)
+	$(SAN_DIR)/harness/*/*.d $(SAN_DIR)/tests/unit/*/*.d $(FUZZ_DIR)/harness/*/*.d)

@@ -28,7 +28,7 @@ run() {
 	fi
 }
 
-for t in "$san"/tests/unit/test_*; do
+for t in "$san"/tests/unit/*/test_*; do
 	case $t in
 	*.o | *.d) continue ;;
 	# counts the page faults of a fork of itself: ASan's own differ

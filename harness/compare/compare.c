@@ -7,7 +7,7 @@
 
 #include "compare_env.h"
 #include "compare_metrics.h"
-#include "util.h"
+#include "util/util.h"
 
 /* Which case fields make up the key that must be equal within a pair. */
 enum {

@@ -46,11 +46,11 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "hypothesis.h"
-#include "metric_info.h"
-#include "results.h"
-#include "stats.h"
-#include "verdict.h"
+#include "stats/hypothesis.h"
+#include "stats/metric_info.h"
+#include "results/results.h"
+#include "stats/stats.h"
+#include "stats/verdict.h"
 
 enum cmp_by {
 	CMP_FILES,

@@ -6,6 +6,7 @@
  * test on the change's scale (log values, or the difference) whose
  * interval is at change_level; welch_p_adj = family * change_scale_p. */
 #include "compare_format.h"
+#include "compare_print.h"
 
 #include <math.h>
 #include <stdint.h>

@@ -6,6 +6,7 @@
  * reproduce the comparison.
  */
 #include "compare_format.h"
+#include "compare_print.h"
 
 #include <string.h>
 

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "util.h"
+#include "util/util.h"
 
 /* Keys of env whose difference means other hardware: numbers measured
  * there say nothing about this one. */

@@ -1,18 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * compare_format - print a struct comparison (compare.h) in one of the
- * dialects kernel developers read:
- *   text      LKP-style columns: base %stddev %change [CI] new %stddev
- *             p verdict metric; rows with a claimed change marked '*'
- *   ministat  one block per metric, exactly as ministat(1) prints it
- *             (plot, table, pooled Student's t), then our verdict
- *   welch     the same table with the difference from Welch's t
- *   email     plain text, at most 72 columns, for a cover letter
- *   md, csv   tables; csv has every statistic, one row per metric
- *   json      every statistic (schema "thpbench-compare/2")
- * Spreads are labelled wherever they are printed: "%stddev" is the sample
- * standard deviation relative to the mean (LKP), never the standard error.
- * All output is deterministic for given input (golden-tested).
+ * compare_format - the pieces the output formats of compare_print.h share:
+ * numbers, percentages, intervals, p-values and verdict reasons as text,
+ * column widths, the sources/differences/unmatched blocks. Spreads are
+ * labelled wherever they are printed: "%stddev" is the sample standard
+ * deviation relative to the mean (LKP), never the standard error.
  */
 #ifndef THPBENCH_COMPARE_FORMAT_H
 #define THPBENCH_COMPARE_FORMAT_H
@@ -22,35 +14,6 @@
 #include <stdio.h>
 
 #include "compare.h"
-
-enum cmp_format {
-	CMP_FMT_TEXT,
-	CMP_FMT_MINISTAT,
-	CMP_FMT_EMAIL,
-	CMP_FMT_MD,
-	CMP_FMT_CSV,
-	CMP_FMT_JSON,
-	CMP_FMT_WELCH,
-};
-
-/* -1 when s names no format. */
-int cmp_format_parse(const char *s);
-void compare_print(const struct comparison *c, enum cmp_format f, FILE *out);
-
-void compare_print_text(const struct comparison *c, FILE *out);
-void compare_print_ministat(const struct comparison *c, FILE *out);
-void compare_print_email(const struct comparison *c, FILE *out);
-void compare_print_md(const struct comparison *c, FILE *out);
-void compare_print_csv(const struct comparison *c, FILE *out);
-void compare_print_json(const struct comparison *c, FILE *out);
-void compare_print_welch(const struct comparison *c, FILE *out);
-
-/* ministat(1)'s output for the two sides of m, names on its x/+ lines. */
-void compare_ministat_block(FILE *out, const struct cmp_metric *m,
-			    const char *a_name, const char *b_name,
-			    double confidence);
-
-/* Shared by the formats. */
 
 /* Metrics 0 in every run on both sides (cmp_metric_all_zero()): the human
  * formats fold such rows into one line; csv and json keep every metric. */

@@ -5,13 +5,14 @@
  * is 2%); outliers are 0-based indices into the side's "values".
  */
 #include "compare_format.h"
+#include "compare_print.h"
 
 #include <math.h>
 #include <stdint.h>
 
 #include <jansson.h>
 
-#include "store.h"
+#include "results/store_json.h"
 
 static json_t *pair_of(double lo, double hi)
 {

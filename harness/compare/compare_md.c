@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* Markdown format: one table per pair of cases, notes as a list. */
 #include "compare_format.h"
+#include "compare_print.h"
 
 #include <string.h>
 

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "util.h"
+#include "util/util.h"
 
 static void add_note(struct cmp_pair *p, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));

@@ -18,6 +18,7 @@
  * scale and the verdict.
  */
 #include "compare_format.h"
+#include "compare_print.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -25,7 +26,7 @@
 
 #include <gsl/gsl_cdf.h>
 
-#include "util.h"
+#include "util/util.h"
 
 #define MS_WIDTH 74
 #define MS_NSYM 4

@@ -5,11 +5,12 @@
  * verdict, so the row that says "-19%" also says whether it is real.
  */
 #include "compare_format.h"
+#include "compare_print.h"
 
 #include <math.h>
 #include <string.h>
 
-#include "util.h"
+#include "util/util.h"
 
 enum { COL_BASE, COL_SD_A, COL_CHANGE, COL_CI, COL_NEW, COL_SD_B, COL_P,
        COL_VERDICT, NCOLS };

@@ -11,7 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "util.h"
+#include "util/util.h"
 
 void history_check_opts_init(struct history_check_opts *o)
 {

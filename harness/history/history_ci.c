@@ -4,13 +4,14 @@
  * TAP version 13 and LAVA test-case lines.
  */
 #include "history_format.h"
+#include "history_print.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "plot_metrics.h"
-#include "util.h"
+#include "plot/plot_metrics.h"
+#include "util/util.h"
 
 static const char *or_dash(const char *s)
 {

@@ -28,10 +28,10 @@
 #include <stddef.h>
 
 #include "history_series.h"
-#include "hypothesis.h"
-#include "metric_info.h"
-#include "stats.h"
-#include "verdict.h"
+#include "stats/hypothesis.h"
+#include "stats/metric_info.h"
+#include "stats/stats.h"
+#include "stats/verdict.h"
 
 struct history_confirm_opts {
 	double confidence;	/* 0.95 */

@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "util.h"
+#include "util/util.h"
 
 bool history_db_spec_is_pg(const char *spec)
 {

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "util.h"
+#include "util/util.h"
 
 void edv_opts_init(struct edv_opts *o)
 {

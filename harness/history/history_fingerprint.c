@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "util.h"
+#include "util/util.h"
 
 #define MEM_ROUND_KB (256 * 1024)
 

@@ -25,7 +25,7 @@
 #include <jansson.h>
 #include <stddef.h>
 
-#include "results.h"
+#include "results/results.h"
 
 #define HISTORY_HASH_HEX 65	/* 64 hex digits and the NUL */
 

@@ -1,58 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * history_format - the dispatcher, the helpers every format shares, and
- * the text format.
+ * history_format - the helpers every output format shares.
  */
 #include "history_format.h"
 
-#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "plot_metrics.h"
-#include "util.h"
-
-static const char *const format_names[] = {
-	[HISTORY_FMT_TEXT] = "text",
-	[HISTORY_FMT_JSON] = "json",
-	[HISTORY_FMT_JUNIT] = "junit",
-	[HISTORY_FMT_TAP] = "tap",
-	[HISTORY_FMT_LAVA] = "lava",
-};
-
-int history_format_parse(const char *s)
-{
-	size_t i;
-
-	for (i = 0; i < ARRAY_SIZE(format_names); i++)
-		if (!strcmp(s, format_names[i]))
-			return (int)i;
-	return -1;
-}
-
-int history_write(FILE *f, enum history_format fmt,
-		  const struct history_result *r, size_t n,
-		  const struct history_check_opts *o)
-{
-	static void (*const fns[])(FILE *, const struct history_result *,
-				   size_t, const struct history_check_opts *) = {
-		[HISTORY_FMT_TEXT] = history_write_text,
-		[HISTORY_FMT_JSON] = history_write_json,
-		[HISTORY_FMT_JUNIT] = history_write_junit,
-		[HISTORY_FMT_TAP] = history_write_tap,
-		[HISTORY_FMT_LAVA] = history_write_lava,
-	};
-
-	if ((size_t)fmt >= ARRAY_SIZE(fns)) {
-		errno = EINVAL;
-		return -1;
-	}
-	fns[fmt](f, r, n, o);
-	if (fflush(f) || ferror(f))
-		return -1;
-	return 0;
-}
+#include "util/util.h"
 
 bool history_newest_changed(const struct history_result *r)
 {
@@ -193,61 +149,4 @@ double history_newest_mean(const struct history_result *r)
 	if (r->newest == SIZE_MAX || r->newest >= r->s->n_nights)
 		return NAN;
 	return history_night_mean(&r->s->nights[r->newest]);
-}
-
-/* --- text ------------------------------------------------------------ */
-
-static const char *fail_on_name(enum history_fail_on f)
-{
-	return f == HISTORY_FAIL_NEWEST ? "newest" :
-	       f == HISTORY_FAIL_REGRESSION ? "regression" : "none";
-}
-
-static void text_series(FILE *f, const struct history_result *r,
-			const struct history_check_opts *o)
-{
-	const struct history_series *s = r->s;
-	char name[512];
-	size_t i, confirmed = 0;
-
-	for (i = 0; i < r->ncp; i++)
-		confirmed += r->cp[i].kind != HCP_REJECTED;
-	fprintf(f, "%-4s %s: %zu nights", history_result_fails(r, o->fail_on) ?
-		"FAIL" : "ok", history_series_name(s, name, sizeof(name)),
-		r->n_used);
-	if (r->newest != SIZE_MAX)
-		fprintf(f, ", newest %s (kernel %s) mean %.6g %s",
-			s->nights[r->newest].started ? s->nights[r->newest].started : "?",
-			s->nights[r->newest].kernel_id ? s->nights[r->newest].kernel_id : "?",
-			history_newest_mean(r), plot_metric_unit(s->metric));
-	if (!r->ncp)
-		fputs("; no change point\n", f);
-	else
-		fprintf(f, "; %zu change point%s, %zu confirmed\n", r->ncp,
-			r->ncp == 1 ? "" : "s", confirmed);
-	for (i = r->ncp; i-- > 0;) {
-		char *t = history_cp_text(r, &r->cp[i]);
-
-		fprintf(f, "     %s\n", t);
-		free(t);
-		if (r->cp[i].bisect)
-			fprintf(f, "     %s\n", r->cp[i].bisect);
-	}
-}
-
-void history_write_text(FILE *f, const struct history_result *r, size_t n,
-			const struct history_check_opts *o)
-{
-	size_t *idx = history_order(r, n, o->fail_on), i, fails = 0;
-
-	for (i = 0; i < n; i++)
-		fails += history_result_fails(&r[i], o->fail_on);
-	fprintf(f, "history check: %zu series; gate --fail-on %s: %s", n,
-		fail_on_name(o->fail_on), fails ? "FAILED" : "passed");
-	if (fails)
-		fprintf(f, " (%zu series)", fails);
-	fputs("\n\n", f);
-	for (i = 0; i < n; i++)
-		text_series(f, &r[idx[i]], o);
-	free(idx);
 }

@@ -10,10 +10,10 @@
 #include <string.h>
 #include <time.h>
 
-#include "metric_info.h"
-#include "stats.h"
-#include "store.h"
-#include "util.h"
+#include "stats/metric_info.h"
+#include "stats/stats.h"
+#include "results/store.h"
+#include "util/util.h"
 
 #define KERNEL_ID_MAX 128
 

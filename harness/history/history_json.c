@@ -7,13 +7,14 @@
  * 0-based into the series' nights, oldest first.
  */
 #include "history_format.h"
+#include "history_print.h"
 
 #include <jansson.h>
 #include <math.h>
 #include <stdlib.h>
 
-#include "plot_metrics.h"
-#include "store.h"
+#include "plot/plot_metrics.h"
+#include "results/store_json.h"
 
 /* Text from the database: invalid UTF-8 replaced, never dropped. */
 static json_t *str(const char *s)

@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "util.h"
+#include "util/util.h"
 
 struct pg_cache {
 	char **sql;

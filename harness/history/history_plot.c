@@ -6,10 +6,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "plot_axis.h"
-#include "plot_gp.h"
-#include "plot_metrics.h"
-#include "util.h"
+#include "plot/plot_axis.h"
+#include "plot/plot_gp.h"
+#include "plot/plot_metrics.h"
+#include "util/util.h"
 
 #define DATE_TICS 8
 

@@ -22,7 +22,7 @@
 #include <stddef.h>
 
 #include "history_check.h"
-#include "plot.h"
+#include "plot/plot.h"
 
 const char *history_plot_stem(const struct history_series *s, char *buf,
 			      size_t len);

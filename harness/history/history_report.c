@@ -11,8 +11,8 @@
 
 #include "history_format.h"
 #include "history_plot.h"
-#include "plot_metrics.h"
-#include "util.h"
+#include "plot/plot_metrics.h"
+#include "util/util.h"
 
 #define esc history_xml_escape
 

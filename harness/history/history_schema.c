@@ -4,7 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "util.h"
+#include "util/util.h"
 
 /*
  * Column types by role; the two engines differ only here. "@ID" is the

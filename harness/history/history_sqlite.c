@@ -12,7 +12,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "util.h"
+#include "util/util.h"
 
 #define BUSY_TIMEOUT_MS 60000
 

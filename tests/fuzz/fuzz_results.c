@@ -12,8 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "stats.h"
-#include "store.h"
+#include "stats/stats.h"
+#include "results/store.h"
 
 static void exercise(const struct tb_results *r)
 {

@@ -8,7 +8,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "util.h"
+#include "util/util.h"
 
 void histgen_init(struct histgen *g)
 {

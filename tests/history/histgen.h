@@ -24,7 +24,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "history_series.h"
+#include "history/history_series.h"
 
 #define HISTGEN_MAX 16
 

@@ -25,7 +25,7 @@
 #include <string.h>
 
 #include "histgen.h"
-#include "util.h"
+#include "util/util.h"
 
 static const char *const metric_names[] = {
 	"roi_usec", "wall_usec", "gbps", "sys_usec", "user_usec",

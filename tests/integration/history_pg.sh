@@ -3,7 +3,7 @@
 # The history database on a real PostgreSQL server this test starts
 # itself (tests/integration/pg_lib.sh: initdb in a temporary directory,
 # Unix socket only, an unprivileged user, stopped on every exit): the
-# cmocka history database tests (tests/unit/test_history_db) against it,
+# cmocka history database tests (tests/unit/history/test_history_db) against it,
 # then the command line: import, idempotent re-import, two concurrent
 # importers, list, and a bad URI.
 . tests/integration/lib.sh
@@ -16,13 +16,13 @@ if ! pg_available; then
 	echo "FAIL: PostgreSQL server binaries not found (scripts/install-deps.sh installs postgresql-15)"
 	exit 1
 fi
-[ -x tests/unit/test_history_db ] || { echo "FAIL: tests/unit/test_history_db not built (make unit)"; exit 1; }
+[ -x tests/unit/history/test_history_db ] || { echo "FAIL: tests/unit/history/test_history_db not built (make unit)"; exit 1; }
 pg_start "$TMPD/pg" || exit 1
 uri=$(pg_uri)
 echo "server: $uri"
 
 check "the history database tests pass on PostgreSQL" \
-	env THPBENCH_TEST_PG="$uri" tests/unit/test_history_db
+	env THPBENCH_TEST_PG="$uri" tests/unit/history/test_history_db
 
 # A clean database for the command line.
 "$PG_BIN/psql" -q -d "$uri" -c 'DROP TABLE IF EXISTS night_metrics, rep_values, reps, cases, runs, thpbench_schema CASCADE' \

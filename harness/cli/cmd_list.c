@@ -1,0 +1,182 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * thpbench list - what can be run and counted here: workloads, suites,
+ * THP modes, the hugetlb pools and mTHP sizes (read under the mm sysfs
+ * root, $THPBENCH_SYSFS_ROOT for tests), and the events that open.
+ */
+#include <dirent.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "commands.h"
+#include "measure/events.h"
+#include "measure/plan.h"
+#include "system/settings.h"
+#include "util/util.h"
+
+static void list_dir(const char *dir, const char *suffix, bool want_exec)
+{
+	struct dirent **names;
+	char path[PATH_MAX * 2];
+	int i, n = scandir(dir, &names, NULL, alphasort);
+
+	if (n < 0) {
+		printf("  (cannot read %s)\n", dir);
+		return;
+	}
+	for (i = 0; i < n; i++) {
+		const char *name = names[i]->d_name;
+		size_t len = strlen(name), slen = strlen(suffix);
+		struct stat st;
+
+		snprintf(path, sizeof(path), "%s/%s", dir, name);
+		if (name[0] != '.' && !stat(path, &st) && S_ISREG(st.st_mode) &&
+		    (!want_exec || !access(path, X_OK)) &&
+		    len > slen && !strcmp(name + len - slen, suffix))
+			printf("  %s\n", path);
+		free(names[i]);
+	}
+	free(names);
+}
+
+static void list_workloads(void)
+{
+	char *probe = workload_path("mremap"), *slash;
+
+	printf("Workloads:\n");
+	slash = strrchr(probe, '/');
+	if (slash) {
+		*slash = '\0';
+		list_dir(probe, "", true);
+	} else {
+		printf("  (not built: run make)\n");
+	}
+	free(probe);
+}
+
+static int is_size_dir(const struct dirent *e)
+{
+	return !strncmp(e->d_name, "hugepages-", 10);
+}
+
+/* "hugepages-2048kB" -> "2048kB (2 MiB)". */
+static void size_label(const char *dir, char *buf, size_t len)
+{
+	const char *kb = dir + 10;
+	unsigned long v = strtoul(kb, NULL, 10);
+
+	if (v && v % (1024 * 1024) == 0)
+		snprintf(buf, len, "%s (%lu GiB)", kb, v / (1024 * 1024));
+	else if (v && v % 1024 == 0)
+		snprintf(buf, len, "%s (%lu MiB)", kb, v / 1024);
+	else
+		snprintf(buf, len, "%s (%lu KiB)", kb, v);
+}
+
+/* rel/dir/knob under root, or fallback when it cannot be read. */
+static void size_knob(const char *root, const char *rel, const char *dir,
+		      const char *knob, char *buf, size_t len,
+		      const char *fallback)
+{
+	char name[PATH_MAX];
+
+	snprintf(name, sizeof(name), "%s/%s/%s", rel, dir, knob);
+	if (knob_read(root, name, buf, len))
+		snprintf(buf, len, "%s", fallback);
+}
+
+/* Where the per-size directories are, and the two knobs shown of each. */
+struct size_listing {
+	const char *rel;	/* under the mm sysfs root */
+	const char *none;	/* why there may be none */
+	const char *knob[2], *label[2];
+	const char *fallback;	/* shown for a knob that cannot be read */
+};
+
+static const struct size_listing hugetlb_pools = {
+	"hugepages", "no hugetlb in this kernel",
+	{ "nr_hugepages", "free_hugepages" }, { "nr_hugepages", "free" }, "?",
+};
+
+static const struct size_listing mthp_sizes = {
+	"transparent_hugepage", "a kernel before 6.8 has PMD-size THP only",
+	{ "enabled", "shmem_enabled" }, { "anon", "shmem" }, "-",
+};
+
+/* A line per hugepages-<N>kB directory, smallest first. */
+static void list_sizes(const char *root, const struct size_listing *l)
+{
+	char dir[PATH_MAX], label[64], v[2][32];
+	struct dirent **ents;
+	int i, k, n;
+
+	snprintf(dir, sizeof(dir), "%s/%s", root, l->rel);
+	n = scandir(dir, &ents, is_size_dir, versionsort);
+	if (n <= 0)
+		printf("  none (%s)\n", l->none);
+	for (i = 0; i < n; i++) {
+		size_label(ents[i]->d_name, label, sizeof(label));
+		for (k = 0; k < 2; k++)
+			size_knob(root, l->rel, ents[i]->d_name, l->knob[k],
+				  v[k], sizeof(v[k]), l->fallback);
+		printf("  %-22s %s %-8s %s %s\n", label, l->label[0], v[0],
+		       l->label[1], v[1]);
+		free(ents[i]);
+	}
+	if (n >= 0)
+		free(ents);
+}
+
+static void list_hugetlb(const char *root)
+{
+	printf("\nhugetlb pools (%s/hugepages):\n", root);
+	list_sizes(root, &hugetlb_pools);
+}
+
+static void list_mthp(const char *root)
+{
+	printf("\nmTHP sizes (%s/transparent_hugepage/hugepages-*kB/enabled and\n"
+	       "  shmem_enabled; inherit = follows the top-level file; - = not offered):\n",
+	       root);
+	list_sizes(root, &mthp_sizes);
+}
+
+static void list_settings(void)
+{
+	struct settings_ctx ctx;
+	char modes[8][16], cur[64] = "?";
+	int i, n;
+
+	settings_init(&ctx, NULL, NULL);
+	n = thp_modes_available(ctx.root, modes, 8);
+	knob_read(ctx.root, "transparent_hugepage/enabled", cur, sizeof(cur));
+	printf("\nTHP modes (%s/transparent_hugepage/enabled):", ctx.root);
+	for (i = 0; i < n; i++)
+		printf(" %s%s", modes[i], strcmp(modes[i], cur) ? "" : " (current)");
+	printf("\n  can change settings: %s\n", geteuid() == 0 &&
+	       settings_writable(&ctx) ? "yes" : "no (not root): current mode only");
+	list_mthp(ctx.root);
+	list_hugetlb(ctx.root);
+	settings_free(&ctx);
+}
+
+int cmd_list(int argc, char **argv)
+{
+	(void)argv;
+	if (argc > 1) {
+		tb_err("list takes no arguments");
+		return TB_EXIT_ERROR;
+	}
+	list_workloads();
+	printf("\nSuites:\n");
+	list_dir("configs", ".conf", false);
+	list_settings();
+	printf("\nEvents:\n");
+	events_init();
+	events_print_usable();
+	return 0;
+}

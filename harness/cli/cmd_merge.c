@@ -1,0 +1,134 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * cmd_merge - `thpbench merge`: results files of one setup as one file
+ * (merge.h), e.g. every boot of kernel A, for `thpbench compare`.
+ *
+ *   thpbench merge A-1.json A-2.json ... -o A.json [--boot-means] [--force]
+ *
+ * The output is checked by loading it back (store.h) and written with its
+ * summaries, atomically. Exit 0, or 2 naming the file and what differs.
+ */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "commands.h"
+#include "results/merge.h"
+#include "results/results.h"
+#include "results/store.h"
+#include "util/util.h"
+
+static void usage(FILE *f)
+{
+	fputs("usage: thpbench merge RESULTS.json... -o OUT.json [options]\n"
+	      "  Every run of every file, cases paired by id; the files must\n"
+	      "  come from one setup (same kernel, config, CPU, THP knobs;\n"
+	      "  the hostname may differ).\n\n"
+	      "  -o, --output FILE   the merged results file\n"
+	      "  --boot-means        one run per file and case: the mean of\n"
+	      "                      its ok runs (each file one sample)\n"
+	      "  --force             merge despite environment differences\n"
+	      "  -h, --help\n", f);
+}
+
+static const struct option long_opts[] = {
+	{ "output", required_argument, NULL, 'o' },
+	{ "boot-means", no_argument, NULL, 'M' },
+	{ "force", no_argument, NULL, 'F' },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+
+/* Write j to a temporary file, load it back as results, store it at out. */
+static int write_checked(json_t *j, const char *out)
+{
+	char tmp[4096], err[1024];
+	struct tb_results r;
+
+	snprintf(tmp, sizeof(tmp), "%s.merge.%ld", out, (long)getpid());
+	if (json_dump_file(j, tmp, JSON_INDENT(1))) {
+		tb_err("%s: cannot write", tmp);
+		return -1;
+	}
+	if (store_load(tmp, &r, err, sizeof(err))) {
+		unlink(tmp);
+		tb_err("merged file invalid: %s", err);
+		return -1;
+	}
+	unlink(tmp);
+	if (store_write(&r, out, err, sizeof(err))) {
+		results_free(&r);
+		tb_err("%s", err);
+		return -1;
+	}
+	results_free(&r);
+	return 0;
+}
+
+int cmd_merge(int argc, char **argv)
+{
+	struct merge_opts o = { 0 };
+	const char *out = NULL;
+	json_t **in;
+	char err[1024];
+	json_t *merged;
+	size_t n, i;
+	int opt, rc = TB_EXIT_ERROR;
+
+	optind = 0;
+	while ((opt = getopt_long(argc, argv, "o:h", long_opts, NULL)) != -1) {
+		switch (opt) {
+		case 'o':
+			out = optarg;
+			break;
+		case 'M':
+			o.boot_means = true;
+			break;
+		case 'F':
+			o.force = true;
+			break;
+		case 'h':
+			usage(stdout);
+			return TB_EXIT_OK;
+		default:
+			usage(stderr);
+			return TB_EXIT_ERROR;
+		}
+	}
+	if (!out || optind >= argc) {
+		usage(stderr);
+		return TB_EXIT_ERROR;
+	}
+	n = (size_t)(argc - optind);
+	in = xcalloc(n, sizeof(*in));
+	for (i = 0; i < n; i++) {
+		json_error_t jerr;
+
+		in[i] = json_load_file(argv[optind + i], 0, &jerr);
+		if (!in[i]) {
+			tb_err("%s:%d: %s", argv[optind + i], jerr.line, jerr.text);
+			goto out;
+		}
+		if (!json_is_array(json_object_get(in[i], "cases"))) {
+			tb_err("%s: not a results file (no \"cases\" array)",
+			       argv[optind + i]);
+			goto out;
+		}
+	}
+	merged = merge_results(in, (const char *const *)argv + optind, n, &o,
+			       err, sizeof(err));
+	if (!merged) {
+		tb_err("%s", err);
+		goto out;
+	}
+	if (!write_checked(merged, out))
+		rc = TB_EXIT_OK;
+	json_decref(merged);
+out:
+	for (i = 0; i < n; i++)
+		json_decref(in[i]);
+	free(in);
+	return rc;
+}

@@ -1,0 +1,55 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * thpbench restore - put back THP/hugetlb knobs a killed run left changed.
+ */
+#include <getopt.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "commands.h"
+#include "system/settings.h"
+#include "util/util.h"
+
+int cmd_restore(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "sysfs-root", required_argument, NULL, 'R' },
+		{ "state-dir", required_argument, NULL, 'S' },
+		{ "help", no_argument, NULL, 'h' },
+		{ 0 }
+	};
+	const char *root = NULL, *state = NULL;
+	struct settings_ctx ctx;
+	char err[512];
+	int c, restored = 0;
+
+	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'R': root = optarg; break;
+		case 'S': state = optarg; break;
+		case 'h':
+			printf("usage: thpbench restore [--sysfs-root DIR] [--state-dir DIR]\n");
+			return 0;
+		default:
+			return TB_EXIT_ERROR;
+		}
+	}
+	if (optind != argc) {
+		tb_err("restore takes no arguments (\"%s\")", argv[optind]);
+		return TB_EXIT_ERROR;
+	}
+	settings_init(&ctx, root, state);
+	if (settings_restore_journal(&ctx, &restored, err, sizeof(err))) {
+		tb_err("%s", err);
+		settings_free(&ctx);
+		return TB_EXIT_ERROR;
+	}
+	if (restored)
+		printf("thpbench: restored %d setting%s from %s/journal.json\n",
+		       restored, restored == 1 ? "" : "s", ctx.state_dir);
+	else
+		printf("thpbench: nothing to restore (no journal in %s)\n",
+		       ctx.state_dir);
+	settings_free(&ctx);
+	return 0;
+}

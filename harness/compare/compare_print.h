@@ -1,0 +1,51 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * compare_print - print a struct comparison (compare.h) in one of the
+ * dialects kernel developers read:
+ *   text      LKP-style columns: base %stddev %change [CI] new %stddev
+ *             p verdict metric; rows with a claimed change marked '*'
+ *   ministat  one block per metric, exactly as ministat(1) prints it
+ *             (plot, table, pooled Student's t), then our verdict
+ *   welch     the same table with the difference from Welch's t
+ *   email     plain text, at most 72 columns, for a cover letter
+ *   md, csv   tables; csv has every statistic, one row per metric
+ *   json      every statistic (schema "thpbench-compare/2")
+ * Each format is a file of its own (compare_text.c, compare_ministat.c,
+ * ...); the pieces they share are compare_format.h.
+ * All output is deterministic for given input (golden-tested).
+ */
+#ifndef THPBENCH_COMPARE_PRINT_H
+#define THPBENCH_COMPARE_PRINT_H
+
+#include <stdio.h>
+
+#include "compare.h"
+
+enum cmp_format {
+	CMP_FMT_TEXT,
+	CMP_FMT_MINISTAT,
+	CMP_FMT_EMAIL,
+	CMP_FMT_MD,
+	CMP_FMT_CSV,
+	CMP_FMT_JSON,
+	CMP_FMT_WELCH,
+};
+
+/* -1 when s names no format. */
+int cmp_format_parse(const char *s);
+void compare_print(const struct comparison *c, enum cmp_format f, FILE *out);
+
+void compare_print_text(const struct comparison *c, FILE *out);
+void compare_print_ministat(const struct comparison *c, FILE *out);
+void compare_print_email(const struct comparison *c, FILE *out);
+void compare_print_md(const struct comparison *c, FILE *out);
+void compare_print_csv(const struct comparison *c, FILE *out);
+void compare_print_json(const struct comparison *c, FILE *out);
+void compare_print_welch(const struct comparison *c, FILE *out);
+
+/* ministat(1)'s output for the two sides of m, names on its x/+ lines. */
+void compare_ministat_block(FILE *out, const struct cmp_metric *m,
+			    const char *a_name, const char *b_name,
+			    double confidence);
+
+#endif

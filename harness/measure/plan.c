@@ -1,0 +1,212 @@
+// SPDX-License-Identifier: GPL-2.0-only
+#include "plan.h"
+
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "util/util.h"
+
+static bool executable(const char *path)
+{
+	return access(path, X_OK) == 0;
+}
+
+char *workload_path(const char *name)
+{
+	char self[PATH_MAX], path[PATH_MAX * 2], *slash;
+	const char *dir = getenv("THPBENCH_WORKLOADS");
+	ssize_t n;
+
+	if (strchr(name, '/'))
+		return xstrdup(name);
+	if (dir) {
+		snprintf(path, sizeof(path), "%s/%s", dir, name);
+		if (executable(path))
+			return xstrdup(path);
+	}
+	n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	if (n > 0) {
+		self[n] = '\0';
+		slash = strrchr(self, '/');
+		if (slash)
+			*slash = '\0';
+		snprintf(path, sizeof(path), "%s/../workloads/%s", self, name);
+		if (executable(path))
+			return xstrdup(path);
+		snprintf(path, sizeof(path), "%s/workloads/%s", self, name);
+		if (executable(path))
+			return xstrdup(path);
+	}
+	snprintf(path, sizeof(path), "workloads/%s", name);
+	if (executable(path))
+		return xstrdup(path);
+	return xstrdup(name);	/* execvp searches PATH */
+}
+
+static void add_knob(struct plan_item *it, const char *key, const char *value)
+{
+	size_t i;
+
+	for (i = 0; i < it->nknobs; i++)
+		if (!strcmp(it->knobs[i].key, key)) {
+			free(it->knobs[i].value);
+			it->knobs[i].value = xstrdup(value);
+			return;
+		}
+	it->knobs = xrealloc(it->knobs, (it->nknobs + 1) * sizeof(*it->knobs));
+	it->knobs[it->nknobs].key = xstrdup(key);
+	it->knobs[it->nknobs++].value = xstrdup(value);
+}
+
+static bool wants_hugetlb(const struct suite_case *sc)
+{
+	size_t i;
+
+	for (i = 0; i < sc->nset; i++)
+		if (strstr(sc->set[i].key, "/nr_hugepages") &&
+		    strcmp(sc->set[i].value, "0"))
+			return true;
+	return false;
+}
+
+static bool expect_huge(const struct suite_case *sc, const char *mode)
+{
+	if (sc->expect_huge == EXPECT_YES)
+		return true;
+	if (sc->expect_huge == EXPECT_NO)
+		return false;
+	return !strcmp(mode, "always") || wants_hugetlb(sc);
+}
+
+static void fill_case(struct tb_case *c, const struct suite_case *sc,
+		      const char *mode, const struct plan_opts *o)
+{
+	char id[512];
+	size_t i;
+
+	snprintf(id, sizeof(id), "%s/thp=%s", sc->name, mode);
+	c->id = xstrdup(id);
+	c->name = xstrdup(sc->name);
+	c->workload = xstrdup(sc->workload);
+	c->nargs = sc->nargs;
+	c->args = xcalloc(sc->nargs + 1, sizeof(char *));
+	for (i = 0; i < sc->nargs; i++)
+		c->args[i] = xstrdup(sc->args[i]);
+	c->nenv = sc->nenv;
+	c->env = xcalloc(sc->nenv + 1, sizeof(char *));
+	for (i = 0; i < sc->nenv; i++)
+		c->env[i] = xstrdup(sc->env[i]);
+	c->thp = xstrdup(mode);
+	c->label = xstrdup(o->label ? o->label : sc->label ? sc->label : "");
+	c->expect_huge = expect_huge(sc, mode);
+	c->settings = json_object();
+	c->extra = json_deep_copy(sc->extra);
+}
+
+static void skip_if_needed(struct plan_item *it, const struct plan_opts *o,
+			   const char *mode)
+{
+	char why[256];
+
+	if (o->can_write || !it->nknobs)
+		return;
+	if (strcmp(mode, o->current_thp))
+		snprintf(why, sizeof(why),
+			 "not root: THP is \"%s\" here and cannot be switched to \"%s\"",
+			 o->current_thp, mode);
+	else
+		snprintf(why, sizeof(why),
+			 "not root: the case sets %s, which needs root",
+			 it->knobs[0].key);
+	it->skip = xstrdup(why);
+}
+
+static void add_item(struct plan *plan, struct tb_results *r, const struct suite *s,
+		     const struct suite_case *sc, const char *mode,
+		     const struct plan_opts *o)
+{
+	struct tb_case *c = results_add_case(r);
+	struct plan_item *it;
+	size_t i;
+
+	plan->items = xgrow(plan->items, sizeof(*plan->items), &plan->cap, plan->n);
+	it = &plan->items[plan->n++];
+	memset(it, 0, sizeof(*it));
+	it->case_idx = r->ncases - 1;
+	it->sc = sc;
+	fill_case(c, sc, mode, o);
+	if (o->can_write || strcmp(mode, o->current_thp))
+		add_knob(it, "transparent_hugepage/enabled", mode);
+	for (i = 0; i < sc->nset; i++)
+		add_knob(it, sc->set[i].key, sc->set[i].value);
+	for (i = 0; i < it->nknobs; i++)
+		json_object_set_new(c->settings, it->knobs[i].key,
+				    json_string(it->knobs[i].value));
+	it->path = workload_path(sc->workload);
+	it->argv = xcalloc(sc->nargs + 2, sizeof(char *));
+	it->argv[0] = xstrdup(sc->workload);
+	for (i = 0; i < sc->nargs; i++)
+		it->argv[i + 1] = xstrdup(sc->args[i]);
+	it->reps = o->reps >= 0 ? o->reps : sc->repetitions >= 0 ?
+		   sc->repetitions : s->repetitions;
+	it->warmup = o->warmup >= 0 ? o->warmup : sc->warmup >= 0 ?
+		     sc->warmup : s->warmup;
+	it->timeout_s = o->timeout_s >= 0 ? o->timeout_s : sc->timeout_s >= 0 ?
+			sc->timeout_s : s->timeout_s;
+	it->expect_huge = c->expect_huge;
+	skip_if_needed(it, o, mode);
+	if (it->skip) {
+		if (!c->extra)
+			c->extra = json_object();
+		json_object_set_new(c->extra, "skipped", json_string(it->skip));
+	}
+}
+
+void plan_build(const struct suite *s, const struct plan_opts *o,
+		struct plan *plan, struct tb_results *r)
+{
+	static char *current_only[] = { "current" };
+	size_t i, j, nmodes;
+	char **modes;
+
+	memset(plan, 0, sizeof(*plan));
+	for (i = 0; i < s->ncases; i++) {
+		const struct suite_case *sc = &s->cases[i];
+
+		modes = o->thp_override ? o->thp_override : sc->thp ? sc->thp :
+			s->thp ? s->thp : current_only;
+		nmodes = o->thp_override ? o->nthp_override : sc->thp ? sc->nthp :
+			 s->thp ? s->nthp : 1;
+		for (j = 0; j < nmodes; j++) {
+			const char *mode = strcmp(modes[j], "current") ?
+					   modes[j] : o->current_thp;
+
+			add_item(plan, r, s, sc, mode, o);
+		}
+	}
+}
+
+void plan_free(struct plan *plan)
+{
+	size_t i, j;
+
+	for (i = 0; i < plan->n; i++) {
+		struct plan_item *it = &plan->items[i];
+
+		for (j = 0; j < it->nknobs; j++) {
+			free(it->knobs[j].key);
+			free(it->knobs[j].value);
+		}
+		free(it->knobs);
+		free(it->path);
+		for (j = 0; it->argv && it->argv[j]; j++)
+			free(it->argv[j]);
+		free(it->argv);
+		free(it->skip);
+	}
+	free(plan->items);
+	memset(plan, 0, sizeof(*plan));
+}

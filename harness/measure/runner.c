@@ -1,0 +1,484 @@
+// SPDX-License-Identifier: GPL-2.0-only
+#include "runner.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "counters.h"
+#include "system/reap.h"
+#include "spawn.h"
+#include "util/util.h"
+#include "vmstat.h"
+
+static volatile sig_atomic_t abort_requested;
+
+void runner_abort(void)
+{
+	abort_requested = 1;
+}
+
+struct pipes {
+	int go[2], err[2], ctl[2], ack[2], met[2];
+};
+
+struct line_buf {
+	char *buf;
+	size_t len, cap;
+};
+
+struct live {
+	pid_t pid;
+	int pidfd;
+	struct pipes p;
+	struct counter_set cs;
+	struct line_buf ctl, met;
+	double anon_huge_kb, hugetlb_kb;
+	bool roi, timed_out, smaps_seen;
+};
+
+static void close_fd(int *fd)
+{
+	if (*fd >= 0)
+		close(*fd);
+	*fd = -1;
+}
+
+static int open_pipes(struct pipes *p)
+{
+	/* The child's ends first: low fd numbers, which even dash can redirect. */
+	int *all[] = { p->ctl, p->ack, p->met, p->go, p->err };
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(all); i++)
+		all[i][0] = all[i][1] = -1;
+	for (i = 0; i < ARRAY_SIZE(all); i++)
+		if (pipe2(all[i], O_CLOEXEC))
+			return -1;
+	return 0;
+}
+
+static void close_pipes(struct pipes *p)
+{
+	int *all[] = { p->go, p->err, p->ctl, p->ack, p->met };
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(all); i++) {
+		close_fd(&all[i][0]);
+		close_fd(&all[i][1]);
+	}
+}
+
+/* Start the child blocked on the go pipe, with the protocol fds named in
+ * its environment. */
+static pid_t start_child(const struct run_spec *spec, struct pipes *p,
+			 char **path, char ***envp)
+{
+	/*
+	 * The child reads all of this, from our memory, until it execs, after
+	 * we have returned: static, and one child at a time.
+	 */
+	static char ctl[32], ack[32], met[40];
+	static int keep[3], parent_ends[5];
+	static struct spawn_req req;
+	char **extra = xcalloc(spec->nenv + 3, sizeof(char *));
+
+	keep[0] = p->ctl[1];
+	keep[1] = p->ack[0];
+	keep[2] = p->met[1];
+	parent_ends[0] = p->go[1];
+	parent_ends[1] = p->err[0];
+	parent_ends[2] = p->ctl[0];
+	parent_ends[3] = p->ack[1];
+	parent_ends[4] = p->met[0];
+
+	snprintf(ctl, sizeof(ctl), "PERF_CTL_FD=%d", p->ctl[1]);
+	snprintf(ack, sizeof(ack), "PERF_ACK_FD=%d", p->ack[0]);
+	snprintf(met, sizeof(met), "THPBENCH_METRIC_FD=%d", p->met[1]);
+	extra[0] = ctl;
+	extra[1] = ack;
+	extra[2] = met;
+	if (spec->nenv)
+		memcpy(extra + 3, spec->env_extra, spec->nenv * sizeof(char *));
+	*envp = spawn_env(extra, spec->nenv + 3);
+	free(extra);
+	*path = spawn_find(spec->path);
+	req = (struct spawn_req){
+		.path = *path, .argv = spec->argv, .envp = *envp,
+		.go_fd = p->go[0], .err_fd = p->err[1], .out_fd = spec->out_fd,
+		.keep = keep, .nkeep = ARRAY_SIZE(keep),
+		.close = parent_ends, .nclose = ARRAY_SIZE(parent_ends),
+	};
+	return spawn_blocked(&req);
+}
+
+static void line_append(struct line_buf *lb, const char *data, size_t n)
+{
+	if (lb->len + n + 1 > lb->cap) {
+		lb->cap = (lb->len + n + 1) * 2;
+		lb->buf = xrealloc(lb->buf, lb->cap);
+	}
+	memcpy(lb->buf + lb->len, data, n);
+	lb->len += n;
+	lb->buf[lb->len] = '\0';
+}
+
+/* Pop one complete line (without '\n') into out; false when none. */
+static bool line_pop(struct line_buf *lb, char *out, size_t outlen)
+{
+	char *nl = lb->buf ? memchr(lb->buf, '\n', lb->len) : NULL;
+	size_t n;
+
+	if (!nl)
+		return false;
+	n = (size_t)(nl - lb->buf);
+	snprintf(out, outlen, "%.*s", (int)n, lb->buf);
+	memmove(lb->buf, nl + 1, lb->len - n - 1);
+	lb->len -= n + 1;
+	lb->buf[lb->len] = '\0';
+	return true;
+}
+
+static double smaps_field(const char *text, const char *key)
+{
+	const char *p = strstr(text, key);
+
+	return p ? strtod(p + strlen(key), NULL) : 0;
+}
+
+static void sample_smaps(struct live *lv)
+{
+	char path[64], buf[4096];
+	double anon, htlb;
+
+	snprintf(path, sizeof(path), "/proc/%d/smaps_rollup", (int)lv->pid);
+	if (read_file_str(path, buf, sizeof(buf)))
+		return;
+	lv->smaps_seen = true;
+	anon = smaps_field(buf, "\nAnonHugePages:");
+	htlb = smaps_field(buf, "\nShared_Hugetlb:") +
+	       smaps_field(buf, "\nPrivate_Hugetlb:");
+	if (anon > lv->anon_huge_kb)
+		lv->anon_huge_kb = anon;
+	if (htlb > lv->hugetlb_kb)
+		lv->hugetlb_kb = htlb;
+}
+
+static void ack(struct live *lv)
+{
+	if (write(lv->p.ack[1], "ack\n", 4) < 0 && errno != EPIPE)
+		tb_warn("cannot answer the workload's control fd: %s",
+			strerror(errno));
+}
+
+static void serve_control(struct live *lv)
+{
+	char line[64];
+
+	while (line_pop(&lv->ctl, line, sizeof(line))) {
+		if (!strcmp(line, "enable")) {
+			counters_roi_begin(&lv->cs);
+			lv->roi = true;
+		} else if (!strcmp(line, "disable")) {
+			counters_roi_end(&lv->cs);
+			sample_smaps(lv);
+		}
+		/* perf acks what it understands; we ack all so no workload hangs. */
+		ack(lv);
+	}
+}
+
+static void drain(int *fd, struct line_buf *lb)
+{
+	char buf[4096];
+	ssize_t n;
+
+	if (*fd < 0)
+		return;
+	n = read(*fd, buf, sizeof(buf));
+	if (n > 0)
+		line_append(lb, buf, (size_t)n);
+	else if (n == 0 || (errno != EAGAIN && errno != EINTR))
+		close_fd(fd);
+}
+
+static bool child_gone(struct live *lv, short pidfd_revents)
+{
+	siginfo_t si;
+
+	if (lv->pidfd >= 0)
+		return pidfd_revents & POLLIN;
+	memset(&si, 0, sizeof(si));
+	if (waitid(P_PID, lv->pid, &si, WEXITED | WNOHANG | WNOWAIT))
+		return true;
+	return si.si_pid == lv->pid;
+}
+
+static void kill_child(struct live *lv)
+{
+	kill(-lv->pid, SIGKILL);
+	kill(lv->pid, SIGKILL);
+}
+
+/* Serve the control and metric pipes until the child exits. */
+static void supervise(struct live *lv, double timeout_s, double t0)
+{
+	struct pollfd pfd[3];
+	double deadline = timeout_s > 0 ? t0 + timeout_s * 1e6 : 0;
+	int wait_ms;
+
+	for (;;) {
+		pfd[0] = (struct pollfd){ .fd = lv->pidfd, .events = POLLIN };
+		pfd[1] = (struct pollfd){ .fd = lv->p.ctl[0], .events = POLLIN };
+		pfd[2] = (struct pollfd){ .fd = lv->p.met[0], .events = POLLIN };
+		wait_ms = lv->pidfd >= 0 ? 200 : 10;
+		if (poll(pfd, 3, wait_ms) < 0 && errno != EINTR)
+			break;
+		if (pfd[1].revents)
+			drain(&lv->p.ctl[0], &lv->ctl);
+		if (pfd[2].revents)
+			drain(&lv->p.met[0], &lv->met);
+		serve_control(lv);
+		if (child_gone(lv, pfd[0].revents))
+			break;
+		if (abort_requested || (deadline && now_usec() > deadline)) {
+			lv->timed_out = !abort_requested;
+			kill_child(lv);
+		}
+	}
+	close_fd(&lv->p.ack[1]);
+}
+
+/*
+ * What the workload wrote just before exiting is still in the pipe. Called
+ * once its leftovers are dead: nobody holds the write end any more, but a
+ * process that would not die could, so this stops at EAGAIN, never waits.
+ */
+static void drain_rest(struct live *lv)
+{
+	size_t total = 0;
+	char buf[4096];
+	ssize_t n;
+
+	while (lv->p.met[0] >= 0 && total < (1u << 24)) {
+		n = read(lv->p.met[0], buf, sizeof(buf));
+		if (n > 0) {
+			line_append(&lv->met, buf, (size_t)n);
+			total += (size_t)n;
+		} else if (n == 0 || errno != EINTR) {
+			close_fd(&lv->p.met[0]);
+		}
+	}
+}
+
+static void store_workload_metrics(struct live *lv, struct tb_run *run)
+{
+	char line[256], name[128];
+	double v;
+	int used;
+
+	while (line_pop(&lv->met, line, sizeof(line))) {
+		if (sscanf(line, "%127s %lf%n", name, &v, &used) != 2 ||
+		    line[used + strspn(line + used, " \t")]) {
+			tb_warn("ignoring malformed metric line from the workload: \"%s\"",
+				line);
+			continue;
+		}
+		metric_set_put(&run->metrics, name, v);
+	}
+}
+
+static void store_counters(struct live *lv, struct tb_run *run)
+{
+	const char *why;
+	double v;
+	size_t i;
+
+	counters_read(&lv->cs);
+	for (i = 0; i < lv->cs.n; i++) {
+		const struct counter *c = &lv->cs.c[i];
+
+		if (counter_value(c, &v, &why)) {
+			metric_set_put(&run->metrics, c->ev->name, v);
+			if (c->enabled)
+				metric_set_put(&run->counted_pct, c->ev->name,
+					       100.0 * (double)c->running / (double)c->enabled);
+		} else {
+			note_set_put(&run->unsupported, c->ev->name, why);
+		}
+	}
+}
+
+static void store_rusage(struct tb_run *run, const struct rusage *ru,
+			 double wall)
+{
+	metric_set_put(&run->metrics, "wall_usec", wall);
+	metric_set_put(&run->metrics, "user_usec",
+		       ru->ru_utime.tv_sec * 1e6 + ru->ru_utime.tv_usec);
+	metric_set_put(&run->metrics, "sys_usec",
+		       ru->ru_stime.tv_sec * 1e6 + ru->ru_stime.tv_usec);
+	metric_set_put(&run->metrics, "minflt", (double)ru->ru_minflt);
+	metric_set_put(&run->metrics, "majflt", (double)ru->ru_majflt);
+	metric_set_put(&run->metrics, "maxrss_kb", (double)ru->ru_maxrss);
+}
+
+static double metric_or_zero(const struct tb_run *run, const char *name)
+{
+	const struct metric *m = metric_set_find(&run->metrics, name);
+
+	return m ? m->value : 0;
+}
+
+static void judge_huge(struct live *lv, struct tb_run *run)
+{
+	double thp = metric_or_zero(run, "vmstat.thp_fault_alloc") +
+		     metric_or_zero(run, "vmstat.thp_collapse_alloc") +
+		     metric_or_zero(run, "anon_huge_kb") +
+		     metric_or_zero(run, "hugetlb_pages");
+
+	if (lv->smaps_seen) {
+		metric_set_put(&run->metrics, "roi.anon_huge_kb", lv->anon_huge_kb);
+		metric_set_put(&run->metrics, "roi.hugetlb_kb", lv->hugetlb_kb);
+	}
+	run->huge = thp > 0 || lv->anon_huge_kb > 0 || lv->hugetlb_kb > 0;
+}
+
+static void set_status(struct tb_run *run, int wstatus, bool timed_out)
+{
+	char why[128];
+
+	if (WIFEXITED(wstatus)) {
+		run->exit_code = WEXITSTATUS(wstatus);
+		if (run->exit_code == 0) {
+			run->status = RUN_OK;
+			return;
+		}
+		run->status = run->exit_code == WORKLOAD_EXIT_INVALID ?
+			      RUN_INVALID : RUN_FAILED;
+		snprintf(why, sizeof(why), run->status == RUN_INVALID ?
+			 "workload reported an invalid measurement (exit %d)" :
+			 "exited with status %d", run->exit_code);
+	} else {
+		run->signal = WTERMSIG(wstatus);
+		run->status = timed_out ? RUN_TIMEOUT : RUN_SIGNALED;
+		snprintf(why, sizeof(why), timed_out ?
+			 "killed after the timeout" : "killed by signal %d (%s)",
+			 run->signal, strsignal(run->signal));
+	}
+	free(run->reason);
+	run->reason = xstrdup(why);
+}
+
+static int exec_error(struct live *lv, const struct run_spec *spec,
+		      struct tb_run *run)
+{
+	char why[512];
+	int e;
+
+	close_fd(&lv->p.err[1]);
+	if (read(lv->p.err[0], &e, sizeof(e)) != sizeof(e))
+		return 0;
+	snprintf(why, sizeof(why), "cannot execute %s: %s", spec->path,
+		 strerror(e));
+	run->status = RUN_ERROR;
+	run->reason = xstrdup(why);
+	return -1;
+}
+
+static void finish(struct live *lv, const struct run_spec *spec,
+		   struct tb_run *run, double t0, struct vmstat_snap *before)
+{
+	struct vmstat_snap after;
+	struct rusage ru;
+	int wstatus = 0;
+	double wall;
+
+	supervise(lv, spec->timeout_s, t0);
+	while (wait4(lv->pid, &wstatus, 0, &ru) < 0 && errno == EINTR)
+		;
+	wall = now_usec() - t0;
+	run->leftover = reap_leftovers(lv->pid);
+	drain_rest(lv);
+	if (run->leftover)
+		tb_warn("the workload left %d process(es) running after it exited; killed them (leftover_processes)",
+			run->leftover);
+	if (!vmstat_read(spec->vmstat_path, &after)) {
+		vmstat_delta(before, &after, &run->metrics);
+		vmstat_free(&after);
+	}
+	store_rusage(run, &ru, wall);
+	store_counters(lv, run);
+	store_workload_metrics(lv, run);
+	run->roi = lv->roi;
+	judge_huge(lv, run);
+	set_status(run, wstatus, lv->timed_out);
+}
+
+int runner_run(const struct run_spec *spec, struct tb_run *run)
+{
+	struct live lv = { .pidfd = -1 };
+	char *path = NULL, **envp = NULL;
+	struct vmstat_snap before;
+	double t0;
+	int rc = 0;
+
+	abort_requested = 0;
+	reap_enable();
+	if (open_pipes(&lv.p)) {
+		run->status = RUN_ERROR;
+		run->reason = xstrdup("cannot create pipes");
+		close_pipes(&lv.p);
+		return -1;
+	}
+	lv.pid = start_child(spec, &lv.p, &path, &envp);
+	if (lv.pid < 0) {
+		run->status = RUN_ERROR;
+		run->reason = xstrdup("cannot start a process (clone failed)");
+		close_pipes(&lv.p);
+		free(path);
+		free(envp);
+		return -1;
+	}
+	if (spec->on_spawn)
+		spec->on_spawn(lv.pid);
+	close_fd(&lv.p.go[0]);
+	close_fd(&lv.p.ctl[1]);
+	close_fd(&lv.p.ack[0]);
+	close_fd(&lv.p.met[1]);
+	fcntl(lv.p.ctl[0], F_SETFL, O_NONBLOCK);
+	fcntl(lv.p.met[0], F_SETFL, O_NONBLOCK);
+	lv.pidfd = (int)syscall(SYS_pidfd_open, lv.pid, 0);
+	counters_open(&lv.cs, spec->evs, spec->nevs, lv.pid);
+	memset(&before, 0, sizeof(before));
+	vmstat_read(spec->vmstat_path, &before);
+	t0 = now_usec();
+	if (write(lv.p.go[1], "g", 1) != 1)
+		kill_child(&lv);
+	close_fd(&lv.p.go[1]);
+	/* After this the child no longer uses our memory: it has exec'd or died. */
+	if (exec_error(&lv, spec, run)) {
+		waitpid(lv.pid, NULL, 0);
+		rc = -1;
+	} else {
+		finish(&lv, spec, run, t0, &before);
+	}
+	if (spec->on_spawn)
+		spec->on_spawn(0);
+	vmstat_free(&before);
+	counters_close(&lv.cs);
+	free(path);
+	free(envp);
+	close_fd(&lv.pidfd);
+	close_pipes(&lv.p);
+	free(lv.ctl.buf);
+	free(lv.met.buf);
+	return rc;
+}

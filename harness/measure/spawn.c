@@ -1,0 +1,148 @@
+// SPDX-License-Identifier: GPL-2.0-only
+#include "spawn.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "util/util.h"
+
+extern char **environ;
+
+#define CHILD_STACK (64 * 1024)
+
+/* Used by one child at a time: the runner waits for each exec. */
+static _Alignas(16) char child_stack[CHILD_STACK];
+
+static void default_signals(void)
+{
+	struct sigaction sa;
+	sigset_t none;
+	int sig;
+
+	for (sig = 1; sig < NSIG; sig++) {
+		if (sigaction(sig, NULL, &sa) || sa.sa_handler == SIG_IGN ||
+		    sa.sa_handler == SIG_DFL)
+			continue;
+		sa.sa_handler = SIG_DFL;
+		sa.sa_flags = 0;
+		sigaction(sig, &sa, NULL);
+	}
+	/* The harness ignores SIGPIPE; a workload should not inherit that. */
+	signal(SIGPIPE, SIG_DFL);
+	sigemptyset(&none);
+	sigprocmask(SIG_SETMASK, &none, NULL);
+}
+
+/*
+ * Not instrumented by AddressSanitizer (make sanitize): it runs on
+ * child_stack, which ASan does not know, and would warn about the stack
+ * it finds at _exit.
+ */
+__attribute__((no_sanitize_address))
+static int child_main(void *arg)
+{
+	const struct spawn_req *req = arg;
+	size_t i;
+	char c;
+	int e;
+
+	setpgid(0, 0);
+	default_signals();
+	for (i = 0; i < req->nclose; i++)
+		close(req->close[i]);
+	for (i = 0; i < req->nkeep; i++)
+		fcntl(req->keep[i], F_SETFD, 0);
+	if (req->out_fd >= 0) {
+		dup2(req->out_fd, STDOUT_FILENO);
+		dup2(req->out_fd, STDERR_FILENO);
+	}
+	if (read(req->go_fd, &c, 1) != 1)
+		_exit(127);
+	execve(req->path, req->argv, req->envp);
+	e = errno;
+	if (write(req->err_fd, &e, sizeof(e)) < 0)
+		_exit(127);
+	_exit(127);
+}
+
+pid_t spawn_blocked(const struct spawn_req *req)
+{
+	sigset_t all, old;
+	pid_t pid;
+	int e;
+
+	sigfillset(&all);
+	sigprocmask(SIG_BLOCK, &all, &old);
+	pid = clone(child_main, child_stack + CHILD_STACK, CLONE_VM | SIGCHLD,
+		    (void *)req);
+	e = errno;
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	if (pid > 0)
+		setpgid(pid, pid);
+	errno = e;
+	return pid;
+}
+
+char *spawn_find(const char *name)
+{
+	const char *path = getenv("PATH");
+	char buf[PATH_MAX];
+	const char *p, *end;
+
+	if (strchr(name, '/') || !*name)
+		return xstrdup(name);
+	for (p = path ? path : "/usr/local/bin:/usr/bin:/bin";; p = end + 1) {
+		end = strchrnul(p, ':');
+		/* An empty PATH element means the current directory. */
+		if (end == p)
+			snprintf(buf, sizeof(buf), "./%s", name);
+		else
+			snprintf(buf, sizeof(buf), "%.*s/%s", (int)(end - p), p, name);
+		if (!access(buf, X_OK))
+			return xstrdup(buf);
+		if (!*end)
+			break;
+	}
+	return xstrdup(name);
+}
+
+static size_t name_len(const char *kv)
+{
+	const char *eq = strchr(kv, '=');
+
+	return eq ? (size_t)(eq - kv) : strlen(kv);
+}
+
+static bool overridden(const char *kv, char *const *extra, size_t nextra)
+{
+	size_t i, n = name_len(kv);
+
+	for (i = 0; i < nextra; i++)
+		if (name_len(extra[i]) == n && !strncmp(kv, extra[i], n))
+			return true;
+	return false;
+}
+
+char **spawn_env(char *const *extra, size_t nextra)
+{
+	size_t i, n = 0, nenv = 0;
+	char **v;
+
+	while (environ && environ[nenv])
+		nenv++;
+	v = xcalloc(nenv + nextra + 1, sizeof(*v));
+	for (i = 0; i < nextra; i++)
+		v[n++] = extra[i];
+	for (i = 0; i < nenv; i++)
+		if (!overridden(environ[i], extra, nextra))
+			v[n++] = environ[i];
+	v[n] = NULL;
+	return v;
+}

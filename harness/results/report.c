@@ -1,0 +1,253 @@
+// SPDX-License-Identifier: GPL-2.0-only
+#include "report.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "stats/stats.h"
+#include "stats/stats_split.h"
+#include "util/util.h"
+
+void fmt_grouped(char *buf, size_t len, double v)
+{
+	char digits[64], out[96];
+	int decimals = fabs(v) >= 1000 ? 0 : (fabs(v) >= 10 ? 2 : 3);
+	size_t i, n, o = 0, int_len;
+	const char *dot;
+
+	if (!isfinite(v)) {
+		snprintf(buf, len, "-");
+		return;
+	}
+	snprintf(digits, sizeof(digits), "%.*f", decimals, fabs(v));
+	dot = strchr(digits, '.');
+	int_len = dot ? (size_t)(dot - digits) : strlen(digits);
+	if (v < 0 && strspn(digits, "0.") != strlen(digits))
+		out[o++] = '-';
+	for (i = 0, n = strlen(digits); i < n; i++) {
+		if (i && i < int_len && (int_len - i) % 3 == 0)
+			out[o++] = ',';
+		out[o++] = digits[i];
+	}
+	out[o] = '\0';
+	snprintf(buf, len, "%s", out);
+}
+
+static size_t huge_runs(const struct tb_case *c)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < c->nruns; i++)
+		n += c->runs[i].huge == 1;
+	return n;
+}
+
+static void print_header(FILE *f, const struct tb_case *c)
+{
+	size_t i, ok = case_ok_runs(c);
+
+	fprintf(f, "\n %s: '%s", c->id, c->workload);
+	for (i = 0; i < c->nargs; i++)
+		fprintf(f, " %s", c->args[i]);
+	fprintf(f, "'");
+	if (c->label && *c->label)
+		fprintf(f, " [%s]", c->label);
+	fprintf(f, " (%zu of %zu runs ok)\n", ok, c->nruns);
+	fprintf(f, "   huge-page backed: %zu of %zu runs%s\n", huge_runs(c), c->nruns,
+		c->expect_huge ? " (expected: all)" : "");
+	for (i = 0; i < c->nruns; i++)
+		if (c->runs[i].status != RUN_OK)
+			fprintf(f, "   run %zu: %s: %s\n", i + 1,
+				run_status_name(c->runs[i].status),
+				c->runs[i].reason ? c->runs[i].reason : "");
+	fprintf(f, "\n%16s %-14s %4s %12s %12s %12s  %s\n", "mean",
+		"( +- stderr )", "n", "min", "median", "max", "metric");
+}
+
+static void print_metric(FILE *f, const char *name, const struct summary *s)
+{
+	char mean[32], mn[32], med[32], mx[32], pct[32];
+
+	fmt_grouped(mean, sizeof(mean), s->mean);
+	fmt_grouped(mn, sizeof(mn), s->min);
+	fmt_grouped(med, sizeof(med), s->median);
+	fmt_grouped(mx, sizeof(mx), s->max);
+	if (isfinite(s->stderr_mean) && s->mean != 0)
+		snprintf(pct, sizeof(pct), "( +- %6.2f%% )",
+			 100 * s->stderr_mean / fabs(s->mean));
+	else
+		snprintf(pct, sizeof(pct), "%14s", "");
+	fprintf(f, "%16s %-14s %4zu %12s %12s %12s  %s\n", mean, pct, s->n,
+		mn, med, mx, name);
+}
+
+/* perf prints "(35.70%)" after a multiplexed count; say it in words. */
+static void print_multiplexed(FILE *f, const struct tb_case *c)
+{
+	const struct metric_set *first;
+	size_t i, j;
+
+	if (!c->nruns)
+		return;
+	first = &c->runs[0].counted_pct;
+	for (j = 0; j < first->n; j++) {
+		double lo = first->v[j].value;
+
+		for (i = 1; i < c->nruns; i++) {
+			const struct metric *m = metric_set_find(&c->runs[i].counted_pct,
+								 first->v[j].name);
+
+			if (m && m->value < lo)
+				lo = m->value;
+		}
+		if (lo < 99.5)
+			fprintf(f, "%16s %s: counted %.2f%% of the time at worst "
+				"(multiplexed); scaled by enabled/running\n", "",
+				first->v[j].name, lo);
+	}
+}
+
+/* counters.c reasons start with the marker the column already shows. */
+static const char *bare_reason(const char *reason)
+{
+	static const char marker[] = "<not supported>: ";
+
+	return strncmp(reason, marker, sizeof(marker) - 1) ? reason :
+	       reason + sizeof(marker) - 1;
+}
+
+static void print_unsupported(FILE *f, const struct tb_case *c)
+{
+	size_t i, j;
+
+	for (i = 0; i < c->nruns; i++) {
+		const struct note_set *ns = &c->runs[i].unsupported;
+
+		for (j = 0; j < ns->n; j++) {
+			size_t k;
+			bool seen = false;
+
+			for (k = 0; k < i && !seen; k++)
+				seen = note_set_find(&c->runs[k].unsupported,
+						     ns->v[j].name);
+			if (!seen)
+				fprintf(f, "%16s %-14s %4s %12s %12s %12s  %s (%s)\n",
+					"<not supported>", "", "", "", "", "",
+					ns->v[j].name, bare_reason(ns->v[j].reason));
+		}
+	}
+}
+
+static const char *const rusage_names[] = {
+	"wall_usec", "user_usec", "sys_usec", "minflt", "majflt", "maxrss_kb",
+};
+
+/* Workload figures first, then rusage, then the harness's samples, then vmstat. */
+static int metric_rank(const char *name)
+{
+	size_t i;
+
+	if (!strncmp(name, "vmstat.", 7))
+		return 3;
+	if (!strncmp(name, "roi.", 4))
+		return 2;
+	for (i = 0; i < ARRAY_SIZE(rusage_names); i++)
+		if (!strcmp(name, rusage_names[i]))
+			return 1;
+	return 0;
+}
+
+static int cmp_rank(const void *a, const void *b)
+{
+	const char *x = *(char *const *)a, *y = *(char *const *)b;
+	int d = metric_rank(x) - metric_rank(y);
+
+	return d ? d : strcmp(x, y);
+}
+
+static void print_split(FILE *f, const double *v, size_t n)
+{
+	struct split sp;
+	char lo[32], hi[32];
+
+	if (!stats_split(v, n, &sp))
+		return;
+	fmt_grouped(lo, sizeof(lo), sp.low_median);
+	fmt_grouped(hi, sizeof(hi), sp.high_median);
+	fprintf(f, "%16s ^ runs split: %zu near %s, %zu near %s (%.1fx apart): "
+		"the mean describes neither\n", "", sp.n_low, lo, sp.n_high, hi,
+		sp.gap);
+}
+
+/* The suite's key figures (better.*) of the first warm-up: fresh memory. */
+static void print_first_warmup(FILE *f, const struct tb_case *c)
+{
+	const json_t *first = json_object_get(c->extra, "first_warmup");
+	const json_t *keys = json_object_get(c->extra, "metric"), *v;
+	const char *name;
+	char buf[32];
+	bool any = false;
+
+	json_object_foreach((json_t *)keys, name, v) {
+		v = json_object_get(first, name);
+		if (!json_is_number(v))
+			continue;
+		fmt_grouped(buf, sizeof(buf), json_number_value(v));
+		fprintf(f, "%s %s %s", any ? "," : "  first warm-up run (fresh memory, "
+			"not averaged):", name, buf);
+		any = true;
+	}
+	if (any)
+		fputc('\n', f);
+}
+
+void report_case(FILE *f, const struct tb_case *c)
+{
+	const char *skipped;
+	char **names;
+	double *vals = xmalloc((c->nruns ? c->nruns : 1) * sizeof(*vals));
+	size_t i, n, nn = case_metric_names(c, &names), quiet = 0;
+	struct summary s;
+
+	skipped = json_string_value(json_object_get(c->extra, "skipped"));
+	if (skipped && !c->nruns) {
+		fprintf(f, "\n %s: skipped: %s\n", c->id, skipped);
+		free(names);
+		free(vals);
+		return;
+	}
+	print_header(f, c);
+	qsort(names, nn, sizeof(*names), cmp_rank);
+	for (i = 0; i < nn; i++) {
+		n = case_metric_values(c, names[i], vals, c->nruns);
+		if (stats_summary(vals, n, &s))
+			continue;
+		if (!strncmp(names[i], "vmstat.", 7) && s.min == 0 && s.max == 0) {
+			quiet++;
+			continue;
+		}
+		print_metric(f, names[i], &s);
+		print_split(f, vals, n);
+	}
+	print_first_warmup(f, c);
+	print_unsupported(f, c);
+	print_multiplexed(f, c);
+	if (quiet)
+		fprintf(f, "%16s (%zu vmstat counters did not move; all are in results.json)\n",
+			"", quiet);
+	free(names);
+	free(vals);
+}
+
+void report_results(FILE *f, const struct tb_results *r)
+{
+	size_t i;
+
+	for (i = 0; i < r->ncases; i++)
+		report_case(f, &r->cases[i]);
+	fprintf(f, "\n ( +- x%% ) is the standard error of the mean as a percentage "
+		"of the mean, as in perf stat -r.\n"
+		" min/median/max are over the ok runs; failed runs are listed "
+		"above and not averaged in.\n");
+}

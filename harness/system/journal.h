@@ -1,0 +1,45 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * journal - the knob snapshot on disk, so that settings changed by a run
+ * that crashed (or was SIGKILLed) can be put back by the next one.
+ *
+ * state_dir/journal.json:
+ *   { "version": 1, "root": "/sys/kernel/mm", "pid": 1234,
+ *     "start_time": 1764460000, "start_time_utc": "2026-11-29T23:40:00Z",
+ *     "knobs": [ { "name": "transparent_hugepage/enabled",
+ *                  "value": "madvise" }, ... ] }
+ * The knobs are an array because their order is the restore order
+ * (THP knobs before hugetlb pools).
+ *
+ * Written to a temp file, fsynced, renamed over the old one and the
+ * directory fsynced: a crash leaves either the old or the new journal,
+ * never a torn one, and the journal is on disk before any knob changes.
+ * The journal and its temp file are never opened through a symlink and
+ * must be regular files of ours (trust.h); the reader of a journal checks
+ * its "root" against the sysfs root it was configured with (settings.c).
+ */
+#ifndef THPBENCH_JOURNAL_H
+#define THPBENCH_JOURNAL_H
+
+#include <stddef.h>
+#include <sys/types.h>
+
+#include "snapshot.h"
+
+#define JOURNAL_VERSION 1
+
+struct journal {
+	char *root;		/* mm sysfs root the knobs live under */
+	pid_t pid;		/* harness that wrote it */
+	long long start;	/* time(2) at settings_begin */
+	struct snapshot knobs;	/* abspaths prebuilt under root */
+};
+
+int journal_write(const char *path, const struct journal *j, char *err,
+		  size_t errlen);
+/* 1 and *j filled, 0 when path does not exist, -1 with err set. */
+int journal_read(const char *path, struct journal *j, char *err,
+		 size_t errlen);
+void journal_free(struct journal *j);
+
+#endif

@@ -1,0 +1,167 @@
+// SPDX-License-Identifier: GPL-2.0-only
+#include "reap.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "util/util.h"
+
+#define MAX_ROUNDS 200		/* x 10 ms: give up after 2 s */
+
+struct pstat {
+	pid_t pid, ppid, pgrp;
+	char state;
+	unsigned long long start;
+};
+
+void reap_enable(void)
+{
+	static bool done;
+
+	if (!done)
+		prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0);
+	done = true;
+}
+
+/* Fields after "(comm)": the name may hold spaces and parentheses. */
+static int read_pstat(pid_t pid, struct pstat *ps)
+{
+	char path[64], buf[1024], *p;
+	unsigned long long start;
+	int ppid, pgrp, i;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	if (read_file_str(path, buf, sizeof(buf)))
+		return -1;
+	p = strrchr(buf, ')');
+	if (!p || sscanf(p + 1, " %c %d %d", &ps->state, &ppid, &pgrp) != 3)
+		return -1;
+	/* Field 22 is starttime; p + 1 starts at field 3. */
+	for (i = 3; i < 22 && p; i++)
+		p = strchr(p + 1, ' ');
+	if (!p || sscanf(p, " %llu", &start) != 1)
+		return -1;
+	ps->pid = pid;
+	ps->ppid = ppid;
+	ps->pgrp = pgrp;
+	ps->start = start;
+	return 0;
+}
+
+unsigned long long proc_start_time(pid_t pid)
+{
+	struct pstat ps;
+
+	return read_pstat(pid, &ps) ? 0 : ps.start;
+}
+
+typedef bool (*match_fn)(const struct pstat *ps, pid_t pgid);
+
+/* Signal every live process that matches; how many there were. */
+static int kill_matching(match_fn match, pid_t pgid, pid_t *seen,
+			 size_t *nseen, size_t maxseen)
+{
+	struct dirent *e;
+	struct pstat ps;
+	DIR *d = opendir("/proc");
+	int n = 0;
+	size_t i;
+
+	if (!d)
+		return 0;
+	while ((e = readdir(d))) {
+		long pid;
+
+		if (parse_long(e->d_name, &pid) || pid <= 1 || pid == getpid() ||
+		    read_pstat((pid_t)pid, &ps) || ps.state == 'Z' ||
+		    !match(&ps, pgid))
+			continue;
+		kill((pid_t)pid, SIGKILL);
+		n++;
+		for (i = 0; i < *nseen && seen[i] != ps.pid; i++)
+			;
+		if (i == *nseen && *nseen < maxseen)
+			seen[(*nseen)++] = ps.pid;
+	}
+	closedir(d);
+	return n;
+}
+
+static bool ours_or_in_group(const struct pstat *ps, pid_t pgid)
+{
+	return ps->pgrp == pgid || ps->ppid == getpid();
+}
+
+static void pause_10ms(void)
+{
+	struct timespec ts = { 0, 10 * 1000 * 1000 };
+
+	nanosleep(&ts, NULL);
+}
+
+int reap_leftovers(pid_t pgid)
+{
+	pid_t seen[1024];
+	size_t nseen = 0;
+	int round, live;
+
+	if (pgid <= 1)
+		return 0;
+	for (round = 0; round < MAX_ROUNDS; round++) {
+		live = kill_matching(ours_or_in_group, pgid, seen, &nseen,
+				     ARRAY_SIZE(seen));
+		while (waitpid(-1, NULL, WNOHANG) > 0)
+			;
+		if (!live)
+			break;
+		pause_10ms();
+	}
+	if (round == MAX_ROUNDS)
+		tb_warn("processes left by the workload would not die (uninterruptible sleep?)");
+	return (int)nseen;
+}
+
+static bool in_group(const struct pstat *ps, pid_t pgid)
+{
+	return ps->pgrp == pgid;
+}
+
+/*
+ * A pid is not reused while a process group of that id has members, so
+ * members of group pgid without a process pgid are the recorded group.
+ * A live process pgid is its leader only if it started when recorded.
+ */
+static bool same_group(pid_t pgid, unsigned long long start)
+{
+	unsigned long long now = proc_start_time(pgid);
+
+	return !now || (start && now == start);
+}
+
+int reap_group(pid_t pgid, unsigned long long start)
+{
+	pid_t seen[1024];
+	size_t nseen = 0;
+	int round;
+
+	if (pgid <= 1 || pgid == getpgrp() || !same_group(pgid, start))
+		return 0;
+	for (round = 0; round < MAX_ROUNDS; round++) {
+		if (!kill_matching(in_group, pgid, seen, &nseen,
+				   ARRAY_SIZE(seen)))
+			break;
+		while (waitpid(-1, NULL, WNOHANG) > 0)
+			;
+		pause_10ms();
+	}
+	return (int)nseen;
+}

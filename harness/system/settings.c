@@ -1,0 +1,421 @@
+// SPDX-License-Identifier: GPL-2.0-only
+#include "settings.h"
+#include "hugetlb_pool.h"
+#include "journal.h"
+#include "lock.h"
+#include "trust.h"
+#include "util/util.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#define DEFAULT_ROOT "/sys/kernel/mm"
+#define DEFAULT_STATE_DIR "/run/thpbench"
+#define LOCK_DIR "/run/thpbench"
+
+/* ---- life cycle ---------------------------------------------------- */
+
+static char *env_or(const char *arg, const char *env, const char *def)
+{
+	const char *v = arg ? arg : getenv(env);
+	char *s = xstrdup(v && *v ? v : def);
+	size_t n = strlen(s);
+
+	while (n > 1 && s[n - 1] == '/')
+		s[--n] = '\0';
+	return s;
+}
+
+void settings_init(struct settings_ctx *ctx, const char *root,
+		   const char *state_dir)
+{
+	memset(ctx, 0, sizeof(*ctx));
+	ctx->root = env_or(root, "THPBENCH_SYSFS_ROOT", DEFAULT_ROOT);
+	ctx->state_dir = env_or(state_dir, "THPBENCH_STATE_DIR",
+				DEFAULT_STATE_DIR);
+	ctx->lock_fd = -1;
+}
+
+void settings_free(struct settings_ctx *ctx)
+{
+	if (ctx->active)
+		settings_end(ctx);
+	lock_release(ctx->lock_fd);
+	snapshot_free(&ctx->orig);
+	free(ctx->root);
+	free(ctx->state_dir);
+	memset(ctx, 0, sizeof(*ctx));
+	ctx->lock_fd = -1;
+}
+
+/*
+ * By the enabled file's mode and access(2), not geteuid() alone: root in a
+ * container with /sys mounted read-only cannot write either (EROFS), and
+ * a fake tree marks itself read-only with mode 0444.
+ */
+bool settings_writable(const struct settings_ctx *ctx)
+{
+	char path[PATH_MAX];
+	struct stat st;
+
+	snprintf(path, sizeof(path), "%s/" THP_DIR "/enabled", ctx->root);
+	if (stat(path, &st) || !(st.st_mode & 0222))
+		return false;
+	return !access(path, W_OK);
+}
+
+static void path_in(const struct settings_ctx *ctx, const char *file,
+		    char *buf, size_t len)
+{
+	snprintf(buf, len, "%s/%s", ctx->state_dir, file);
+}
+
+/*
+ * Under /run whatever the state directory: two runs with different
+ * THPBENCH_STATE_DIR still change the same knobs. Named by the device and
+ * inode of the sysfs root, so /sys/kernel/mm reached by any path (or a
+ * second sysfs mount) is one lock and a fake tree in a test is another.
+ * Not root, where /run/thpbench cannot be made: $XDG_RUNTIME_DIR (also
+ * under /run).
+ */
+int settings_lock_path(const char *root, char *buf, size_t len, char *err,
+		       size_t errlen)
+{
+	const char *xdg = getenv("XDG_RUNTIME_DIR");
+	char dir[PATH_MAX] = LOCK_DIR;
+	struct stat st;
+
+	if (stat(root, &st)) {
+		snprintf(err, errlen, "%s: %s", root, strerror(errno));
+		return -1;
+	}
+	if (trust_dir(dir, true, err, errlen)) {
+		if (geteuid() == 0 || !xdg || strncmp(xdg, "/run/", 5))
+			return -1;
+		snprintf(dir, sizeof(dir), "%s/thpbench", xdg);
+		if (trust_dir(dir, true, err, errlen))
+			return -1;
+	}
+	snprintf(buf, len, "%s/lock-%llx-%llx", dir,
+		 (unsigned long long)st.st_dev, (unsigned long long)st.st_ino);
+	return 0;
+}
+
+static int take_lock(struct settings_ctx *ctx, char *err, size_t errlen)
+{
+	char path[PATH_MAX];
+	pid_t holder;
+
+	if (settings_lock_path(ctx->root, path, sizeof(path), err, errlen))
+		return -1;
+	ctx->lock_fd = lock_take(path, &holder);
+	if (ctx->lock_fd >= 0)
+		return 0;
+	if (errno == EWOULDBLOCK && holder)
+		snprintf(err, errlen,
+			 "another thpbench (pid %ld) is changing huge-page settings under %s (it holds %s); wait for it to finish",
+			 (long)holder, ctx->root, path);
+	else if (errno == EWOULDBLOCK)
+		snprintf(err, errlen,
+			 "another thpbench is changing huge-page settings under %s (it holds %s); wait for it to finish",
+			 ctx->root, path);
+	else
+		snprintf(err, errlen, "cannot lock %s: %s%s", path,
+			 strerror(errno), errno == EPERM || errno == ELOOP ?
+			 " (not a regular file of ours: delete it)" : "");
+	return -1;
+}
+
+static void release_lock(struct settings_ctx *ctx)
+{
+	lock_release(ctx->lock_fd);
+	ctx->lock_fd = -1;
+}
+
+/* With the lock held. 1 when a journal was found, 0 none, -1 error. */
+static int restore_journal_locked(struct settings_ctx *ctx, int *restored,
+				  struct journal *j, char *err, size_t errlen)
+{
+	char path[PATH_MAX];
+	size_t i;
+	int r;
+
+	path_in(ctx, "journal.json", path, sizeof(path));
+	r = journal_read(path, j, err, errlen);
+	if (r <= 0)
+		return r;
+	if (strcmp(j->root, ctx->root)) {
+		snprintf(err, errlen,
+			 "%s: the journal is for knobs under %s, this thpbench uses %s; refusing to write outside it (run with THPBENCH_SYSFS_ROOT=%s, or delete the journal)",
+			 path, j->root, ctx->root, j->root);
+		return -1;
+	}
+	for (i = 0; i < j->knobs.n; i++) {
+		if (!knob_name_ok(j->knobs.v[i].name)) {
+			snprintf(err, errlen,
+				 "%s: knob %s is outside " THP_DIR "/ and " HUGETLB_DIR
+				 "/; refusing to write it; delete the journal",
+				 path, j->knobs.v[i].name);
+			return -1;
+		}
+	}
+	settings_guard_end_recorded_child(ctx->state_dir);
+	snapshot_order(&j->knobs);
+	r = snapshot_restore(&j->knobs, restored);
+	if (r) {
+		snprintf(err, errlen,
+			 "%d knob(s) from %s would not go back (listed above); fix that and run `thpbench restore` again, or delete the journal to keep the current values",
+			 r, path);
+		return -1;
+	}
+	if (unlink(path)) {
+		snprintf(err, errlen, "cannot delete %s: %s", path,
+			 strerror(errno));
+		return -1;
+	}
+	return 1;
+}
+
+int settings_restore_journal(struct settings_ctx *ctx, int *restored,
+			     char *err, size_t errlen)
+{
+	bool held = ctx->lock_fd >= 0;
+	struct journal j;
+	int r;
+
+	*restored = 0;
+	if (ctx->active) {
+		snprintf(err, errlen,
+			 "this run's own settings are in use; they are restored by settings_end");
+		return -1;
+	}
+	/* No state dir: no journal either, and nothing to lock. */
+	if (access(ctx->state_dir, F_OK) && errno == ENOENT)
+		return 0;
+	if (trust_dir(ctx->state_dir, false, err, errlen))
+		return -1;
+	if (!held && take_lock(ctx, err, errlen))
+		return -1;
+	r = restore_journal_locked(ctx, restored, &j, err, errlen);
+	journal_free(&j);
+	if (!held)
+		release_lock(ctx);
+	return r < 0 ? -1 : 0;
+}
+
+static void recover_crashed(struct settings_ctx *ctx, int *ret, char *err,
+			    size_t errlen)
+{
+	char when[32] = "?";
+	struct journal j;
+	int restored = 0;
+	time_t t;
+
+	*ret = restore_journal_locked(ctx, &restored, &j, err, errlen);
+	if (*ret > 0) {
+		t = (time_t)j.start;
+		strftime(when, sizeof(when), "%Y-%m-%d %H:%M:%S",
+			 localtime(&t));
+		tb_warn("thpbench pid %ld (started %s) did not end cleanly; restored %d huge-page knob(s) it had changed",
+			(long)j.pid, when, restored);
+	}
+	journal_free(&j);
+}
+
+static int write_journal(struct settings_ctx *ctx, char *err, size_t errlen)
+{
+	char path[PATH_MAX];
+	struct journal j = {
+		.root = ctx->root,
+		.pid = getpid(),
+		.start = (long long)time(NULL),
+		.knobs = ctx->orig,
+	};
+
+	path_in(ctx, "journal.json", path, sizeof(path));
+	return journal_write(path, &j, err, errlen);
+}
+
+static void end_at_exit(void *ctx)
+{
+	settings_end(ctx);
+}
+
+int settings_begin(struct settings_ctx *ctx, char *err, size_t errlen)
+{
+	int r;
+
+	if (ctx->active) {
+		snprintf(err, errlen, "settings_begin called twice");
+		return -1;
+	}
+	if (trust_dir(ctx->state_dir, true, err, errlen))
+		return -1;
+	if (take_lock(ctx, err, errlen))
+		return -1;
+	recover_crashed(ctx, &r, err, errlen);
+	if (r < 0)
+		goto fail;
+	if (snapshot_take(ctx->root, &ctx->orig, err, errlen))
+		goto fail;
+	if (write_journal(ctx, err, errlen)) {
+		snapshot_free(&ctx->orig);
+		goto fail;
+	}
+	ctx->active = true;
+	settings_guard_arm(&ctx->orig, ctx->state_dir, end_at_exit, ctx);
+	return 0;
+fail:
+	release_lock(ctx);
+	return -1;
+}
+
+int settings_end(struct settings_ctx *ctx)
+{
+	sigset_t old;
+	char path[PATH_MAX];
+	int restored = 0, failed;
+
+	if (!ctx->active)
+		return 0;
+	path_in(ctx, "journal.json", path, sizeof(path));
+	settings_guard_block(&old);
+	settings_guard_disarm(&ctx->orig, ctx->state_dir);
+	failed = snapshot_restore(&ctx->orig, &restored);
+	if (!failed)
+		unlink(path);
+	else
+		tb_err("settings journal kept in %s: run `thpbench restore` once the above is fixed",
+		       ctx->state_dir);
+	ctx->active = false;
+	snapshot_free(&ctx->orig);
+	release_lock(ctx);
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	return failed ? -1 : 0;
+}
+
+/* ---- after each repetition ------------------------------------------ */
+
+int settings_drift(struct settings_ctx *ctx, settings_want_fn want,
+		   void *arg, char *what, size_t len)
+{
+	char cur[KNOB_MAX];
+	const char *exp;
+	size_t i, used = 0;
+	int n = 0;
+
+	if (len)
+		what[0] = '\0';
+	if (!ctx->active)
+		return 0;
+	for (i = 0; i < ctx->orig.n; i++) {
+		const struct knob *k = &ctx->orig.v[i];
+
+		exp = want ? want(k->name, arg) : k->value;
+		if (!exp)
+			continue;
+		if (knob_read_path(k->abspath, cur, sizeof(cur)) || !strcmp(cur, exp))
+			continue;
+		n++;
+		if (used < len)
+			used += (size_t)snprintf(what + used, len - used,
+						 "%s%s %s -> %s", n > 1 ? ", " : "",
+						 k->name, exp, cur);
+		if (knob_write(k->abspath, exp))
+			tb_err("cannot put %s back to %s: %s", k->name, exp,
+			       strerror(errno));
+	}
+	return n;
+}
+
+/* ---- apply --------------------------------------------------------- */
+
+static int readback_error(const char *name, const char *want,
+			  const char *got, const char *choices, char *err,
+			  size_t errlen)
+{
+	if (hugetlb_pool_shortfall(name, want, got, err, errlen))
+		return -1;
+	if (choices)
+		snprintf(err, errlen,
+			 "value %s not accepted by %s (choices: %s); it stays %s",
+			 want, name, choices, got);
+	else
+		snprintf(err, errlen, "%s reads back %s after writing %s",
+			 name, got, want);
+	return -1;
+}
+
+static int check_apply(const struct settings_ctx *ctx, const char *name,
+		       char *err, size_t errlen)
+{
+	if (!knob_name_ok(name)) {
+		snprintf(err, errlen,
+			 "knob \"%s\" is not under " THP_DIR "/ or " HUGETLB_DIR
+			 "/ (relative to %s); thpbench changes only huge-page settings",
+			 name, ctx->root);
+		return -1;
+	}
+	if (!ctx->active) {
+		snprintf(err, errlen,
+			 "cannot set %s before settings_begin: the change could not be restored",
+			 name);
+		return -1;
+	}
+	if (!snapshot_get(&ctx->orig, name)) {
+		snprintf(err, errlen,
+			 "knob %s is not a writable file under %s (missing on this kernel, or read-only)",
+			 name, ctx->root);
+		return -1;
+	}
+	return 0;
+}
+
+int settings_apply(struct settings_ctx *ctx, const char *name,
+		   const char *value, char *err, size_t errlen)
+{
+	char path[PATH_MAX], raw[KNOB_MAX], list[KNOB_MAX], want[KNOB_MAX];
+	char got[KNOB_MAX];
+	const char *choices = NULL;
+
+	if (check_apply(ctx, name, err, errlen))
+		return -1;
+	snprintf(want, sizeof(want), "%s", value);
+	str_trim(want);
+	snprintf(path, sizeof(path), "%s/%s", ctx->root, name);
+	if (!read_file_str(path, raw, sizeof(raw)) &&
+	    knob_choices(raw, list, sizeof(list)))
+		choices = list;
+	if (!*want || strpbrk(want, " \t\n") ||
+	    (choices && !knob_word_in(choices, want))) {
+		snprintf(err, errlen, "value \"%s\" not accepted by %s%s%s%s",
+			 want, name, choices ? " (choices: " : "",
+			 choices ? choices : "", choices ? ")" : "");
+		return -1;
+	}
+	if (knob_write(path, want)) {
+		if (errno == EINVAL)
+			snprintf(err, errlen, "value %s not accepted by %s%s%s%s",
+				 want, name, choices ? " (choices: " : "",
+				 choices ? choices : "", choices ? ")" : "");
+		else
+			snprintf(err, errlen, "cannot write %s to %s: %s", want,
+				 path, strerror(errno));
+		return -1;
+	}
+	if (knob_read_path(path, got, sizeof(got))) {
+		snprintf(err, errlen, "cannot read back %s: %s", path,
+			 strerror(errno));
+		return -1;
+	}
+	if (strcmp(got, want))
+		return readback_error(name, want, got, choices, err, errlen);
+	return 0;
+}

@@ -1,0 +1,96 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * settings - change the global huge-page knobs for a run, and put them
+ * back.
+ *
+ * The pieces, each in its own file: one knob's value (knob.h), which
+ * knobs there are (knob_tree.h, hugetlb_pool.h), a snapshot of them and
+ * its restore (snapshot.h), the journal on disk (journal.h), the lock
+ * (lock.h) and the signal and exit path (settings_guard.h). This file is
+ * the life cycle that ties them together.
+ *
+ * Life cycle, as `thpbench run` uses it:
+ *   settings_begin()   take the lock (/run/thpbench/lock-DEV-INO, named
+ *                      after the sysfs root, whatever the state dir:
+ *                      settings_lock_path; flock: a second harness gets
+ *                      an error naming the holder's pid);
+ *                      a journal left by a crashed run is restored first;
+ *                      snapshot; write the journal (state_dir/journal.json,
+ *                      temp + rename); arm settings_guard.h (signals,
+ *                      atexit).
+ *   settings_apply()   write a knob, read it back, fail when it did not
+ *                      take (nr_hugepages: the kernel could give fewer).
+ *   settings_end()     restore the knobs that differ from the snapshot,
+ *                      verify, delete the journal, unlock.
+ * An atexit hook runs settings_end, so tb_die() between begin and end
+ * restores too.
+ *
+ * State dir: $THPBENCH_STATE_DIR, default /run/thpbench (tmpfs: a reboot
+ * clears the journal, and a reboot also resets the knobs).
+ */
+#ifndef THPBENCH_SETTINGS_H
+#define THPBENCH_SETTINGS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <sys/types.h>
+
+#include "knob.h"
+#include "settings_guard.h"
+#include "snapshot.h"
+
+struct settings_ctx {
+	char *root;		/* mm sysfs root */
+	char *state_dir;
+	int lock_fd;		/* -1 when not held */
+	bool active;		/* between begin and end */
+	struct snapshot orig;
+};
+
+/* Fill root/state_dir from the arguments, else the environment, else defaults. */
+void settings_init(struct settings_ctx *ctx, const char *root,
+		   const char *state_dir);
+
+/* Free what settings_init allocated (call after settings_end). */
+void settings_free(struct settings_ctx *ctx);
+
+/*
+ * True when the knobs can be changed here: transparent_hugepage/enabled
+ * has a write bit and access(W_OK) allows it (false for non-root on sysfs,
+ * for a read-only /sys mount, and for a fake tree's 0444 file).
+ */
+bool settings_writable(const struct settings_ctx *ctx);
+
+int settings_begin(struct settings_ctx *ctx, char *err, size_t errlen);
+int settings_apply(struct settings_ctx *ctx, const char *name,
+		   const char *value, char *err, size_t errlen);
+/* Restore, delete the journal, unlock. 0, or -1 when a knob would not go
+ * back (each such knob is reported on stderr, naming it, with its old and
+ * current value; the journal is then kept for `thpbench restore`). */
+int settings_end(struct settings_ctx *ctx);
+
+/*
+ * After a repetition: every snapshot knob that does not read what it
+ * should - want(name, arg) (NULL: any value will do), or its snapshot
+ * value when want is NULL - was changed by the workload. Each such knob is written
+ * back and described in what ("transparent_hugepage/enabled always ->
+ * never, ..."). Returns how many there were (0 when not active).
+ */
+typedef const char *(*settings_want_fn)(const char *name, void *arg);
+int settings_drift(struct settings_ctx *ctx, settings_want_fn want,
+		   void *arg, char *what, size_t len);
+
+/* Path of the lock guarding the knobs under root (see settings_begin).
+ * 0, or -1 with err set. */
+int settings_lock_path(const char *root, char *buf, size_t len, char *err,
+		       size_t errlen);
+
+/*
+ * `thpbench restore`: if state_dir holds a journal, write its values back,
+ * verify, delete it. Returns 0 and *restored = number of knobs changed
+ * back (0 and no journal: nothing to do), or -1 with err set.
+ */
+int settings_restore_journal(struct settings_ctx *ctx, int *restored,
+			     char *err, size_t errlen);
+
+#endif

@@ -1,0 +1,122 @@
+// SPDX-License-Identifier: GPL-2.0-only
+#include "snapshot.h"
+#include "hugetlb_pool.h"
+#include "knob.h"
+#include "knob_tree.h"
+#include "util/util.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void snapshot_add(struct snapshot *snap, const char *root, const char *name,
+		  const char *value)
+{
+	struct knob *k;
+	size_t len = strlen(root) + strlen(name) + 2;
+
+	snap->v = xgrow(snap->v, sizeof(*snap->v), &snap->cap, snap->n);
+	k = &snap->v[snap->n++];
+	k->name = xstrdup(name);
+	k->value = xstrdup(value);
+	k->abspath = xmalloc(len);
+	snprintf(k->abspath, len, "%s/%s", root, name);
+}
+
+const char *snapshot_get(const struct snapshot *snap, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < snap->n; i++)
+		if (!strcmp(snap->v[i].name, name))
+			return snap->v[i].value;
+	return NULL;
+}
+
+void snapshot_free(struct snapshot *snap)
+{
+	size_t i;
+
+	for (i = 0; i < snap->n; i++) {
+		free(snap->v[i].name);
+		free(snap->v[i].value);
+		free(snap->v[i].abspath);
+	}
+	free(snap->v);
+	memset(snap, 0, sizeof(*snap));
+}
+
+static int knob_rank(const char *name)
+{
+	if (!hugetlb_is_pool_knob(name))
+		return 0;
+	return hugetlb_is_pool_size(name) ? 2 : 1;
+}
+
+/* Stable: within a rank, the walk's (sorted) order stays. */
+void snapshot_order(struct snapshot *snap)
+{
+	struct knob k;
+	size_t i, j;
+
+	for (i = 1; i < snap->n; i++) {
+		k = snap->v[i];
+		for (j = i; j > 0 && knob_rank(snap->v[j - 1].name) >
+					     knob_rank(k.name); j--)
+			snap->v[j] = snap->v[j - 1];
+		snap->v[j] = k;
+	}
+}
+
+static void add_knob(const char *root, const char *rel, const char *value,
+		     void *arg)
+{
+	snapshot_add(arg, root, rel, value);
+}
+
+int snapshot_take(const char *root, struct snapshot *snap, char *err,
+		  size_t errlen)
+{
+	memset(snap, 0, sizeof(*snap));
+	if (knob_tree_walk(root, add_knob, snap, err, errlen))
+		return -1;
+	snapshot_order(snap);
+	return 0;
+}
+
+int snapshot_restore(const struct snapshot *snap, int *restored)
+{
+	char cur[KNOB_MAX];
+	const struct knob *k;
+	int failed = 0;
+	size_t i;
+
+	for (i = 0; i < snap->n; i++) {
+		k = &snap->v[i];
+		if (knob_read_path(k->abspath, cur, sizeof(cur)))
+			continue;	/* reported by the verify pass */
+		if (!strcmp(cur, k->value))
+			continue;
+		if (knob_write(k->abspath, k->value))
+			tb_err("cannot write %s back to %s: %s", k->value,
+			       k->abspath, strerror(errno));
+		else
+			(*restored)++;
+	}
+	for (i = 0; i < snap->n; i++) {
+		k = &snap->v[i];
+		if (knob_read_path(k->abspath, cur, sizeof(cur))) {
+			tb_err("knob %s would not go back to %s: cannot read %s: %s",
+			       k->name, k->value, k->abspath, strerror(errno));
+			failed++;
+		} else if (strcmp(cur, k->value)) {
+			tb_err("knob %s would not go back: was %s, now %s%s",
+			       k->name, k->value, cur,
+			       hugetlb_is_pool_size(k->name) ?
+			       " (huge pages still in use?)" : "");
+			failed++;
+		}
+	}
+	return failed;
+}

@@ -1,0 +1,267 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Golden output of `thpbench compare` in every format, on the results
+ * files in tests/fixtures/compare/, plus exit codes and the A/A fixture.
+ * Run from the repository root. THPBENCH_REGEN_GOLDEN=1 rewrites the
+ * golden files instead of comparing (then read the diff by eye).
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/cmd_compare.h"
+#include "compare/compare.h"
+#include "results/store.h"
+
+#define FIX "tests/fixtures/compare/"
+#define GOLDEN FIX "golden/"
+
+struct golden {
+	const char *name;	/* golden/<name>.txt */
+	int rc;
+	const char *argv[12];
+};
+
+static const struct golden goldens[] = {
+	{ "text", 0, { "compare", FIX "base.json", FIX "new.json" } },
+	{ "ministat", 0, { "compare", FIX "base.json", FIX "new.json",
+			   "--format", "ministat" } },
+	{ "email", 0, { "compare", FIX "base.json", FIX "new.json",
+			"--format", "email" } },
+	{ "md", 0, { "compare", FIX "base.json", FIX "new.json", "--format",
+		     "md" } },
+	{ "csv", 0, { "compare", FIX "base.json", FIX "new.json", "--format",
+		      "csv" } },
+	{ "json", 0, { "compare", FIX "base.json", FIX "new.json", "--format",
+		       "json", "-m", "split_usec", "-m", "gbps" } },
+	{ "by-thp", 0, { "compare", FIX "thp.json", "--by", "thp" } },
+	{ "by-thp-email", 0, { "compare", FIX "thp.json", "--by", "thp",
+			       "--base", "always", "-f", "email" } },
+	{ "by-label-ministat", 0, { "compare", FIX "label.json", "--by",
+				    "label", "-f", "ministat", "-m",
+				    "page-faults" } },
+	{ "aa", 0, { "compare", FIX "aa_a.json", FIX "aa_b.json" } },
+	{ "forced", 0, { "compare", FIX "base.json", FIX "envdiff.json",
+			 "--force", "-m", "gbps", "-f", "email" } },
+	{ "fail-on", 1, { "compare", FIX "base.json", FIX "new.json",
+			  "--fail-on", "regression", "-m", "gbps",
+			  "--confidence", "99", "--threshold", "gbps=4%" } },
+};
+
+static int argc_of(const char *const *argv)
+{
+	int n = 0;
+
+	while (argv[n])
+		n++;
+	return n;
+}
+
+static char *run_compare(const struct golden *g, int *rc)
+{
+	char *argv[12] = { 0 }, *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	int i, n = argc_of(g->argv);
+
+	/* getopt_long permutes argv: hand it a copy */
+	for (i = 0; i < n; i++)
+		argv[i] = (char *)g->argv[i];
+	*rc = compare_main(n, argv, f);
+	fclose(f);
+	return buf;
+}
+
+static char *slurp(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	char *buf;
+	long n;
+
+	if (!f)
+		return NULL;
+	fseek(f, 0, SEEK_END);
+	n = ftell(f);
+	rewind(f);
+	buf = calloc(1, (size_t)n + 1);
+	if (fread(buf, 1, (size_t)n, f) != (size_t)n)
+		n = 0;
+	fclose(f);
+	return buf;
+}
+
+/* First differing line, for a failure message that helps. */
+static void report_diff(const char *want, const char *got, const char *name)
+{
+	int line = 1;
+
+	while (*want && *want == *got) {
+		line += *want == '\n';
+		want++;
+		got++;
+	}
+	fail_msg("%s differs from " GOLDEN "%s.txt at line %d:\n"
+		 "  expected: %.80s\n  got:      %.80s\n"
+		 "(THPBENCH_REGEN_GOLDEN=1 to rewrite, then review the diff)",
+		 name, name, line, want, got);
+}
+
+static void test_golden(void **state)
+{
+	const char *regen = getenv("THPBENCH_REGEN_GOLDEN");
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(goldens) / sizeof(goldens[0]); i++) {
+		const struct golden *g = &goldens[i];
+		char path[256], *got, *want;
+		int rc;
+
+		snprintf(path, sizeof(path), GOLDEN "%s.txt", g->name);
+		got = run_compare(g, &rc);
+		if (rc != g->rc)
+			fail_msg("%s: exit code %d, expected %d", g->name, rc,
+				 g->rc);
+		if (regen && !strcmp(regen, "1")) {
+			FILE *f = fopen(path, "w");
+
+			assert_non_null(f);
+			fputs(got, f);
+			fclose(f);
+		}
+		want = slurp(path);
+		if (!want)
+			fail_msg("missing %s (THPBENCH_REGEN_GOLDEN=1 makes it)",
+				 path);
+		if (strcmp(want, got))
+			report_diff(want, got, g->name);
+		free(want);
+		free(got);
+	}
+}
+
+static int display_width(const char *s, size_t n)
+{
+	int w = 0;
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		w += ((unsigned char)s[i] & 0xc0) != 0x80;
+	return w;
+}
+
+/* The email format promises 72 columns and no trailing blanks. */
+static void test_email_width(void **state)
+{
+	static const size_t which[] = { 2, 7, 10 };
+	size_t k;
+
+	(void)state;
+	for (k = 0; k < sizeof(which) / sizeof(which[0]); k++) {
+		int rc, line = 1;
+		char *out = run_compare(&goldens[which[k]], &rc), *p = out;
+
+		while (*p) {
+			size_t n = strcspn(p, "\n");
+
+			if (display_width(p, n) > 72)
+				fail_msg("%s line %d is %d columns: %.*s",
+					 goldens[which[k]].name, line,
+					 display_width(p, n), (int)n, p);
+			if (n && p[n - 1] == ' ')
+				fail_msg("%s line %d ends in a blank",
+					 goldens[which[k]].name, line);
+			p += n + (p[n] == '\n');
+			line++;
+		}
+		free(out);
+	}
+}
+
+static int run_args(int n, const char **args)
+{
+	char *argv[16] = { 0 }, *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	int i, rc;
+
+	for (i = 0; i < n; i++)
+		argv[i] = (char *)args[i];
+	rc = compare_main(n, argv, f);
+	fclose(f);
+	free(buf);
+	return rc;
+}
+
+static void test_exit_codes(void **state)
+{
+	const char *envdiff[] = { "compare", FIX "base.json", FIX "envdiff.json" };
+	const char *one[] = { "compare", FIX "base.json" };
+	const char *thr[] = { "compare", FIX "base.json", FIX "new.json", "-t", "2" };
+	const char *conf[] = { "compare", FIX "base.json", FIX "new.json", "-c", "40" };
+	const char *fmt[] = { "compare", FIX "base.json", FIX "new.json", "-f", "xml" };
+	const char *missing[] = { "compare", FIX "nonexistent.json", FIX "new.json" };
+	const char *base[] = { "compare", FIX "base.json", FIX "new.json", "--base", "x" };
+	const char *ok[] = { "compare", FIX "base.json", FIX "new.json",
+			     "--fail-on", "regression", "-m", "split_usec" };
+
+	(void)state;
+	/* different machine and THP defrag: refused unless --force */
+	assert_int_equal(run_args(3, envdiff), 2);
+	assert_int_equal(run_args(2, one), 2);
+	/* "2" could be 2% or 200%: refused */
+	assert_int_equal(run_args(5, thr), 2);
+	assert_int_equal(run_args(5, conf), 2);
+	assert_int_equal(run_args(5, fmt), 2);
+	assert_int_equal(run_args(3, missing), 2);
+	assert_int_equal(run_args(5, base), 2);
+	/* an improvement alone does not fail the gate */
+	assert_int_equal(run_args(7, ok), 0);
+}
+
+/* A/A on fixture data with realistic noise: never a verdict of change. */
+static void test_aa_fixture(void **state)
+{
+	struct tb_results a, b;
+	struct comparison c;
+	struct cmp_opts o;
+	char err[512];
+	size_t i, j, metrics = 0;
+
+	(void)state;
+	assert_int_equal(store_load(FIX "aa_a.json", &a, err, sizeof(err)), 0);
+	assert_int_equal(store_load(FIX "aa_b.json", &b, err, sizeof(err)), 0);
+	cmp_opts_init(&o);
+	assert_int_equal(compare_build(&c, &a, &b, &o, err, sizeof(err)), 0);
+	for (i = 0; i < c.npairs; i++)
+		for (j = 0; j < c.pairs[i].nm; j++) {
+			enum verdict v = c.pairs[i].m[j].verdict;
+
+			metrics++;
+			if (v != VERDICT_NO_CHANGE && v != VERDICT_INCONCLUSIVE)
+				fail_msg("A/A %s %s: %s", c.pairs[i].title,
+					 c.pairs[i].m[j].name, verdict_name(v));
+		}
+	assert_int_equal(c.npairs, 4);
+	assert_true(metrics >= 10);
+	compare_free(&c);
+	results_free(&a);
+	results_free(&b);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_golden),
+		cmocka_unit_test(test_email_width),
+		cmocka_unit_test(test_exit_codes),
+		cmocka_unit_test(test_aa_fixture),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,452 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The history database: import, idempotency, list, load_series, hostile
+ * strings, schema version, concurrent writers, a writer killed mid-import.
+ *
+ * Runs against a fresh SQLite file in a temporary directory, and, when
+ * THPBENCH_TEST_PG names a PostgreSQL URI (tests/integration/history_pg.sh
+ * starts a throwaway server and sets it), the same tests against it.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <libpq-fe.h>
+#include <math.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "history/history_backend.h"
+#include "history/history_db.h"
+#include "history/history_import.h"
+#include "results/store.h"
+#include "util/util.h"
+
+static char dir[] = "/tmp/thpbench-history-XXXXXX";
+static const char *pg_uri;	/* NULL: SQLite */
+static char spec[600];
+static int db_seq;
+
+static void quiet(void *arg, const char *msg)
+{
+	(void)arg;
+	(void)msg;
+}
+
+/* A new empty database for each test. */
+static const char *fresh_db(void)
+{
+	if (!pg_uri) {
+		snprintf(spec, sizeof(spec), "%s/h%d.sqlite", dir, ++db_seq);
+		return spec;
+	}
+	PGconn *c = PQconnectdb(pg_uri);
+	PGresult *r;
+
+	assert_int_equal(PQstatus(c), CONNECTION_OK);
+	PQsetNoticeProcessor(c, quiet, NULL);
+	r = PQexec(c, "DROP TABLE IF EXISTS night_metrics, rep_values, reps, cases,"
+		      " runs, thpbench_schema CASCADE");
+	assert_int_equal(PQresultStatus(r), PGRES_COMMAND_OK);
+	PQclear(r);
+	PQfinish(c);
+	snprintf(spec, sizeof(spec), "%s", pg_uri);
+	return spec;
+}
+
+struct night_spec {
+	const char *host, *kernel, *started, *suite;
+	const char *case_id;
+	size_t ncases, nreps, nmetrics;
+	double base;		/* value of rep r: base + r */
+};
+
+/* Write a results file for one night and return its path (static buffer). */
+static const char *write_night(const struct night_spec *ns, const char *name)
+{
+	static char path[600];
+	struct tb_results r;
+	char err[512], id[128], mname[64];
+	size_t i, j, k;
+
+	memset(&r, 0, sizeof(r));
+	r.env = json_pack("{s:s, s:s, s:s, s:s, s:i, s:i, s:i, s:s, s:{s:s, s:s}, s:{s:i}}",
+			  "hostname", ns->host, "kernel", ns->kernel,
+			  "started", ns->started, "cpu", "Test CPU",
+			  "nr_cpus", 2, "mem_total_kb", 24576000, "numa_nodes", 1,
+			  "cmdline", "BOOT_IMAGE=/vmlinuz-x root=/dev/vda",
+			  "thp", "enabled", "madvise", "defrag", "madvise",
+			  "hugetlb", "2048kB", 0);
+	r.meta = json_pack("{s:s}", "suite", ns->suite ? ns->suite : "nightly");
+	for (i = 0; i < (ns->ncases ? ns->ncases : 1); i++) {
+		struct tb_case *c = results_add_case(&r);
+
+		if (ns->case_id && !i)
+			snprintf(id, sizeof(id), "%s", ns->case_id);
+		else
+			snprintf(id, sizeof(id), "case%zu/thp=always", i);
+		c->id = xstrdup(id);
+		c->name = xstrdup("case");
+		c->workload = xstrdup("mremap");
+		c->thp = xstrdup("always");
+		c->label = xstrdup("");
+		for (j = 0; j < ns->nreps; j++) {
+			struct tb_run *run = case_add_run(c);
+
+			run->status = RUN_OK;
+			run->exit_code = 0;
+			run->seq = (long)j;
+			metric_set_put(&run->metrics, "roi_usec", ns->base + (double)j);
+			for (k = 1; k < ns->nmetrics; k++) {
+				snprintf(mname, sizeof(mname), "vmstat.m%zu", k);
+				metric_set_put(&run->metrics, mname, (double)k);
+			}
+		}
+		/* A failed repetition: stored, never in a series. */
+		case_add_run(c)->status = RUN_FAILED;
+	}
+	snprintf(path, sizeof(path), "%s/%s.json", dir, name);
+	assert_int_equal(store_write(&r, path, err, sizeof(err)), 0);
+	results_free(&r);
+	return path;
+}
+
+static struct night_spec night(const char *started, double base)
+{
+	struct night_spec ns = {
+		.host = "box1", .kernel = "6.18.0", .started = started,
+		.nreps = 3, .nmetrics = 2, .base = base,
+	};
+	return ns;
+}
+
+static int count_cb(void *ctx, size_t ncols, const char *const *cells)
+{
+	long *n = ctx;
+
+	*n = ncols && cells[0] ? strtol(cells[0], NULL, 10) : -1;
+	return 0;
+}
+
+static long count(struct history_db *db, const char *table)
+{
+	char sql[128];
+	long n = -1;
+
+	snprintf(sql, sizeof(sql), "SELECT count(*) FROM %s", table);
+	assert_int_equal(db->ops->query(db, "count", sql, 0, NULL, count_cb, &n), 0);
+	return n;
+}
+
+static void test_import_and_load(void **state)
+{
+	struct history_db *db;
+	struct history_series *s;
+	struct night_spec ns;
+	int64_t id;
+	size_t n;
+
+	(void)state;
+	assert_int_equal(history_db_open(fresh_db(), &db), 0);
+	/* Imported out of order: nights come back by time. */
+	ns = night("2026-01-02T02:00:00Z", 200);
+	assert_int_equal(history_import_file(db, write_night(&ns, "n2"), "v2", &id),
+			 HISTORY_IMPORTED);
+	ns = night("2026-01-01T02:00:00Z", 100);
+	assert_int_equal(history_import_file(db, write_night(&ns, "n1"), NULL, &id),
+			 HISTORY_IMPORTED);
+	assert_int_equal(history_db_load_series(db, NULL, &s, &n), 0);
+	assert_int_equal(n, 2);	/* roi_usec and vmstat.m1 */
+	assert_string_equal(s[0].metric, "roi_usec");
+	assert_string_equal(s[0].better, "lower");
+	assert_null(s[1].better);	/* vmstat: neutral */
+	assert_string_equal(s[0].host, "box1");
+	assert_string_equal(s[0].suite, "nightly");
+	assert_int_equal(strlen(s[0].suite_hash), 64);
+	assert_int_equal(s[0].n_nights, 2);
+	assert_string_equal(s[0].nights[0].started, "2026-01-01T02:00:00Z");
+	assert_string_equal(s[0].nights[0].kernel_id, "6.18.0");	/* uname -r */
+	assert_string_equal(s[0].nights[1].kernel_id, "v2");
+	assert_string_equal(s[0].nights[1].kernel_release, "6.18.0");
+	assert_int_equal(s[0].nights[0].n, 3);	/* the failed rep is left out */
+	assert_true(s[0].nights[0].values[0] == 100 && s[0].nights[0].values[2] == 102);
+	assert_true(s[0].nights[1].values[1] == 201);
+	assert_string_equal(s[0].nights[0].host_fingerprint,
+			    s[0].nights[1].host_fingerprint);
+	assert_true(s[0].nights[0].run_id != s[0].nights[1].run_id);
+	history_series_array_free(s, n);
+	history_db_close(db);
+}
+
+static void test_idempotent(void **state)
+{
+	struct history_db *db;
+	struct night_spec ns = night("2026-01-01T02:00:00Z", 100);
+	const char *p = write_night(&ns, "idem");
+	int64_t id1, id2;
+
+	(void)state;
+	assert_int_equal(history_db_open(fresh_db(), &db), 0);
+	assert_int_equal(history_import_file(db, p, NULL, &id1), HISTORY_IMPORTED);
+	assert_int_equal(history_import_file(db, p, "other", &id2), HISTORY_ALREADY);
+	assert_int_equal(id1, id2);
+	assert_int_equal(count(db, "runs"), 1);
+	assert_int_equal(count(db, "night_metrics"), 2);
+	assert_int_equal(count(db, "rep_values"), 6);
+	assert_int_equal(count(db, "reps"), 4);
+	history_db_close(db);
+	/* A reopened database keeps it, and the schema is not recreated. */
+	assert_int_equal(history_db_open_existing(spec, &db), 0);
+	assert_int_equal(history_import_file(db, p, NULL, &id2), HISTORY_ALREADY);
+	assert_int_equal(count(db, "thpbench_schema"), 1);
+	history_db_close(db);
+}
+
+static void test_series_apart(void **state)
+{
+	struct history_filter f = { .host = "box2" };
+	struct history_db *db;
+	struct history_series *s;
+	struct night_spec ns;
+	int64_t id;
+	size_t n;
+
+	(void)state;
+	assert_int_equal(history_db_open(fresh_db(), &db), 0);
+	ns = night("2026-01-01T02:00:00Z", 1);
+	history_import_file(db, write_night(&ns, "a1"), NULL, &id);
+	ns.host = "box2";
+	history_import_file(db, write_night(&ns, "a2"), NULL, &id);
+	ns.host = "box1";
+	ns.ncases = 2;	/* another suite version */
+	ns.started = "2026-01-02T02:00:00Z";
+	history_import_file(db, write_night(&ns, "a3"), NULL, &id);
+	assert_int_equal(history_db_load_series(db, NULL, &s, &n), 0);
+	/* box1 v1: case0 x 2 metrics; box1 v2: 2 cases x 2; box2: 2 */
+	assert_int_equal(n, 8);
+	for (size_t i = 0; i < n; i++)
+		assert_int_equal(s[i].n_nights, 1);
+	history_series_array_free(s, n);
+	assert_int_equal(history_db_load_series(db, &f, &s, &n), 0);
+	assert_int_equal(n, 2);
+	assert_string_equal(s[0].host, "box2");
+	history_series_array_free(s, n);
+	f.host = NULL;
+	f.metric = "roi_usec";
+	f.case_id = "case1/thp=always";
+	assert_int_equal(history_db_load_series(db, &f, &s, &n), 0);
+	assert_int_equal(n, 1);
+	history_series_array_free(s, n);
+	history_db_close(db);
+}
+
+static void test_hostile_strings(void **state)
+{
+	static const char evil[] = "x'); DROP TABLE runs; --\"\\";
+	struct history_filter f = { .host = evil };
+	struct history_run_info *runs;
+	struct history_db *db;
+	struct history_series *s;
+	struct night_spec ns = night("2026-01-01T02:00:00Z", 5);
+	int64_t id;
+	size_t n;
+
+	(void)state;
+	ns.host = evil;
+	ns.suite = "s'uite";
+	ns.case_id = "c\"a'se;--/thp=always";
+	assert_int_equal(history_db_open(fresh_db(), &db), 0);
+	assert_int_equal(history_import_file(db, write_night(&ns, "evil"), NULL, &id),
+			 HISTORY_IMPORTED);
+	assert_int_equal(history_db_load_series(db, &f, &s, &n), 0);
+	assert_int_equal(n, 2);
+	assert_string_equal(s[0].host, evil);
+	assert_string_equal(s[0].case_id, ns.case_id);
+	history_series_array_free(s, n);
+	assert_int_equal(history_db_list_runs(db, &f, &runs, &n), 0);
+	assert_int_equal(n, 1);
+	assert_string_equal(runs[0].suite, "s'uite");
+	history_run_info_free(runs, n);
+	/* Kernel ids that could smuggle shell or SQL are refused. */
+	assert_int_equal(history_kernel_id_check("v6.18-rc1-12-gabcdef0"), 0);
+	assert_int_not_equal(history_kernel_id_check("a b"), 0);
+	assert_int_not_equal(history_kernel_id_check("x;rm"), 0);
+	assert_int_not_equal(history_kernel_id_check("$(id)"), 0);
+	assert_int_not_equal(history_kernel_id_check(""), 0);
+	assert_int_equal(history_import_file(db, write_night(&ns, "evil"), "a'b", &id), -1);
+	history_db_close(db);
+}
+
+static void test_bad_input(void **state)
+{
+	struct history_db *db;
+	struct night_spec ns = night("yesterday", 5);
+	char path[600];
+	FILE *f;
+	int64_t id;
+
+	(void)state;
+	assert_int_equal(history_db_open(fresh_db(), &db), 0);
+	assert_int_equal(history_import_file(db, write_night(&ns, "bad"), NULL, &id), -1);
+	snprintf(path, sizeof(path), "%s/garbage.json", dir);
+	f = fopen(path, "w");
+	fputs("{\"schema\": \"thpbench-results/1\", \"cases\": 3}", f);
+	fclose(f);
+	assert_int_equal(history_import_file(db, path, NULL, &id), -1);
+	assert_int_equal(history_import_file(db, "/nonexistent.json", NULL, &id), -1);
+	assert_int_equal(count(db, "runs"), 0);
+	history_db_close(db);
+	if (!pg_uri) {
+		/* Reading a database that is not there does not create it. */
+		snprintf(path, sizeof(path), "%s/missing.sqlite", dir);
+		assert_int_equal(history_db_open_existing(path, &db), -1);
+		assert_int_equal(access(path, F_OK), -1);
+		/* Nor is any file taken for one. */
+		snprintf(path, sizeof(path), "%s/garbage.json", dir);
+		assert_int_equal(history_db_open_existing(path, &db), -1);
+	}
+}
+
+static void test_newer_schema(void **state)
+{
+	struct history_db *db;
+
+	(void)state;
+	assert_int_equal(history_db_open(fresh_db(), &db), 0);
+	assert_int_equal(hdb_exec(db, "bump", "UPDATE thpbench_schema SET version = 99",
+				  0, NULL), 0);
+	history_db_close(db);
+	assert_int_equal(history_db_open(spec, &db), -1);
+}
+
+/* Each child imports its own nights and one shared file. */
+static void writer(int w, int nfiles, const char *shared)
+{
+	struct history_db *db;
+	struct night_spec ns;
+	char name[64], when[32];
+	int64_t id;
+	int i, bad = 0;
+
+	if (history_db_open(spec, &db))
+		_exit(10);
+	for (i = 0; i < nfiles; i++) {
+		snprintf(name, sizeof(name), "w%d-%d", w, i);
+		snprintf(when, sizeof(when), "2026-02-%02dT0%d:00:00Z", i + 1, w);
+		ns = night(when, 10 * w + i);
+		bad += history_import_file(db, write_night(&ns, name), NULL, &id) !=
+		       HISTORY_IMPORTED;
+		if (i == nfiles / 2)
+			bad += history_import_file(db, shared, NULL, &id) < 0;
+	}
+	history_db_close(db);
+	_exit(bad ? 1 : 0);
+}
+
+static void test_concurrent_writers(void **state)
+{
+	const int nfiles = 12;
+	struct history_db *db;
+	struct night_spec ns = night("2026-03-01T02:00:00Z", 1);
+	char shared[600];
+	pid_t pid[2];
+	int w, st;
+
+	(void)state;
+	assert_int_equal(history_db_open(fresh_db(), &db), 0);
+	history_db_close(db);
+	snprintf(shared, sizeof(shared), "%s", write_night(&ns, "shared"));
+	for (w = 0; w < 2; w++) {
+		pid[w] = fork();
+		assert_true(pid[w] >= 0);
+		if (!pid[w])
+			writer(w, nfiles, shared);
+	}
+	for (w = 0; w < 2; w++) {
+		assert_int_equal(waitpid(pid[w], &st, 0), pid[w]);
+		assert_true(WIFEXITED(st));
+		assert_int_equal(WEXITSTATUS(st), 0);
+	}
+	assert_int_equal(history_db_open_existing(spec, &db), 0);
+	assert_int_equal(count(db, "runs"), 2 * nfiles + 1);
+	assert_int_equal(count(db, "night_metrics"), 2 * (2 * nfiles + 1));
+	assert_int_equal(count(db, "rep_values"), 6 * (2 * nfiles + 1));
+	history_db_close(db);
+}
+
+/* Killed mid-import: the run is there whole or not at all. */
+static void test_killed_writer(void **state)
+{
+	struct night_spec ns = night("2026-04-01T02:00:00Z", 1);
+	struct history_db *db;
+	const char *p;
+	long runs, values;
+	int64_t id;
+	pid_t pid;
+	int st, delay_ms;
+
+	(void)state;
+	ns.ncases = 60;
+	ns.nreps = 10;
+	ns.nmetrics = 20;	/* 12,000 values */
+	p = write_night(&ns, "big");
+	for (delay_ms = 5; delay_ms <= 80; delay_ms *= 4) {
+		assert_int_equal(history_db_open(fresh_db(), &db), 0);
+		history_db_close(db);
+		pid = fork();
+		assert_true(pid >= 0);
+		if (!pid) {
+			if (history_db_open(spec, &db))
+				_exit(10);
+			history_import_file(db, p, NULL, &id);
+			_exit(0);
+		}
+		usleep((useconds_t)delay_ms * 1000);
+		kill(pid, SIGKILL);
+		assert_int_equal(waitpid(pid, &st, 0), pid);
+		assert_int_equal(history_db_open(spec, &db), 0);
+		runs = count(db, "runs");
+		values = count(db, "rep_values");
+		assert_true((runs == 0 && values == 0) || (runs == 1 && values == 12000));
+		assert_true(count(db, "night_metrics") == (runs ? 60 * 20 : 0));
+		/* And it imports (or finds it) afterwards. */
+		assert_true(history_import_file(db, p, NULL, &id) >= 0);
+		assert_int_equal(count(db, "rep_values"), 12000);
+		history_db_close(db);
+	}
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_import_and_load),
+		cmocka_unit_test(test_idempotent),
+		cmocka_unit_test(test_series_apart),
+		cmocka_unit_test(test_hostile_strings),
+		cmocka_unit_test(test_bad_input),
+		cmocka_unit_test(test_newer_schema),
+		cmocka_unit_test(test_concurrent_writers),
+		cmocka_unit_test(test_killed_writer),
+	};
+	char cmd[600];
+	int rc;
+
+	if (!mkdtemp(dir))
+		return 1;
+	pg_uri = getenv("THPBENCH_TEST_PG");
+	if (pg_uri && !*pg_uri)
+		pg_uri = NULL;
+	rc = pg_uri ? cmocka_run_group_tests_name("history_db_postgresql", tests, NULL, NULL)
+		    : cmocka_run_group_tests_name("history_db_sqlite", tests, NULL, NULL);
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	if (system(cmd))
+		rc = rc ? rc : 1;
+	return rc;
+}

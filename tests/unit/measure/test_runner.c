@@ -1,0 +1,222 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The runner against small shell programs: the metric fd, the control
+ * protocol (counters cover only the region), exit statuses, the fake
+ * vmstat deltas and the huge-page judgement.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <signal.h>
+#include <unistd.h>
+
+#include "measure/events.h"
+#include "measure/runner.h"
+#include "util/util.h"
+
+static struct tb_run run_sh(const char *script, const char *events,
+			    double timeout_s)
+{
+	char *argv[] = { "sh", "-c", (char *)script, NULL };
+	struct event_spec *evs = NULL;
+	struct run_spec spec = {
+		.path = "/bin/sh", .argv = argv, .timeout_s = timeout_s,
+		.out_fd = -1,
+	};
+	struct tb_run run;
+	char err[256];
+	size_t n = 0;
+
+	memset(&run, 0, sizeof(run));
+	run.huge = -1;
+	if (events)
+		assert_int_equal(events_parse_list(events, &evs, &n, err, sizeof(err)), 0);
+	spec.evs = evs;
+	spec.nevs = n;
+	runner_run(&spec, &run);
+	free(evs);
+	return run;
+}
+
+static double metric(const struct tb_run *run, const char *name)
+{
+	const struct metric *m = metric_set_find(&run->metrics, name);
+
+	if (!m)
+		fail_msg("metric %s missing", name);
+	return m->value;
+}
+
+static void run_free(struct tb_run *run)
+{
+	free(run->reason);
+	metric_set_free(&run->metrics);
+	metric_set_free(&run->counted_pct);
+	note_set_free(&run->unsupported);
+}
+
+static void test_metric_fd(void **state)
+{
+	struct tb_run run = run_sh("echo 'gbps 12.5' >&$THPBENCH_METRIC_FD; "
+				   "echo 'roi_usec 7521' >&$THPBENCH_METRIC_FD; "
+				   "echo 'not a metric line' >&$THPBENCH_METRIC_FD",
+				   NULL, 0);
+
+	(void)state;
+	assert_int_equal(run.status, RUN_OK);
+	assert_true(metric(&run, "gbps") == 12.5);
+	assert_true(metric(&run, "roi_usec") == 7521);
+	assert_null(metric_set_find(&run.metrics, "not"));
+	assert_true(metric(&run, "wall_usec") > 0);
+	assert_non_null(metric_set_find(&run.metrics, "maxrss_kb"));
+	run_free(&run);
+}
+
+/* Faults before the region are many (a big awk array); inside, few. */
+static void test_roi_limits_counting(void **state)
+{
+	const char *script =
+		"awk 'BEGIN{for(i=0;i<300000;i++)a[i]=i}'; "
+		"echo enable >&$PERF_CTL_FD; read a <&$PERF_ACK_FD; "
+		"[ \"$a\" = ack ] || exit 9; "
+		"echo disable >&$PERF_CTL_FD; read a <&$PERF_ACK_FD";
+	struct tb_run whole = run_sh("awk 'BEGIN{for(i=0;i<300000;i++)a[i]=i}'",
+				     "page-faults", 0);
+	struct tb_run roi = run_sh(script, "page-faults", 0);
+
+	(void)state;
+	assert_int_equal(whole.status, RUN_OK);
+	assert_int_equal(roi.status, RUN_OK);
+	assert_false(whole.roi);
+	assert_true(roi.roi);
+	assert_true(metric(&whole, "page-faults") > 1000);
+	assert_true(metric(&roi, "page-faults") < metric(&whole, "page-faults") / 10);
+	assert_non_null(metric_set_find(&roi.metrics, "roi.anon_huge_kb"));
+	run_free(&whole);
+	run_free(&roi);
+}
+
+static void test_statuses(void **state)
+{
+	struct tb_run failed = run_sh("exit 4", NULL, 0);
+	struct tb_run invalid = run_sh("exit 3", NULL, 0);
+	struct tb_run killed = run_sh("kill -TERM $$", NULL, 0);
+	struct tb_run slow = run_sh("sleep 10", NULL, 0.3);
+
+	(void)state;
+	assert_int_equal(failed.status, RUN_FAILED);
+	assert_int_equal(failed.exit_code, 4);
+	assert_int_equal(invalid.status, RUN_INVALID);
+	assert_int_equal(killed.status, RUN_SIGNALED);
+	assert_int_equal(killed.signal, 15);
+	assert_int_equal(slow.status, RUN_TIMEOUT);
+	assert_true(metric(&slow, "wall_usec") < 5e6);
+	run_free(&failed);
+	run_free(&invalid);
+	run_free(&killed);
+	run_free(&slow);
+}
+
+static void test_exec_failure(void **state)
+{
+	char *argv[] = { "nope", NULL };
+	struct run_spec spec = { .path = "/nonexistent/nope", .argv = argv,
+				 .out_fd = -1 };
+	struct tb_run run;
+
+	(void)state;
+	memset(&run, 0, sizeof(run));
+	assert_int_equal(runner_run(&spec, &run), -1);
+	assert_int_equal(run.status, RUN_ERROR);
+	assert_non_null(strstr(run.reason, "/nonexistent/nope"));
+	run_free(&run);
+}
+
+static void test_fake_vmstat_deltas(void **state)
+{
+	char dir[] = "/tmp/thpbench-vmstat-XXXXXX", path[128], script[512];
+	char *argv[] = { "sh", "-c", script, NULL };
+	struct run_spec spec = { .path = "/bin/sh", .argv = argv, .out_fd = -1,
+				 .vmstat_path = path };
+	struct tb_run run;
+	FILE *f;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/vmstat", dir);
+	f = fopen(path, "w");
+	fputs("nr_free_pages 100\nthp_fault_alloc 10\npgfault 1000\n"
+	      "nr_anon_transparent_hugepages 10\n", f);
+	fclose(f);
+	snprintf(script, sizeof(script),
+		 "printf 'nr_free_pages 5\\nthp_fault_alloc 14\\npgfault 1500\\n"
+		 "nr_anon_transparent_hugepages 4\\n' > %s", path);
+	memset(&run, 0, sizeof(run));
+	runner_run(&spec, &run);
+	assert_int_equal(run.status, RUN_OK);
+	assert_true(metric(&run, "vmstat.thp_fault_alloc") == 4);
+	assert_true(metric(&run, "vmstat.pgfault") == 500);
+	assert_null(metric_set_find(&run.metrics, "vmstat.nr_free_pages"));
+	/* a level is recorded as levels, never as a delta (-6) */
+	assert_true(metric(&run, "vmstat.nr_anon_transparent_hugepages.before") == 10);
+	assert_true(metric(&run, "vmstat.nr_anon_transparent_hugepages.after") == 4);
+	assert_null(metric_set_find(&run.metrics, "vmstat.nr_anon_transparent_hugepages"));
+	assert_int_equal(run.huge, 1);
+	unlink(path);
+	rmdir(dir);
+	run_free(&run);
+}
+
+/*
+ * A background child holds the metric fd after the leader exits: the
+ * repetition still ends at the leader's exit (alarm: a hang fails the
+ * test), with the child killed and counted, its pid's metric kept.
+ */
+static void check_leftover(const char *script, int want)
+{
+	struct tb_run run;
+	double t0 = now_usec();
+	pid_t left;
+
+	alarm(20);
+	run = run_sh(script, NULL, 5);
+	alarm(0);
+	assert_int_equal(run.status, RUN_OK);
+	assert_true(now_usec() - t0 < 4e6);
+	assert_int_equal(run.leftover, want);
+	left = (pid_t)metric(&run, "left");
+	assert_true(left > 1);
+	assert_int_equal(kill(left, 0), -1);
+	run_free(&run);
+}
+
+static void test_leftover_children(void **state)
+{
+	(void)state;
+	check_leftover("sleep 974 & echo \"left $!\" >&$THPBENCH_METRIC_FD; exit 0", 1);
+	check_leftover("setsid sleep 8 & echo \"left $!\" >&$THPBENCH_METRIC_FD; exit 0", 1);
+	/* Double fork: the orphan is re-parented to the harness, not init. */
+	check_leftover("(sleep 60 & echo \"left $!\" >&$THPBENCH_METRIC_FD) ; "
+		       "sleep 0.2; exit 0", 1);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_metric_fd),
+		cmocka_unit_test(test_roi_limits_counting),
+		cmocka_unit_test(test_statuses),
+		cmocka_unit_test(test_exec_failure),
+		cmocka_unit_test(test_fake_vmstat_deltas),
+		cmocka_unit_test(test_leftover_children),
+	};
+
+	events_init();
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,235 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* results.json round trip, load errors, and the summary's dialect. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "results/report.h"
+#include "results/store.h"
+#include "results/store_log.h"
+#include "util/util.h"
+
+static char dir[] = "/tmp/thpbench-store-XXXXXX";
+
+static void build(struct tb_results *r)
+{
+	static const double usec[] = { 1000, 1100, 900 };
+	struct tb_case *c;
+	size_t i;
+
+	memset(r, 0, sizeof(*r));
+	r->env = json_pack("{s:s, s:b}", "kernel", "6.1.0", "pmu", 0);
+	r->meta = json_pack("{s:s}", "suite", "t");
+	c = results_add_case(r);
+	c->id = xstrdup("m/thp=always");
+	c->name = xstrdup("m");
+	c->workload = xstrdup("mremap");
+	c->nargs = 2;
+	c->args = xcalloc(3, sizeof(char *));
+	c->args[0] = xstrdup("--size");
+	c->args[1] = xstrdup("1G");
+	c->thp = xstrdup("always");
+	c->label = xstrdup("base");
+	c->expect_huge = true;
+	c->settings = json_pack("{s:s}", "transparent_hugepage/enabled", "always");
+	for (i = 0; i < 3; i++) {
+		struct tb_run *run = case_add_run(c);
+
+		run->status = RUN_OK;
+		run->exit_code = 0;
+		run->huge = 1;
+		run->roi = true;
+		run->seq = (long)i;
+		metric_set_put(&run->metrics, "roi_usec", usec[i]);
+		metric_set_put(&run->metrics, "cycles", 1e6 + (double)i);
+		metric_set_put(&run->counted_pct, "cycles", 50 + (double)i);
+		note_set_put(&run->unsupported, "dTLB-load-misses",
+			     "<not supported>: no hardware PMU");
+	}
+	case_add_run(c)->status = RUN_TIMEOUT;
+	c->runs[3].reason = xstrdup("killed after the timeout");
+}
+
+static void test_round_trip(void **state)
+{
+	struct tb_results r, back;
+	char path[128], err[256];
+	const struct tb_case *c;
+	double v[8];
+	struct dirent *de;
+	DIR *d;
+
+	(void)state;
+	build(&r);
+	snprintf(path, sizeof(path), "%s/results.json", dir);
+	assert_int_equal(store_write(&r, path, err, sizeof(err)), 0);
+	d = opendir(dir);
+	while ((de = readdir(d)))
+		assert_null(strstr(de->d_name, ".tmp."));
+	closedir(d);
+	assert_int_equal(store_load(path, &back, err, sizeof(err)), 0);
+	assert_int_equal(back.ncases, 1);
+	c = &back.cases[0];
+	assert_string_equal(c->id, "m/thp=always");
+	assert_string_equal(c->args[1], "1G");
+	assert_true(c->expect_huge);
+	assert_int_equal(c->nruns, 4);
+	assert_int_equal(c->runs[3].status, RUN_TIMEOUT);
+	assert_string_equal(c->runs[3].reason, "killed after the timeout");
+	assert_int_equal(case_metric_values(c, "roi_usec", v, 8), 3);
+	assert_true(v[0] == 1000 && v[1] == 1100 && v[2] == 900);
+	assert_true(metric_set_find(&c->runs[2].counted_pct, "cycles")->value == 52);
+	assert_null(metric_set_find(&c->runs[0].metrics, "dTLB-load-misses"));
+	assert_non_null(note_set_find(&c->runs[0].unsupported, "dTLB-load-misses"));
+	assert_string_equal(json_string_value(json_object_get(back.env, "kernel")), "6.1.0");
+	results_free(&r);
+	results_free(&back);
+	unlink(path);
+}
+
+static void expect_load_error(const char *text, const char *fragment)
+{
+	struct tb_results r;
+	char path[128], err[512];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/bad.json", dir);
+	f = fopen(path, "w");
+	fputs(text, f);
+	fclose(f);
+	assert_int_equal(store_load(path, &r, err, sizeof(err)), -1);
+	if (!strstr(err, fragment))
+		fail_msg("error \"%s\" lacks \"%s\"", err, fragment);
+	unlink(path);
+}
+
+static void test_load_errors(void **state)
+{
+	(void)state;
+	expect_load_error("{\"schema\": \"thpbench-results/1\",\n \"cases\": [\n", "bad.json:3:");
+	expect_load_error("{\"schema\": \"other/2\", \"cases\": []}", "expected \"thpbench-results/1\"");
+	expect_load_error("{\"schema\": \"thpbench-results/1\"}", "no \"cases\" array");
+	expect_load_error("{\"schema\": \"thpbench-results/1\", \"cases\": [{\"id\": \"a\", "
+			  "\"runs\": [{\"status\": \"meh\"}]}]}", "unknown status \"meh\"");
+	expect_load_error("{\"schema\": \"thpbench-results/1\", \"cases\": [{\"id\": \"a\", "
+			  "\"runs\": [{\"status\": \"ok\", \"metrics\": {\"x\": \"1\"}}]}]}",
+			  "metric x is not a number");
+	/* once accepted silently */
+	expect_load_error("{\"schema\": \"thpbench-results/1\",\n \"cases\": [],\n"
+			  " \"cases\": []}", "bad.json:3:");
+	expect_load_error("{\"schema\": \"thpbench-results/1\", \"cases\": [\n"
+			  "{\"id\": \"a\", \"runs\": []},\n{\"id\": \"a\", \"runs\": []}]}",
+			  "bad.json:3: case id \"a\" appears twice");
+	expect_load_error("{\"schema\": \"thpbench-results/1\", \"env\": 3, \"cases\": []}",
+			  "must be objects");
+	expect_load_error("{\"schema\": \"thpbench-results/1\", \"cases\": [7]}",
+			  "not an object");
+}
+
+/* The append-only log keeps every finished repetition of a run that dies. */
+static void test_log(void **state)
+{
+	struct tb_results r, back;
+	struct store_log lg;
+	char path[128], err[512], line[] = "{\"case\":0,\"run\":{\"status\":\"ok\",";
+	size_t i;
+	FILE *f;
+
+	(void)state;
+	build(&r);
+	snprintf(path, sizeof(path), "%s/results.jsonl", dir);
+	assert_int_equal(store_log_open(&lg, path, &r, err, sizeof(err)), 0);
+	for (i = 0; i < r.cases[0].nruns; i++)
+		store_log_run(&lg, 0, &r.cases[0].runs[i]);
+	assert_int_equal(lg.nruns, 4);
+	store_log_close(&lg, false);
+	/* a crash in the middle of a write: a torn last line */
+	f = fopen(path, "a");
+	fputs(line, f);
+	fclose(f);
+	if (store_load(path, &back, err, sizeof(err)))
+		fail_msg("%s", err);
+	assert_int_equal(back.ncases, 1);
+	assert_string_equal(back.cases[0].args[1], "1G");
+	assert_int_equal(back.cases[0].nruns, 4);
+	assert_int_equal(back.cases[0].runs[3].status, RUN_TIMEOUT);
+	assert_true(metric_set_find(&back.cases[0].runs[1].metrics, "roi_usec")->value == 1100);
+	assert_true(json_is_true(json_object_get(back.meta, "incomplete")));
+	assert_true(json_is_true(json_object_get(back.meta, "torn_tail")));
+	results_free(&back);
+	/* a damaged line in the middle is an error at its line */
+	f = fopen(path, "a");
+	fputs("\n{\"case\":5,\"run\":{\"status\":\"ok\"}}\n", f);
+	fclose(f);
+	assert_int_equal(store_load(path, &back, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "results.jsonl:7:"));
+	/* once results.json is written the log goes */
+	assert_int_equal(store_log_open(&lg, path, &r, err, sizeof(err)), 0);
+	store_log_close(&lg, true);
+	assert_int_equal(access(path, F_OK), -1);
+	results_free(&r);
+}
+
+static void test_report_dialect(void **state)
+{
+	struct tb_results r;
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+
+	(void)state;
+	build(&r);
+	report_results(f, &r);
+	fclose(f);
+	/* mean 1000, sd 100, stderr 57.7 = 5.77% of the mean */
+	assert_non_null(strstr(text, "( +-   5.77% )"));
+	assert_non_null(strstr(text, "(3 of 4 runs ok)"));
+	assert_non_null(strstr(text, "run 4: timeout: killed after the timeout"));
+	assert_non_null(strstr(text, "<not supported>"));
+	assert_non_null(strstr(text, "dTLB-load-misses (no hardware PMU)"));
+	assert_non_null(strstr(text, "cycles: counted 50.00% of the time at worst"));
+	assert_non_null(strstr(text, "standard error of the mean"));
+	free(text);
+	results_free(&r);
+}
+
+static void test_grouping(void **state)
+{
+	char b[64];
+
+	(void)state;
+	fmt_grouped(b, sizeof(b), 1234567.891);
+	assert_string_equal(b, "1,234,568");
+	fmt_grouped(b, sizeof(b), 999.5);
+	assert_string_equal(b, "999.50");
+	fmt_grouped(b, sizeof(b), -1000);
+	assert_string_equal(b, "-1,000");
+	fmt_grouped(b, sizeof(b), 0.1234);
+	assert_string_equal(b, "0.123");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_round_trip),
+		cmocka_unit_test(test_load_errors),
+		cmocka_unit_test(test_log),
+		cmocka_unit_test(test_report_dialect),
+		cmocka_unit_test(test_grouping),
+	};
+	int rc;
+
+	if (!mkdtemp(dir))
+		return 1;
+	rc = cmocka_run_group_tests(tests, NULL, NULL);
+	rmdir(dir);
+	return rc;
+}

@@ -1,0 +1,1268 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * settings: snapshot, apply, restore, journal, lock and the signal path,
+ * all against a fake mm sysfs tree in a temp directory (never /sys).
+ *
+ * What is simulated: plain files accept any write and read back what was
+ * written. Where a test needs the kernel's own behaviour (a choice file
+ * that moves its brackets, EINVAL for an out-of-range value, a hugetlb
+ * pool that grants fewer pages than asked, a knob that will not change)
+ * it installs fake_kernel_write through knob_set_write_hook. The
+ * signal path never goes through the hook: it writes plain files.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <jansson.h>
+#include <limits.h>
+#include <setjmp.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "system/lock.h"
+#include "system/settings.h"
+#include "util/util.h"
+
+#define THP "transparent_hugepage/"
+#define POOL2M "hugepages/hugepages-2048kB/"
+#define POOL1G "hugepages/hugepages-1048576kB/"
+
+static char g_base[128];
+static char g_root[160];
+static char g_state[160];
+static char g_journal[200];
+
+/* ---- the fake tree ------------------------------------------------- */
+
+static void put(const char *rel, const char *text, mode_t mode)
+{
+	char path[PATH_MAX], dir[PATH_MAX];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", g_root, rel);
+	snprintf(dir, sizeof(dir), "%s", path);
+	*strrchr(dir, '/') = '\0';
+	assert_int_equal(mkdir_p(dir, 0755), 0);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fprintf(f, "%s\n", text);
+	fclose(f);
+	assert_int_equal(chmod(path, mode), 0);
+}
+
+/* The shapes of a 6.18 /sys/kernel/mm, trimmed. */
+static void build_tree(void)
+{
+	put(THP "enabled", "always [madvise] never", 0644);
+	put(THP "defrag", "always defer defer+madvise [madvise] never", 0644);
+	put(THP "use_zero_page", "1", 0644);
+	put(THP "shmem_enabled", "always within_size advise [never] deny force",
+	    0644);
+	put(THP "shrink_underused", "1", 0644);
+	put(THP "hpage_pmd_size", "2097152", 0444);
+	put(THP "hugepages-64kB/enabled", "always inherit madvise [never]",
+	    0644);
+	put(THP "hugepages-64kB/stats/nr_anon", "0", 0444);
+	put(THP "hugepages-2048kB/enabled", "always [inherit] madvise never",
+	    0644);
+	put(THP "khugepaged/defrag", "1", 0644);
+	put(THP "khugepaged/max_ptes_none", "511", 0644);
+	put(THP "khugepaged/pages_to_scan", "4096", 0644);
+	put(THP "khugepaged/pages_collapsed", "0", 0444);
+	put(THP "khugepaged/full_scans", "0", 0444);
+	put(POOL2M "nr_hugepages", "0", 0644);
+	put(POOL2M "nr_overcommit_hugepages", "0", 0644);
+	put(POOL2M "free_hugepages", "0", 0444);
+	put(POOL2M "demote", "0", 0200);
+	put(POOL1G "nr_hugepages", "0", 0644);
+	put(POOL1G "nr_overcommit_hugepages", "0", 0644);
+}
+
+static int rm_one(const char *path, const struct stat *st, int flag,
+		  struct FTW *ftw)
+{
+	(void)st;
+	(void)flag;
+	(void)ftw;
+	return remove(path);
+}
+
+static int setup(void **state)
+{
+	(void)state;
+	snprintf(g_base, sizeof(g_base), "/tmp/thpbench-settings-XXXXXX");
+	if (!mkdtemp(g_base))
+		return -1;
+	snprintf(g_root, sizeof(g_root), "%s/mm", g_base);
+	snprintf(g_state, sizeof(g_state), "%s/state", g_base);
+	snprintf(g_journal, sizeof(g_journal), "%s/journal.json", g_state);
+	build_tree();
+	knob_set_write_hook(NULL);
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	knob_set_write_hook(NULL);
+	return nftw(g_base, rm_one, 16, FTW_DEPTH | FTW_PHYS);
+}
+
+static const char *val(const char *name)
+{
+	static char buf[256];
+
+	if (knob_read(g_root, name, buf, sizeof(buf)))
+		return "<unreadable>";
+	return buf;
+}
+
+static void raw(const char *name, char *buf, size_t len)
+{
+	char path[PATH_MAX];
+
+	snprintf(path, sizeof(path), "%s/%s", g_root, name);
+	assert_int_equal(read_file_str(path, buf, len), 0);
+}
+
+static bool exists(const char *path)
+{
+	return access(path, F_OK) == 0;
+}
+
+static void begin(struct settings_ctx *ctx)
+{
+	char err[512] = "";
+
+	settings_init(ctx, g_root, g_state);
+	if (settings_begin(ctx, err, sizeof(err)))
+		fail_msg("settings_begin: %s", err);
+}
+
+static void apply(struct settings_ctx *ctx, const char *name,
+		  const char *value)
+{
+	char err[512] = "";
+
+	if (settings_apply(ctx, name, value, err, sizeof(err)))
+		fail_msg("settings_apply(%s, %s): %s", name, value, err);
+}
+
+/* ---- a fake kernel ------------------------------------------------- */
+
+/* sysfs-like: the file holds exactly the last write. */
+static int store(const char *abspath, const char *text)
+{
+	FILE *f = fopen(abspath, "w");
+
+	if (!f)
+		return -1;
+	fputs(text, f);
+	return fclose(f);
+}
+
+static long g_pool_limit = 1000;	/* pages the "kernel" can find */
+static const char *g_stuck;		/* knob whose writes do nothing */
+static char g_wlog[64][128];		/* knobs written, in order */
+static int g_nw;
+
+static const char *rel_of(const char *abspath)
+{
+	return abspath + strlen(g_root) + 1;
+}
+
+static bool has_word(const char *list, const char *w)
+{
+	char copy[256], *save, *t;
+
+	snprintf(copy, sizeof(copy), "%s", list);
+	for (t = strtok_r(copy, " []", &save); t; t = strtok_r(NULL, " []", &save))
+		if (!strcmp(t, w))
+			return true;
+	return false;
+}
+
+/* Rewrite "a [b] c" with the brackets around value, as the kernel shows it. */
+static int write_choice(const char *abspath, const char *cur,
+			const char *value)
+{
+	char out[256] = "", copy[256], *save, *t;
+
+	if (!has_word(cur, value)) {
+		errno = EINVAL;
+		return -1;
+	}
+	snprintf(copy, sizeof(copy), "%s", cur);
+	for (t = strtok_r(copy, " []", &save); t;
+	     t = strtok_r(NULL, " []", &save)) {
+		if (*out)
+			strcat(out, " ");
+		if (!strcmp(t, value))
+			snprintf(out + strlen(out), sizeof(out) - strlen(out),
+				 "[%s]", t);
+		else
+			strcat(out, t);
+	}
+	return store(abspath, out);
+}
+
+static int fake_kernel_write(const char *abspath, const char *value)
+{
+	const char *rel = rel_of(abspath);
+	char cur[256], num[32];
+	long v;
+
+	if (g_nw < (int)ARRAY_SIZE(g_wlog))
+		snprintf(g_wlog[g_nw++], sizeof(g_wlog[0]), "%s", rel);
+	if (g_stuck && !strcmp(rel, g_stuck))
+		return 0;	/* accepted, but nothing changes */
+	if (read_file_str(abspath, cur, sizeof(cur)))
+		return -1;
+	if (strchr(cur, '['))
+		return write_choice(abspath, cur, value);
+	if (parse_long(value, &v)) {
+		errno = EINVAL;
+		return -1;
+	}
+	if (strstr(rel, "max_ptes_none") && (v < 0 || v > 511)) {
+		errno = EINVAL;
+		return -1;
+	}
+	if (strstr(rel, "/nr_hugepages") && v > g_pool_limit) {
+		snprintf(num, sizeof(num), "%ld", g_pool_limit);
+		return store(abspath, num);
+	}
+	return store(abspath, value);
+}
+
+static void use_fake_kernel(void)
+{
+	g_pool_limit = 1000;
+	g_stuck = NULL;
+	g_nw = 0;
+	knob_set_write_hook(fake_kernel_write);
+}
+
+static int wlog_index(const char *name)
+{
+	int i;
+
+	for (i = 0; i < g_nw; i++)
+		if (!strcmp(g_wlog[i], name))
+			return i;
+	return -1;
+}
+
+/* ---- stderr capture ------------------------------------------------ */
+
+static int capture_start(void)
+{
+	char path[PATH_MAX];
+	int saved, fd;
+
+	snprintf(path, sizeof(path), "%s/stderr", g_base);
+	fflush(stderr);
+	saved = dup(STDERR_FILENO);
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	assert_true(saved >= 0 && fd >= 0);
+	dup2(fd, STDERR_FILENO);
+	close(fd);
+	return saved;
+}
+
+static void capture_stop(int saved, char *buf, size_t len)
+{
+	char path[PATH_MAX];
+
+	fflush(stderr);
+	dup2(saved, STDERR_FILENO);
+	close(saved);
+	snprintf(path, sizeof(path), "%s/stderr", g_base);
+	assert_int_equal(read_file_str(path, buf, len), 0);
+}
+
+/* ---- snapshot ------------------------------------------------------ */
+
+static void test_snapshot_reads_knobs(void **state)
+{
+	struct snapshot s;
+	char err[256];
+	size_t i, last_thp = 0, first_tlb = SIZE_MAX;
+
+	(void)state;
+	assert_int_equal(snapshot_take(g_root, &s, err, sizeof(err)), 0);
+	assert_string_equal(snapshot_get(&s, THP "enabled"), "madvise");
+	assert_string_equal(snapshot_get(&s, THP "defrag"), "madvise");
+	assert_string_equal(snapshot_get(&s, THP "shmem_enabled"), "never");
+	assert_string_equal(snapshot_get(&s, THP "hugepages-2048kB/enabled"),
+			    "inherit");
+	assert_string_equal(snapshot_get(&s, THP "hugepages-64kB/enabled"),
+			    "never");
+	assert_string_equal(snapshot_get(&s, THP "khugepaged/max_ptes_none"),
+			    "511");
+	assert_string_equal(snapshot_get(&s, THP "shrink_underused"), "1");
+	assert_string_equal(snapshot_get(&s, POOL2M "nr_hugepages"), "0");
+	assert_string_equal(snapshot_get(&s, POOL1G "nr_overcommit_hugepages"),
+			    "0");
+	/* read-only, write-only and statistics files are not knobs */
+	assert_null(snapshot_get(&s, THP "hpage_pmd_size"));
+	assert_null(snapshot_get(&s, THP "hugepages-64kB/stats/nr_anon"));
+	assert_null(snapshot_get(&s, THP "khugepaged/pages_collapsed"));
+	assert_null(snapshot_get(&s, POOL2M "free_hugepages"));
+	assert_null(snapshot_get(&s, POOL2M "demote"));
+	assert_int_equal(s.n, 14);
+	for (i = 0; i < s.n; i++) {
+		char want[PATH_MAX];
+
+		snprintf(want, sizeof(want), "%s/%s", g_root, s.v[i].name);
+		assert_string_equal(s.v[i].abspath, want);
+		if (!strncmp(s.v[i].name, THP, strlen(THP)))
+			last_thp = i;
+		else if (first_tlb == SIZE_MAX)
+			first_tlb = i;
+	}
+	/* the restore order: THP knobs, then pools, nr_hugepages last */
+	assert_true(last_thp < first_tlb);
+	assert_non_null(strstr(s.v[s.n - 1].name, "/nr_hugepages"));
+	assert_non_null(strstr(s.v[s.n - 2].name, "/nr_hugepages"));
+	snapshot_free(&s);
+	assert_int_equal(s.n, 0);
+}
+
+static void test_snapshot_wrong_root(void **state)
+{
+	struct snapshot s;
+	char err[512], bogus[PATH_MAX];
+
+	(void)state;
+	snprintf(bogus, sizeof(bogus), "%s/nothing", g_base);
+	assert_int_equal(snapshot_take(bogus, &s, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, bogus));
+	assert_non_null(strstr(err, "THPBENCH_SYSFS_ROOT"));
+}
+
+static void test_knob_read_and_modes(void **state)
+{
+	char buf[64], modes[8][16];
+
+	(void)state;
+	assert_int_equal(knob_read(g_root, THP "defrag", buf, sizeof(buf)), 0);
+	assert_string_equal(buf, "madvise");
+	assert_int_equal(knob_read(g_root, THP "nope", buf, sizeof(buf)), -1);
+	assert_int_equal(thp_modes_available(g_root, modes, 8), 3);
+	assert_string_equal(modes[0], "always");
+	assert_string_equal(modes[1], "madvise");
+	assert_string_equal(modes[2], "never");
+	assert_int_equal(thp_modes_available(g_root, modes, 2), 2);
+	put(THP "enabled", "[always] never", 0644);
+	assert_int_equal(thp_modes_available(g_root, modes, 8), 2);
+	assert_string_equal(modes[1], "never");
+}
+
+static void test_init_from_env(void **state)
+{
+	struct settings_ctx ctx;
+
+	(void)state;
+	setenv("THPBENCH_SYSFS_ROOT", "/x/mm/", 1);
+	setenv("THPBENCH_STATE_DIR", "/x/state", 1);
+	settings_init(&ctx, NULL, NULL);
+	assert_string_equal(ctx.root, "/x/mm");
+	assert_string_equal(ctx.state_dir, "/x/state");
+	assert_int_equal(ctx.lock_fd, -1);
+	settings_free(&ctx);
+	settings_init(&ctx, "/y", NULL);
+	assert_string_equal(ctx.root, "/y");
+	settings_free(&ctx);
+	unsetenv("THPBENCH_SYSFS_ROOT");
+	unsetenv("THPBENCH_STATE_DIR");
+	settings_init(&ctx, NULL, NULL);
+	assert_string_equal(ctx.root, "/sys/kernel/mm");
+	assert_string_equal(ctx.state_dir, "/run/thpbench");
+	settings_free(&ctx);
+}
+
+static void test_writable(void **state)
+{
+	struct settings_ctx ctx;
+	char path[PATH_MAX];
+
+	(void)state;
+	settings_init(&ctx, g_root, g_state);
+	assert_true(settings_writable(&ctx));
+	snprintf(path, sizeof(path), "%s/" THP "enabled", g_root);
+	assert_int_equal(chmod(path, 0444), 0);
+	assert_false(settings_writable(&ctx));
+	assert_int_equal(unlink(path), 0);
+	assert_false(settings_writable(&ctx));
+	settings_free(&ctx);
+}
+
+/* ---- apply --------------------------------------------------------- */
+
+static void test_apply_reads_back(void **state)
+{
+	struct settings_ctx ctx;
+	char buf[128];
+
+	(void)state;
+	use_fake_kernel();
+	begin(&ctx);
+	assert_true(exists(g_journal));
+	apply(&ctx, THP "enabled", "always\n");
+	raw(THP "enabled", buf, sizeof(buf));
+	assert_string_equal(buf, "[always] madvise never");
+	assert_string_equal(val(THP "enabled"), "always");
+	apply(&ctx, THP "hugepages-64kB/enabled", "inherit");
+	assert_string_equal(val(THP "hugepages-64kB/enabled"), "inherit");
+	apply(&ctx, THP "khugepaged/max_ptes_none", "0");
+	assert_string_equal(val(THP "khugepaged/max_ptes_none"), "0");
+	apply(&ctx, POOL2M "nr_hugepages", "16");
+	assert_string_equal(val(POOL2M "nr_hugepages"), "16");
+	assert_int_equal(settings_end(&ctx), 0);
+	settings_free(&ctx);
+}
+
+static void expect_apply_error(struct settings_ctx *ctx, const char *name,
+			       const char *value, const char *msg)
+{
+	char err[512] = "";
+
+	assert_int_equal(settings_apply(ctx, name, value, err, sizeof(err)),
+			 -1);
+	if (!strstr(err, msg))
+		fail_msg("error \"%s\" lacks \"%s\"", err, msg);
+}
+
+static void test_apply_rejects_names(void **state)
+{
+	struct settings_ctx ctx;
+	char victim[PATH_MAX], buf[32];
+
+	(void)state;
+	put("victim", "keep", 0644);
+	begin(&ctx);
+	expect_apply_error(&ctx, "transparent_hugepage/../victim", "x",
+			   "is not under transparent_hugepage/ or hugepages/");
+	expect_apply_error(&ctx, "hugepages/../../etc/passwd", "x",
+			   "is not under");
+	expect_apply_error(&ctx, "victim", "x", "is not under");
+	expect_apply_error(&ctx, "/etc/passwd", "x", "is not under");
+	expect_apply_error(&ctx, THP, "x", "is not under");
+	expect_apply_error(&ctx, THP "./enabled", "always", "is not under");
+	expect_apply_error(&ctx, THP "hpage_pmd_size", "4096",
+			   "not a writable file");
+	expect_apply_error(&ctx, THP "no_such_knob", "1", "missing");
+	snprintf(victim, sizeof(victim), "%s/victim", g_root);
+	assert_int_equal(read_file_str(victim, buf, sizeof(buf)), 0);
+	assert_string_equal(buf, "keep");
+	assert_int_equal(settings_end(&ctx), 0);
+	/* outside begin/end a change could not be restored */
+	expect_apply_error(&ctx, THP "enabled", "always", "settings_begin");
+	assert_string_equal(val(THP "enabled"), "madvise");
+	settings_free(&ctx);
+}
+
+/* Plain files, no fake kernel: the choices are checked before writing. */
+static void test_apply_unlisted_choice(void **state)
+{
+	struct settings_ctx ctx;
+	char buf[128];
+
+	(void)state;
+	begin(&ctx);
+	expect_apply_error(&ctx, THP "enabled", "sometimes",
+			   "value \"sometimes\" not accepted by transparent_hugepage/enabled (choices: always madvise never)");
+	expect_apply_error(&ctx, THP "enabled", "always madvise",
+			   "not accepted");
+	expect_apply_error(&ctx, THP "enabled", "", "not accepted");
+	raw(THP "enabled", buf, sizeof(buf));
+	assert_string_equal(buf, "always [madvise] never");
+	assert_int_equal(settings_end(&ctx), 0);
+	settings_free(&ctx);
+}
+
+/* The fake kernel answers EINVAL, as sysfs stores do for a bad value. */
+static void test_apply_kernel_rejects(void **state)
+{
+	struct settings_ctx ctx;
+
+	(void)state;
+	use_fake_kernel();
+	begin(&ctx);
+	expect_apply_error(&ctx, THP "khugepaged/max_ptes_none", "9999",
+			   "value 9999 not accepted by transparent_hugepage/khugepaged/max_ptes_none");
+	assert_string_equal(val(THP "khugepaged/max_ptes_none"), "511");
+	/* accepted without error, but the value did not take */
+	g_stuck = THP "defrag";
+	expect_apply_error(&ctx, THP "defrag", "never",
+			   "value never not accepted by transparent_hugepage/defrag (choices: always defer defer+madvise madvise never)");
+	g_stuck = NULL;
+	assert_int_equal(settings_end(&ctx), 0);
+	settings_free(&ctx);
+}
+
+static void test_apply_pool_shortfall(void **state)
+{
+	struct settings_ctx ctx;
+
+	(void)state;
+	use_fake_kernel();
+	g_pool_limit = 3;
+	begin(&ctx);
+	expect_apply_error(&ctx, POOL2M "nr_hugepages", "8",
+			   "kernel provided only 3 of 8 huge pages (hugepages-2048kB); free memory or reserve at boot");
+	apply(&ctx, POOL2M "nr_hugepages", "2");
+	assert_int_equal(settings_end(&ctx), 0);
+	assert_string_equal(val(POOL2M "nr_hugepages"), "0");
+	settings_free(&ctx);
+}
+
+/* ---- end ----------------------------------------------------------- */
+
+static void change_many(struct settings_ctx *ctx)
+{
+	apply(ctx, POOL2M "nr_hugepages", "4");
+	apply(ctx, POOL1G "nr_hugepages", "1");
+	apply(ctx, POOL2M "nr_overcommit_hugepages", "8");
+	apply(ctx, THP "enabled", "always");
+	apply(ctx, THP "defrag", "never");
+	apply(ctx, THP "hugepages-64kB/enabled", "always");
+	apply(ctx, THP "hugepages-2048kB/enabled", "never");
+	apply(ctx, THP "khugepaged/max_ptes_none", "0");
+	apply(ctx, THP "khugepaged/pages_to_scan", "100");
+}
+
+static void assert_original(void)
+{
+	assert_string_equal(val(THP "enabled"), "madvise");
+	assert_string_equal(val(THP "defrag"), "madvise");
+	assert_string_equal(val(THP "hugepages-64kB/enabled"), "never");
+	assert_string_equal(val(THP "hugepages-2048kB/enabled"), "inherit");
+	assert_string_equal(val(THP "khugepaged/max_ptes_none"), "511");
+	assert_string_equal(val(THP "khugepaged/pages_to_scan"), "4096");
+	assert_string_equal(val(POOL2M "nr_hugepages"), "0");
+	assert_string_equal(val(POOL1G "nr_hugepages"), "0");
+	assert_string_equal(val(POOL2M "nr_overcommit_hugepages"), "0");
+}
+
+static void test_end_restores_in_order(void **state)
+{
+	struct settings_ctx ctx;
+	char lockpath[PATH_MAX], lerr[512];
+	pid_t holder;
+	int fd, i, thp_max = -1, pool_min = INT_MAX;
+
+	(void)state;
+	use_fake_kernel();
+	begin(&ctx);
+	change_many(&ctx);
+	assert_string_equal(val(THP "enabled"), "always");
+	g_nw = 0;
+	assert_int_equal(settings_end(&ctx), 0);
+	assert_original();
+	/* nine knobs changed, nine written back, nothing else touched */
+	assert_int_equal(g_nw, 9);
+	for (i = 0; i < g_nw; i++) {
+		if (!strncmp(g_wlog[i], THP, strlen(THP)))
+			thp_max = i;
+		else if (strstr(g_wlog[i], "/nr_hugepages") && i < pool_min)
+			pool_min = i;
+	}
+	assert_true(thp_max < pool_min);
+	assert_true(wlog_index(POOL2M "nr_overcommit_hugepages") < pool_min);
+	assert_false(exists(g_journal));
+	/* the lock is free again */
+	assert_int_equal(settings_lock_path(g_root, lockpath, sizeof(lockpath),
+					    lerr, sizeof(lerr)), 0);
+	fd = lock_take(lockpath, &holder);
+	assert_true(fd >= 0);
+	lock_release(fd);
+	settings_free(&ctx);
+}
+
+static void test_end_reports_stuck_knob(void **state)
+{
+	struct settings_ctx ctx;
+	char out[4096], err[512];
+	int saved, restored;
+
+	(void)state;
+	use_fake_kernel();
+	begin(&ctx);
+	change_many(&ctx);
+	g_stuck = THP "khugepaged/pages_to_scan";
+	saved = capture_start();
+	assert_int_equal(settings_end(&ctx), -1);
+	capture_stop(saved, out, sizeof(out));
+	assert_non_null(strstr(out, "transparent_hugepage/khugepaged/pages_to_scan would not go back: was 4096, now 100"));
+	assert_null(strstr(out, "transparent_hugepage/enabled"));
+	assert_string_equal(val(THP "enabled"), "madvise");
+	assert_string_equal(val(POOL2M "nr_hugepages"), "0");
+	/* kept for `thpbench restore`, which succeeds once the knob moves */
+	assert_true(exists(g_journal));
+	saved = capture_start();
+	assert_int_equal(settings_restore_journal(&ctx, &restored, err,
+						  sizeof(err)), -1);
+	capture_stop(saved, out, sizeof(out));
+	assert_non_null(strstr(err, "would not go back"));
+	assert_true(exists(g_journal));
+	g_stuck = NULL;
+	assert_int_equal(settings_restore_journal(&ctx, &restored, err,
+						  sizeof(err)), 0);
+	assert_int_equal(restored, 1);
+	assert_original();
+	assert_false(exists(g_journal));
+	settings_free(&ctx);
+}
+
+/* ---- crashes ------------------------------------------------------- */
+
+/* A run that changes knobs and dies without settings_end. */
+static pid_t crashing_run(int how)
+{
+	struct settings_ctx ctx;
+	char err[512];
+	pid_t pid;
+
+	fflush(NULL);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid)
+		return pid;
+	settings_init(&ctx, g_root, g_state);
+	if (settings_begin(&ctx, err, sizeof(err)) ||
+	    settings_apply(&ctx, THP "enabled", "always", err, sizeof(err)) ||
+	    settings_apply(&ctx, THP "hugepages-64kB/enabled", "always", err,
+			   sizeof(err)) ||
+	    settings_apply(&ctx, THP "khugepaged/max_ptes_none", "0", err,
+			   sizeof(err)) ||
+	    settings_apply(&ctx, POOL2M "nr_hugepages", "4", err,
+			   sizeof(err))) {
+		fprintf(stderr, "child: %s\n", err);
+		_exit(3);
+	}
+	if (how)
+		raise(how);
+	_exit(0);
+}
+
+static void assert_crashed_state(pid_t pid)
+{
+	json_error_t jerr;
+	json_t *j;
+
+	assert_true(exists(g_journal));
+	assert_string_equal(val(THP "enabled"), "always");
+	assert_string_equal(val(THP "khugepaged/max_ptes_none"), "0");
+	assert_string_equal(val(POOL2M "nr_hugepages"), "4");
+	j = json_load_file(g_journal, 0, &jerr);
+	assert_non_null(j);
+	assert_int_equal(json_integer_value(json_object_get(j, "pid")), pid);
+	assert_string_equal(json_string_value(json_object_get(j, "root")),
+			    g_root);
+	assert_true(json_array_size(json_object_get(j, "knobs")) == 14);
+	json_decref(j);
+}
+
+static void test_crash_then_restore(void **state)
+{
+	struct settings_ctx ctx;
+	char err[512] = "";
+	int status, restored;
+	pid_t pid;
+
+	(void)state;
+	pid = crashing_run(0);
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	assert_crashed_state(pid);
+	settings_init(&ctx, g_root, g_state);
+	if (settings_restore_journal(&ctx, &restored, err, sizeof(err)))
+		fail_msg("restore: %s", err);
+	assert_int_equal(restored, 4);
+	assert_original();
+	assert_false(exists(g_journal));
+	/* nothing left to do */
+	assert_int_equal(settings_restore_journal(&ctx, &restored, err,
+						  sizeof(err)), 0);
+	assert_int_equal(restored, 0);
+	assert_int_equal(ctx.lock_fd, -1);
+	settings_free(&ctx);
+}
+
+static void test_sigkill_then_begin_recovers(void **state)
+{
+	struct settings_ctx ctx;
+	char out[4096], pidstr[32];
+	int status, saved;
+	pid_t pid;
+	json_t *j;
+
+	(void)state;
+	pid = crashing_run(SIGKILL);
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	assert_true(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL);
+	assert_crashed_state(pid);
+	saved = capture_start();
+	begin(&ctx);
+	capture_stop(saved, out, sizeof(out));
+	snprintf(pidstr, sizeof(pidstr), "pid %d", (int)pid);
+	assert_non_null(strstr(out, "warning"));
+	assert_non_null(strstr(out, pidstr));
+	assert_non_null(strstr(out, "restored 4"));
+	/* the new snapshot holds the values from before the crash */
+	assert_original();
+	assert_string_equal(snapshot_get(&ctx.orig, THP "enabled"), "madvise");
+	j = json_load_file(g_journal, 0, NULL);
+	assert_non_null(j);
+	assert_int_equal(json_integer_value(json_object_get(j, "pid")),
+			 getpid());
+	json_decref(j);
+	assert_int_equal(settings_end(&ctx), 0);
+	settings_free(&ctx);
+}
+
+static void test_tampered_journal(void **state)
+{
+	struct settings_ctx ctx;
+	char err[512] = "", buf[32], victim[PATH_MAX];
+	FILE *f;
+	int restored;
+
+	(void)state;
+	put("victim", "keep", 0644);
+	assert_int_equal(mkdir_p(g_state, 0755), 0);
+	f = fopen(g_journal, "w");
+	assert_non_null(f);
+	fprintf(f, "{\"version\": 1, \"root\": \"%s\", \"pid\": 1, "
+		   "\"start_time\": 0, \"knobs\": [{\"name\": "
+		   "\"transparent_hugepage/../victim\", \"value\": \"x\"}]}",
+		g_root);
+	fclose(f);
+	settings_init(&ctx, g_root, g_state);
+	assert_int_equal(settings_restore_journal(&ctx, &restored, err,
+						  sizeof(err)), -1);
+	assert_non_null(strstr(err, "transparent_hugepage/../victim"));
+	snprintf(victim, sizeof(victim), "%s/victim", g_root);
+	assert_int_equal(read_file_str(victim, buf, sizeof(buf)), 0);
+	assert_string_equal(buf, "keep");
+	/* a torn journal is an error naming the file, not a silent skip */
+	f = fopen(g_journal, "w");
+	fputs("{\"version\": 1, \"ro", f);
+	fclose(f);
+	assert_int_equal(settings_restore_journal(&ctx, &restored, err,
+						  sizeof(err)), -1);
+	assert_non_null(strstr(err, g_journal));
+	/* and settings_begin will not run over it */
+	assert_int_equal(settings_begin(&ctx, err, sizeof(err)), -1);
+	assert_false(ctx.active);
+	assert_int_equal(ctx.lock_fd, -1);
+	settings_free(&ctx);
+}
+
+/* ---- trust in the state directory, SIGKILL's leftovers ------------- */
+
+static pid_t start_workload(void);
+
+/* Dead, or a zombie waiting for init. */
+static bool gone(pid_t pid)
+{
+	char path[64], buf[512], *p;
+
+	if (kill(pid, 0))
+		return true;
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	if (read_file_str(path, buf, sizeof(buf)))
+		return true;
+	p = strrchr(buf, ')');
+	return p && p[1] && p[2] == 'Z';
+}
+
+static void write_journal_text(const char *path, const char *root)
+{
+	FILE *f = fopen(path, "w");
+
+	assert_non_null(f);
+	fprintf(f, "{\"version\": 1, \"root\": \"%s\", \"pid\": 1, "
+		   "\"start_time\": 0, \"knobs\": [{\"name\": "
+		   "\"" THP "enabled\", \"value\": \"never\"}]}", root);
+	fclose(f);
+}
+
+static void test_state_dir_trust(void **state)
+{
+	struct settings_ctx ctx;
+	char err[512] = "", other[PATH_MAX], tmp[PATH_MAX], victim[PATH_MAX];
+	char buf[64];
+	int restored;
+
+	(void)state;
+	assert_int_equal(mkdir_p(g_state, 0755), 0);
+	settings_init(&ctx, g_root, g_state);
+	/* a state directory others may write: refused, nothing written */
+	assert_int_equal(chmod(g_state, 0777), 0);
+	write_journal_text(g_journal, g_root);
+	assert_int_equal(settings_restore_journal(&ctx, &restored, err,
+						  sizeof(err)), -1);
+	assert_non_null(strstr(err, g_state));
+	assert_int_equal(settings_begin(&ctx, err, sizeof(err)), -1);
+	assert_string_equal(val(THP "enabled"), "madvise");
+	assert_int_equal(chmod(g_state, 0755), 0);
+	/* a journal for another root: its knobs are never written */
+	snprintf(other, sizeof(other), "%s/elsewhere", g_base);
+	write_journal_text(g_journal, other);
+	assert_int_equal(settings_restore_journal(&ctx, &restored, err,
+						  sizeof(err)), -1);
+	assert_non_null(strstr(err, "refusing"));
+	assert_string_equal(val(THP "enabled"), "madvise");
+	/* a journal that is a symlink is not followed */
+	snprintf(other, sizeof(other), "%s/planted.json", g_base);
+	write_journal_text(other, g_root);
+	assert_int_equal(unlink(g_journal), 0);
+	assert_int_equal(symlink(other, g_journal), 0);
+	assert_int_equal(settings_restore_journal(&ctx, &restored, err,
+						  sizeof(err)), -1);
+	assert_string_equal(val(THP "enabled"), "madvise");
+	assert_int_equal(unlink(g_journal), 0);
+	/* a planted journal.json.tmp symlink is replaced, not written through */
+	snprintf(victim, sizeof(victim), "%s/victim", g_base);
+	assert_int_equal(write_file_str(victim, "keep"), -1);
+	assert_int_equal(creat(victim, 0644) >= 0, 1);
+	assert_int_equal(write_file_str(victim, "keep"), 0);
+	snprintf(tmp, sizeof(tmp), "%s.tmp", g_journal);
+	assert_int_equal(symlink(victim, tmp), 0);
+	if (settings_begin(&ctx, err, sizeof(err)))
+		fail_msg("settings_begin: %s", err);
+	assert_int_equal(settings_end(&ctx), 0);
+	assert_int_equal(read_file_str(victim, buf, sizeof(buf)), 0);
+	assert_string_equal(buf, "keep");
+	settings_free(&ctx);
+}
+
+/* The harness is SIGKILLed while its workload runs: restore ends it first. */
+static void test_sigkill_ends_workload(void **state)
+{
+	struct settings_ctx ctx;
+	char err[512];
+	int p[2], status, restored, i;
+	pid_t pid, wl = 0;
+
+	(void)state;
+	assert_int_equal(pipe(p), 0);
+	fflush(NULL);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (!pid) {
+		settings_init(&ctx, g_root, g_state);
+		if (settings_begin(&ctx, err, sizeof(err)) ||
+		    settings_apply(&ctx, THP "enabled", "always", err, sizeof(err)))
+			_exit(3);
+		wl = start_workload();
+		settings_set_child(wl);
+		if (write(p[1], &wl, sizeof(wl)) != sizeof(wl))
+			_exit(4);
+		raise(SIGKILL);
+	}
+	close(p[1]);
+	assert_int_equal(read(p[0], &wl, sizeof(wl)), sizeof(wl));
+	close(p[0]);
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	assert_true(WIFSIGNALED(status));
+	assert_false(gone(wl));
+	assert_string_equal(val(THP "enabled"), "always");
+	settings_init(&ctx, g_root, g_state);
+	/* until it has exec'ed, the fork holds the dead run's lock fd */
+	for (i = 0; settings_restore_journal(&ctx, &restored, err, sizeof(err)); i++) {
+		if (i == 300 || !strstr(err, "another thpbench"))
+			fail_msg("restore: %s", err);
+		usleep(10000);
+	}
+	assert_true(gone(wl));
+	assert_string_equal(val(THP "enabled"), "madvise");
+	settings_free(&ctx);
+}
+
+static const char *want_always(const char *name, void *arg)
+{
+	(void)arg;
+	if (!strcmp(name, THP "defrag"))
+		return NULL;	/* any value will do */
+	return !strcmp(name, THP "enabled") ? "always" : snapshot_get(arg, name);
+}
+
+/* A workload that writes knobs itself is caught after its repetition. */
+static void test_drift_detected_and_undone(void **state)
+{
+	struct settings_ctx ctx;
+	char err[512], what[512], path[PATH_MAX];
+
+	(void)state;
+	begin(&ctx);
+	assert_int_equal(settings_apply(&ctx, THP "enabled", "always", err,
+					sizeof(err)), 0);
+	assert_int_equal(settings_drift(&ctx, want_always, &ctx.orig, what,
+					sizeof(what)), 0);
+	/* the "workload" */
+	snprintf(path, sizeof(path), "%s/" THP "enabled", g_root);
+	assert_int_equal(write_file_str(path, "always madvise [never]"), 0);
+	snprintf(path, sizeof(path), "%s/" THP "khugepaged/max_ptes_none", g_root);
+	assert_int_equal(write_file_str(path, "7"), 0);
+	snprintf(path, sizeof(path), "%s/" THP "defrag", g_root);
+	assert_int_equal(write_file_str(path, "always defer madvise [never]"), 0);
+	assert_int_equal(settings_drift(&ctx, want_always, &ctx.orig, what,
+					sizeof(what)), 2);
+	assert_non_null(strstr(what, THP "enabled always -> never"));
+	assert_non_null(strstr(what, THP "khugepaged/max_ptes_none 511 -> 7"));
+	assert_string_equal(val(THP "enabled"), "always");
+	assert_string_equal(val(THP "khugepaged/max_ptes_none"), "511");
+	assert_int_equal(settings_end(&ctx), 0);
+	settings_free(&ctx);
+}
+
+/* ---- the lock ------------------------------------------------------ */
+
+static void test_lock_names_holder(void **state)
+{
+	struct settings_ctx ctx, other;
+	char err[512] = "", pidstr[32], state2[PATH_MAX], c;
+	int ready[2], go[2], status, restored;
+	pid_t pid;
+
+	(void)state;
+	assert_int_equal(pipe(ready), 0);
+	assert_int_equal(pipe(go), 0);
+	fflush(NULL);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (!pid) {
+		settings_init(&other, g_root, g_state);
+		if (settings_begin(&other, err, sizeof(err)) ||
+		    settings_apply(&other, THP "enabled", "never", err,
+				   sizeof(err)))
+			_exit(3);
+		if (write(ready[1], "r", 1) != 1 || read(go[0], &c, 1) != 1)
+			_exit(4);
+		_exit(settings_end(&other) ? 5 : 0);
+	}
+	close(ready[1]);
+	close(go[0]);
+	assert_int_equal(read(ready[0], &c, 1), 1);
+	snprintf(pidstr, sizeof(pidstr), "pid %d", (int)pid);
+	settings_init(&ctx, g_root, g_state);
+	assert_int_equal(settings_begin(&ctx, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, pidstr));
+	assert_false(ctx.active);
+	settings_free(&ctx);
+	/* another state directory: still the same knobs, still locked out */
+	snprintf(state2, sizeof(state2), "%s/state2", g_base);
+	settings_init(&ctx, g_root, state2);
+	err[0] = '\0';
+	assert_int_equal(settings_begin(&ctx, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, pidstr));
+	settings_free(&ctx);
+	settings_init(&ctx, g_root, g_state);
+	/* `thpbench restore` must not undo a live run's settings */
+	err[0] = '\0';
+	assert_int_equal(settings_restore_journal(&ctx, &restored, err,
+						  sizeof(err)), -1);
+	assert_non_null(strstr(err, pidstr));
+	assert_string_equal(val(THP "enabled"), "never");
+	assert_true(exists(g_journal));
+	assert_int_equal(write(go[1], "g", 1), 1);
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	assert_string_equal(val(THP "enabled"), "madvise");
+	if (settings_begin(&ctx, err, sizeof(err)))
+		fail_msg("begin after the holder left: %s", err);
+	assert_int_equal(settings_end(&ctx), 0);
+	settings_free(&ctx);
+	close(ready[0]);
+	close(go[1]);
+}
+
+/* ---- the signal path ----------------------------------------------- */
+
+/* A workload stand-in in its own process group, as `thpbench run` starts it. */
+static pid_t start_workload(void)
+{
+	pid_t pid;
+
+	fflush(NULL);
+	pid = fork();
+	if (pid == 0) {
+		/* exec, as a real workload does: the lock fd is close-on-exec */
+		setpgid(0, 0);
+		execlp("sleep", "sleep", "30", (char *)NULL);
+		_exit(127);
+	}
+	if (pid > 0)
+		setpgid(pid, pid);
+	return pid;
+}
+
+static void signalled_run(int sig, int report_fd)
+{
+	struct settings_ctx ctx;
+	char err[512];
+	pid_t wl;
+
+	/* A shell starts background jobs with SIGINT ignored, and settings
+	 * keeps an ignored signal ignored: the test needs the default. */
+	signal(sig, SIG_DFL);
+	settings_init(&ctx, g_root, g_state);
+	if (settings_begin(&ctx, err, sizeof(err)) ||
+	    settings_apply(&ctx, THP "enabled", "always", err, sizeof(err)) ||
+	    settings_apply(&ctx, THP "hugepages-64kB/enabled", "always", err,
+			   sizeof(err)) ||
+	    settings_apply(&ctx, THP "khugepaged/max_ptes_none", "0", err,
+			   sizeof(err)) ||
+	    settings_apply(&ctx, POOL2M "nr_hugepages", "4", err,
+			   sizeof(err)))
+		_exit(3);
+	wl = start_workload();
+	if (wl < 0)
+		_exit(4);
+	settings_set_child(wl);
+	if (write(report_fd, &wl, sizeof(wl)) != sizeof(wl))
+		_exit(5);
+	raise(sig);
+	_exit(6);	/* not reached: the handler re-raises */
+}
+
+static void run_signal_case(int sig)
+{
+	struct timespec old[2] = { { 1000000, 0 }, { 1000000, 0 } };
+	char path[PATH_MAX], lockpath[PATH_MAX], lerr[512];
+	struct stat st;
+	int p[2], status, fd;
+	pid_t pid, wl = 0, holder;
+
+	snprintf(path, sizeof(path), "%s/" THP "defrag", g_root);
+	assert_int_equal(utimensat(AT_FDCWD, path, old, 0), 0);
+	assert_int_equal(pipe(p), 0);
+	fflush(NULL);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (!pid)
+		signalled_run(sig, p[1]);
+	close(p[1]);
+	assert_int_equal(read(p[0], &wl, sizeof(wl)), sizeof(wl));
+	close(p[0]);
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	if (!WIFSIGNALED(status) || WTERMSIG(status) != sig)
+		fail_msg("signal %d: child status %#x", sig, status);
+	assert_original();
+	assert_string_equal(val(THP "hugepages-64kB/enabled"), "never");
+	assert_false(exists(g_journal));
+	/* the workload was killed and reaped before the pools shrank */
+	assert_int_equal(kill(wl, 0), -1);
+	assert_int_equal(errno, ESRCH);
+	/* an unchanged knob was only read, not written */
+	assert_int_equal(stat(path, &st), 0);
+	assert_int_equal(st.st_mtim.tv_sec, 1000000);
+	assert_int_equal(settings_lock_path(g_root, lockpath, sizeof(lockpath),
+					    lerr, sizeof(lerr)), 0);
+	fd = lock_take(lockpath, &holder);
+	assert_true(fd >= 0);
+	lock_release(fd);
+}
+
+static void test_signal_restores(void **state)
+{
+	(void)state;
+	run_signal_case(SIGTERM);
+	run_signal_case(SIGINT);
+	run_signal_case(SIGHUP);
+}
+
+static volatile sig_atomic_t g_stop_seen;
+
+static void caller_stop_handler(int sig)
+{
+	(void)sig;
+	g_stop_seen = 1;
+}
+
+/*
+ * `thpbench run` installs its own stop handler first: the first SIGTERM
+ * is its graceful stop (nothing restored yet), a second one restores and
+ * kills the process by SIGTERM.
+ */
+static void test_signal_after_caller_handler(void **state)
+{
+	struct sigaction sa;
+	struct settings_ctx ctx;
+	char err[512];
+	int status;
+	int p[2];
+	char c = 0;
+	pid_t pid;
+
+	(void)state;
+	assert_int_equal(pipe(p), 0);
+	fflush(NULL);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (!pid) {
+		close(p[0]);
+		memset(&sa, 0, sizeof(sa));
+		sa.sa_handler = caller_stop_handler;
+		sigemptyset(&sa.sa_mask);
+		sigaction(SIGTERM, &sa, NULL);
+		settings_init(&ctx, g_root, g_state);
+		if (settings_begin(&ctx, err, sizeof(err)) ||
+		    settings_apply(&ctx, THP "enabled", "always", err,
+				   sizeof(err)))
+			_exit(3);
+		raise(SIGTERM);
+		if (!g_stop_seen || strcmp(val(THP "enabled"), "always") ||
+		    !exists(g_journal))
+			_exit(4);
+		if (write(p[1], "g", 1) != 1)
+			_exit(6);
+		raise(SIGTERM);
+		_exit(5);
+	}
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	if (!WIFSIGNALED(status) || WTERMSIG(status) != SIGTERM)
+		fail_msg("child status %#x", status);
+	close(p[1]);
+	/* the child got past the first signal with its knobs still set */
+	assert_int_equal(read(p[0], &c, 1), 1);
+	assert_int_equal(c, 'g');
+	close(p[0]);
+	assert_string_equal(val(THP "enabled"), "madvise");
+	assert_false(exists(g_journal));
+}
+
+/* Under nohup SIGHUP is ignored, and settings_begin must keep it so. */
+static void test_ignored_signal_stays_ignored(void **state)
+{
+	struct settings_ctx ctx;
+	struct sigaction now;
+	char err[512];
+	int status;
+	pid_t pid;
+
+	(void)state;
+	fflush(NULL);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (!pid) {
+		signal(SIGHUP, SIG_IGN);
+		settings_init(&ctx, g_root, g_state);
+		if (settings_begin(&ctx, err, sizeof(err)) ||
+		    settings_apply(&ctx, THP "enabled", "never", err,
+				   sizeof(err)))
+			_exit(3);
+		raise(SIGHUP);
+		if (strcmp(val(THP "enabled"), "never"))
+			_exit(4);
+		if (settings_end(&ctx))
+			_exit(5);
+		sigaction(SIGHUP, NULL, &now);
+		_exit(now.sa_handler == SIG_IGN ? 0 : 6);
+	}
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	if (!WIFEXITED(status) || WEXITSTATUS(status))
+		fail_msg("child status %#x", status);
+	assert_string_equal(val(THP "enabled"), "madvise");
+}
+
+/* A forked child (the workload before exec) must not restore. */
+static void test_forked_child_does_not_restore(void **state)
+{
+	struct settings_ctx ctx;
+	int status;
+	pid_t pid;
+
+	(void)state;
+	begin(&ctx);
+	apply(&ctx, THP "enabled", "always");
+	fflush(NULL);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (!pid)
+		exit(0);	/* runs atexit hooks, including ours */
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	fflush(NULL);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (!pid) {
+		raise(SIGTERM);
+		_exit(0);
+	}
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	assert_true(WIFSIGNALED(status) && WTERMSIG(status) == SIGTERM);
+	assert_string_equal(val(THP "enabled"), "always");
+	assert_true(exists(g_journal));
+	assert_int_equal(settings_end(&ctx), 0);
+	assert_string_equal(val(THP "enabled"), "madvise");
+	settings_free(&ctx);
+}
+
+/* tb_die() between begin and end still restores (atexit). */
+static void test_exit_restores(void **state)
+{
+	struct settings_ctx ctx;
+	int status;
+	pid_t pid;
+
+	(void)state;
+	fflush(NULL);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (!pid) {
+		begin(&ctx);
+		apply(&ctx, THP "defrag", "never");
+		tb_die("simulated failure mid-run");
+	}
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	assert_true(WIFEXITED(status) && WEXITSTATUS(status) == TB_EXIT_ERROR);
+	assert_string_equal(val(THP "defrag"), "madvise");
+	assert_false(exists(g_journal));
+}
+
+#define T(f) cmocka_unit_test_setup_teardown(f, setup, teardown)
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		T(test_snapshot_reads_knobs),
+		T(test_snapshot_wrong_root),
+		T(test_knob_read_and_modes),
+		T(test_init_from_env),
+		T(test_writable),
+		T(test_apply_reads_back),
+		T(test_apply_rejects_names),
+		T(test_apply_unlisted_choice),
+		T(test_apply_kernel_rejects),
+		T(test_apply_pool_shortfall),
+		T(test_end_restores_in_order),
+		T(test_end_reports_stuck_knob),
+		T(test_crash_then_restore),
+		T(test_sigkill_then_begin_recovers),
+		T(test_tampered_journal),
+		T(test_drift_detected_and_undone),
+		T(test_state_dir_trust),
+		T(test_sigkill_ends_workload),
+		T(test_lock_names_holder),
+		T(test_signal_restores),
+		T(test_signal_after_caller_handler),
+		T(test_ignored_signal_stays_ignored),
+		T(test_forked_child_does_not_restore),
+		T(test_exit_restores),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
