@@ -3,6 +3,7 @@
 # make          build harness/thpbench and workloads/*
 # make check    unit tests, workload tests, integration tests (root parts skip when not root)
 # make unit     cmocka unit tests only
+# make layers   harness/ includes and calls only downwards, no circles (in check)
 # make analyze  gcc -fanalyzer and cppcheck over harness/ and workloads/ (in check)
 # make sanitize unit tests and a CLI smoke under ASan+UBSan, leaks on (in check)
 # make fuzz     libFuzzer on the suite parser and the results loader (FUZZ_TIME
@@ -163,7 +164,13 @@ fuzz: $(FUZZ_BIN)
 fuzz-smoke: $(FUZZ_BIN)
 	@sh tests/fuzz/run.sh $(FUZZ_DIR) 15
 
-check: all unit analyze sanitize fuzz-smoke
+# The layering of harness/ (harness/README.md): includes and calls only
+# downwards, no circles; the self-test plants each violation once.
+layers: all
+	@sh tests/layers.sh
+	@sh tests/layers-selftest.sh
+
+check: all unit layers analyze sanitize fuzz-smoke
 	@sh tests/run-integration.sh
 
 # The whole kernel A/B flow, both bundled series (10-15 minutes each here).
@@ -188,7 +195,7 @@ clean:
 		tests/unit/*/*.o tests/unit/*/*.d tests/history/*.o tests/history/*.d tests/history/histgen $(UNIT_BIN) harness/thpbench $(WL_C) $(WL_CXX)
 	rm -rf $(ANALYZE_DIR) $(SAN_DIR) $(FUZZ_DIR)
 
-.PHONY: all unit analyze sanitize fuzz fuzz-smoke check ab-e2e ab-bench static clean clean-bin
+.PHONY: all unit layers analyze sanitize fuzz fuzz-smoke check ab-e2e ab-bench static clean clean-bin
 .SECONDARY:
 -include $(wildcard harness/*/*.d harness/*/*/*.d workloads/*.d workloads/lib/*.d tests/unit/*/*.d tests/history/*.d \
 	$(ANALYZE_DIR)/harness/*/*.d $(ANALYZE_DIR)/harness/*/*/*.d $(ANALYZE_DIR)/workloads/*.d \
