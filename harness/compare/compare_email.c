@@ -86,7 +86,8 @@ static void measured_with(FILE *out, const struct comparison *c)
 		wrap_command(out, b);
 }
 
-static void email_row(FILE *out, const struct cmp_metric *m)
+static void email_row(FILE *out, const struct comparison *c,
+		      const struct cmp_metric *m)
 {
 	char n1[32], n2[32], s1[32], s2[32], pc[32], ci[64], pv[32], line[200];
 	const char *name = m->name;
@@ -108,13 +109,14 @@ static void email_row(FILE *out, const struct cmp_metric *m)
 	cf_interval(m, ci, sizeof(ci));
 	if (m->tested)
 		snprintf(line, sizeof(line), "%s%sp %s: %s", ci, *ci ? ", " : "",
-			 cf_p_eq(m->p, pv, sizeof(pv)), verdict_name(m->verdict));
+			 cf_p_eq(m->p, pv, sizeof(pv)), cf_verdict(c, m->verdict));
 	else
-		snprintf(line, sizeof(line), "%s", verdict_name(m->verdict));
+		snprintf(line, sizeof(line), "%s", cf_verdict(c, m->verdict));
 	wrap(out, "      ", "      ", line);
 }
 
-static void email_pair(FILE *out, const struct cmp_pair *p)
+static void email_pair(FILE *out, const struct comparison *c,
+		       const struct cmp_pair *p)
 {
 	char head[600];
 	size_t i;
@@ -127,7 +129,7 @@ static void email_pair(FILE *out, const struct cmp_pair *p)
 		"", "new", "", "change");
 	for (i = 0; i < p->nm; i++)
 		if (!cmp_metric_all_zero(&p->m[i]))
-			email_row(out, &p->m[i]);
+			email_row(out, c, &p->m[i]);
 	cf_print_zeros(p, out, "  ");
 	for (i = 0; i < p->nnotes; i++)
 		wrap(out, "  note: ", "        ", p->notes[i]);
@@ -167,7 +169,7 @@ void compare_print_email(const struct comparison *c, FILE *out)
 		wrap(out, "  differs: ", "    ", buf);
 	}
 	for (i = 0; i < c->npairs; i++)
-		email_pair(out, &c->pairs[i]);
+		email_pair(out, c, &c->pairs[i]);
 	for (i = 0; i < c->nun; i++) {
 		snprintf(buf, sizeof(buf), "%s: %s", c->un[i].c->id, c->un[i].why);
 		wrap(out, "  not compared: ", "    ", buf);

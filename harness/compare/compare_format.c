@@ -304,6 +304,15 @@ static size_t count_all_zero(const struct comparison *c)
 	return n;
 }
 
+const char *cf_verdict(const struct comparison *c, enum verdict v)
+{
+	if (c->opts.by != CMP_FILES && v == VERDICT_IMPROVEMENT)
+		return "better";
+	if (c->opts.by != CMP_FILES && v == VERDICT_REGRESSION)
+		return "worse";
+	return verdict_name(v);
+}
+
 const char *cf_tally(const struct comparison *c, char *buf, size_t len)
 {
 	static const enum verdict order[] = {
@@ -317,7 +326,7 @@ const char *cf_tally(const struct comparison *c, char *buf, size_t len)
 	for (i = 0; i < ARRAY_SIZE(order) && off < len; i++)
 		off += snprintf(buf + off, len - off, "%s%zu %s",
 				i ? ", " : "", compare_count(c, order[i]),
-				verdict_name(order[i]));
+				cf_verdict(c, order[i]));
 	if (levels && off < len)
 		off += snprintf(buf + off, len - off, "; %zu level%s not judged",
 				levels, levels == 1 ? "" : "s");

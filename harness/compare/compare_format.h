@@ -68,7 +68,15 @@ void cf_print_sources(const struct comparison *c, FILE *out,
 void cf_print_diffs(const struct comparison *c, FILE *out, const char *indent);
 void cf_print_unmatched(const struct comparison *c, FILE *out,
 			const char *indent);
-/* "1 improvement, 0 regressions, ..." */
+/*
+ * The verdict's word. Between two files (a change of kernel, patch or
+ * setting) it is verdict_name(): improvement, regression. Between THP
+ * modes or labels of one run (--by) nothing regressed: the other side is
+ * "better" or "worse" on that metric (thp=never's 512x more faults are
+ * what 4 KiB pages are, not a regression).
+ */
+const char *cf_verdict(const struct comparison *c, enum verdict v);
+/* "1 improvement, 0 regressions, ..." (--by: "1 better, 0 worse, ...") */
 const char *cf_tally(const struct comparison *c, char *buf, size_t len);
 
 #endif

@@ -14,7 +14,8 @@ static void md_cell(FILE *out, const char *s)
 	fputc(' ', out);
 }
 
-static void md_row(FILE *out, const struct cmp_metric *m)
+static void md_row(FILE *out, const struct comparison *c,
+		   const struct cmp_metric *m)
 {
 	char b[96];
 	bool claim = verdict_is_change(m->verdict);
@@ -28,7 +29,7 @@ static void md_row(FILE *out, const struct cmp_metric *m)
 	md_cell(out, cf_interval(m, b, sizeof(b)));
 	md_cell(out, cf_p(m->p_welch_adj, b, sizeof(b)));
 	md_cell(out, cf_p(m->p_mw_adj, b, sizeof(b)));
-	fprintf(out, "| %s%s%s |\n", claim ? "**" : "", verdict_name(m->verdict),
+	fprintf(out, "| %s%s%s |\n", claim ? "**" : "", cf_verdict(c, m->verdict),
 		claim ? "**" : "");
 }
 
@@ -45,7 +46,7 @@ static void md_pair(FILE *out, const struct comparison *c,
 	fputs("|:--|--:|--:|--:|--:|--:|:--|--:|--:|:--|\n", out);
 	for (i = 0; i < p->nm; i++)
 		if (!cmp_metric_all_zero(&p->m[i]))
-			md_row(out, &p->m[i]);
+			md_row(out, c, &p->m[i]);
 	fputc('\n', out);
 	cf_print_zeros(p, out, "");
 	for (i = 0; i < p->nm; i++) {
@@ -57,7 +58,7 @@ static void md_pair(FILE *out, const struct comparison *c,
 		if (m->verdict == VERDICT_INCONCLUSIVE ||
 		    m->verdict == VERDICT_LEVEL)
 			fprintf(out, "- `%s`: %s: %s\n", m->name,
-				verdict_name(m->verdict),
+				cf_verdict(c, m->verdict),
 				cf_why(m, &c->opts, why, sizeof(why)));
 		if (m->a.noutliers)
 			fprintf(out, "- `%s`: outliers in %s (kept): %s\n", m->name,

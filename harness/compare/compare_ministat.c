@@ -257,9 +257,10 @@ static void side_outliers(FILE *out, const char *pfx, char sym,
 }
 
 /* The change and the verdict, after the block. */
-static void our_lines(FILE *out, const char *pfx, const struct cmp_metric *m,
-		      const struct cmp_opts *o)
+static void our_lines(FILE *out, const char *pfx, const struct comparison *c,
+		      const struct cmp_metric *m)
 {
+	const struct cmp_opts *o = &c->opts;
 	char ch[64], ci[96], lvl[16], why[600];
 
 	side_outliers(out, pfx, 'x', &m->a, o);
@@ -269,7 +270,7 @@ static void our_lines(FILE *out, const char *pfx, const struct cmp_metric *m,
 			cf_change(m, ch, sizeof(ch)), cf_interval(m, ci, sizeof(ci)),
 			change_method_name(m->ch.method),
 			cf_level(m->ch.level, lvl, sizeof(lvl)));
-	fprintf(out, "%sverdict: %s (%s)\n", pfx, verdict_name(m->verdict),
+	fprintf(out, "%sverdict: %s (%s)\n", pfx, cf_verdict(c, m->verdict),
 		cf_why(m, o, why, sizeof(why)));
 }
 
@@ -321,7 +322,7 @@ static void welch_metric(FILE *out, const struct comparison *c,
 	free(s[1].sorted);
 	if (m->tested)
 		welch_difference(out, m, &c->opts);
-	our_lines(out, "", m, &c->opts);
+	our_lines(out, "", c, m);
 }
 
 static void ministat_metric(FILE *out, const struct comparison *c,
@@ -329,7 +330,7 @@ static void ministat_metric(FILE *out, const struct comparison *c,
 {
 	metric_head(out, p, m);
 	compare_ministat_block(out, m, p->a_name, p->b_name, c->opts.confidence);
-	our_lines(out, "thpbench: ", m, &c->opts);
+	our_lines(out, "thpbench: ", c, m);
 }
 
 static void print_blocks(const struct comparison *c, FILE *out, bool welch)

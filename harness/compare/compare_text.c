@@ -22,7 +22,8 @@ struct text_row {
 	char cell[NCOLS][96];
 };
 
-static void row_cells(const struct cmp_metric *m, struct text_row *r)
+static void row_cells(const struct comparison *c, const struct cmp_metric *m,
+		      struct text_row *r)
 {
 	cf_num(m->a.s.mean, r->cell[COL_BASE], sizeof(r->cell[0]));
 	cf_sd(m->a.s.cv, r->cell[COL_SD_A], sizeof(r->cell[0]));
@@ -32,7 +33,7 @@ static void row_cells(const struct cmp_metric *m, struct text_row *r)
 	cf_sd(m->b.s.cv, r->cell[COL_SD_B], sizeof(r->cell[0]));
 	cf_p(m->p, r->cell[COL_P], sizeof(r->cell[0]));
 	snprintf(r->cell[COL_VERDICT], sizeof(r->cell[0]), "%s",
-		 verdict_name(m->verdict));
+		 cf_verdict(c, m->verdict));
 }
 
 /*
@@ -92,7 +93,7 @@ static void text_table(FILE *out, const struct comparison *c,
 	for (i = 0; i < p->nm; i++)
 		if (!cmp_metric_all_zero(&p->m[i])) {
 			shown[n] = &p->m[i];
-			row_cells(&p->m[i], &rows[n++]);
+			row_cells(c, &p->m[i], &rows[n++]);
 		}
 	fit_widths(rows, n, &head, w);
 	put_row(out, " ", &head, w, "metric");
@@ -113,7 +114,7 @@ static void text_metric_notes(FILE *out, const struct comparison *c,
 		fprintf(out, "  %s: noise threshold %g%% (set for this metric)\n",
 			m->name, m->info.threshold * 100);
 	if (m->verdict == VERDICT_INCONCLUSIVE || m->verdict == VERDICT_LEVEL)
-		fprintf(out, "  %s: %s: %s\n", m->name, verdict_name(m->verdict),
+		fprintf(out, "  %s: %s: %s\n", m->name, cf_verdict(c, m->verdict),
 			cf_why(m, &c->opts, buf, sizeof(buf)));
 	if (m->a.noutliers)
 		fprintf(out, "  %s: outliers in %s (%s, kept): %s\n", m->name,
@@ -164,8 +165,10 @@ void compare_print_text(const struct comparison *c, FILE *out)
 		"%%change: ratio of the geometric means - 1, its CI and Welch's t on the log scale;\n"
 		"  where a value is <= 0: the difference of the means (Δ) / |mean base|, CI of the difference;\n"
 		"p: Bonferroni-adjusted over the m metrics of its family, the CI at 1 - %g/m to match;\n"
-		"*: a change is claimed (improvement, regression, or changed for neutral counters)\n",
-		c->opts.threshold * 100, 1 - c->opts.confidence);
+		"*: a change is claimed (%s, or changed for neutral counters)\n",
+		c->opts.threshold * 100, 1 - c->opts.confidence,
+		c->opts.by == CMP_FILES ? "improvement, regression" :
+		"better, worse: the right-hand side on that metric");
 	if (c->ndiffs) {
 		fputs("environment differences:\n", out);
 		cf_print_diffs(c, out, "  ");

@@ -224,6 +224,34 @@ static void test_exit_codes(void **state)
 	assert_int_equal(run_args(7, ok), 0);
 }
 
+/*
+ * THP modes (or labels) of one run are not a before and after: the human
+ * formats say which side is better or worse, never "regression" (thp.json
+ * has thp=never 50x the faults and 17x the mremap time of always).
+ */
+static void test_by_words(void **state)
+{
+	static const char *const fmts[] = { "text", "email", "md", "ministat" };
+	const char *bases[] = { "always", "never" };
+	size_t i, k;
+
+	(void)state;
+	for (i = 0; i < sizeof(fmts) / sizeof(fmts[0]); i++)
+		for (k = 0; k < 2; k++) {
+			struct golden g = { "by", 0, { "compare", FIX "thp.json",
+				"--by", "thp", "--base", bases[k], "-f", fmts[i] } };
+			int rc;
+			char *out = run_compare(&g, &rc);
+
+			assert_int_equal(rc, 0);
+			if (strstr(out, "regression") || strstr(out, "improvement"))
+				fail_msg("--by thp --base %s -f %s: %s", bases[k],
+					 fmts[i], out);
+			assert_non_null(strstr(out, k ? "better" : "worse"));
+			free(out);
+		}
+}
+
 /* A/A on fixture data with realistic noise: never a verdict of change. */
 static void test_aa_fixture(void **state)
 {
@@ -258,6 +286,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_golden),
+		cmocka_unit_test(test_by_words),
 		cmocka_unit_test(test_email_width),
 		cmocka_unit_test(test_exit_codes),
 		cmocka_unit_test(test_aa_fixture),
