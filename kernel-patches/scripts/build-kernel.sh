@@ -76,6 +76,9 @@ need_cmd patch tar xz
 if [ -n "$series" ]; then
 	[ -d "$series" ] || die "patch series '$series' is not a directory"
 	series=$(cd "$series" && pwd)
+	# Untrusted: every name, path and mode is checked before anything is
+	# applied; series_files is what the series may touch.
+	series_files=$(series_check "$series") || exit 2
 	[ -n "$(series_patches "$series")" ] ||
 		die "patch series '$series' holds no *.patch file"
 fi
@@ -124,7 +127,9 @@ cached && exit 0
 # change. Kbuild decides that from mtimes and command lines, so the tree
 # is put back to pristine by copying the saved originals over the patched
 # files with a fresh mtime (never `cp -p`), and files a patch created are
-# removed. .tb-dirty lists what a previous series changed.
+# removed. .tb-dirty lists what a previous series may have changed; the
+# originals are saved from the pristine tree before a series applies, so
+# they never hold what a patch wrote.
 tree=$AB_BUILD_DIR/src/$tkey
 orig=$AB_BUILD_DIR/src/$tkey.orig
 obj=$AB_BUILD_DIR/obj/$tkey
@@ -132,7 +137,60 @@ obj=$AB_BUILD_DIR/obj/$tkey
 # recompile everything both ways.
 [ "$cfg_id" = tinyconfig ] ||
 	obj=$obj-$(printf '%s' "$cfg_id" | sha256_stdin | cut -c1-12)
-if [ ! -f "$tree/.tb-ok" ]; then
+# What .tb-ok holds: trees of an older layout (originals saved between
+# patches) are prepared again.
+tree_stamp="layout=2 $tid"
+
+# Is some component of DIR/REL (REL itself included) a symlink?
+path_has_symlink()
+{
+	local p=$1 c
+	local -a parts
+	IFS=/ read -r -a parts <<< "$2"
+	for c in "${parts[@]}"; do
+		p=$p/$c
+		[ ! -L "$p" ] || return 0
+	done
+	return 1
+}
+
+# Put one file a series touched back as the pristine tree had it, never
+# through a symlink (one is removed, not followed). Fails on a path that a
+# series could not have named or that cannot be put back.
+restore_file()
+{
+	local f=$1 d
+	case /$f/ in */../*|*/./*|//*|*//*) return 1 ;; esac
+	case $f in *[!A-Za-z0-9._/+,-]*) return 1 ;; esac
+	d=$(dirname "$f")
+	! path_has_symlink "$tree" "$d" || return 1
+	if [ -f "$orig/$f" ] && [ ! -L "$orig/$f" ]; then
+		mkdir -p "$tree/$d" || return 1
+		rm -f "$tree/$f" && cp "$orig/$f" "$tree/$f"
+	else
+		rm -f "$tree/$f"
+	fi
+}
+
+# Put the tree back to pristine. A .tb-dirty that cannot be undone safely
+# (a bad entry, a symlink on the way, a directory where a file was) must
+# not wedge later builds: the tree is dropped and prepared again.
+reset_tree()
+{
+	local f
+	[ -f "$tree/.tb-dirty" ] || return 0
+	while IFS= read -r f; do
+		restore_file "$f" 2>/dev/null && continue
+		log "warning: cannot put '$(printf '%q' "$f" | head -c 200)' back safely ($tree/.tb-dirty); preparing the source tree again"
+		rm -rf "$tree" "$orig" "$obj"
+		return 0
+	done < "$tree/.tb-dirty"
+	rm -f "$tree/.tb-dirty"
+}
+
+prepare_tree()
+{
+	[ "$(cat "$tree/.tb-ok" 2>/dev/null)" != "$tree_stamp" ] || return 0
 	log "preparing the source tree from $src"
 	rm -rf "$tree" "$orig" "$obj"
 	mkdir -p "$tree"
@@ -146,42 +204,50 @@ if [ ! -f "$tree/.tb-ok" ]; then
 	fi
 	[ -f "$tree/Makefile" ] && [ -f "$tree/mm/mremap.c" ] ||
 		die "'$src' does not look like a Linux source tree"
-	echo "$tid" > "$tree/.tb-ok"
-fi
-
-reset_tree()
-{
-	local f
-	[ -f "$tree/.tb-dirty" ] || return 0
-	while IFS= read -r f; do
-		if [ -f "$orig/$f" ]; then
-			cp "$orig/$f" "$tree/$f"
-		else
-			rm -f "$tree/$f"
-		fi
-	done < "$tree/.tb-dirty"
-	rm -f "$tree/.tb-dirty"
+	echo "$tree_stamp" > "$tree/.tb-ok"
 }
 
-# Patches apply with --fuzz=0: an offset is fine (a newer tree), but a hunk
-# whose context does not match exactly is a different patch, so it fails.
-# Files a patch touches, as its "+++ b/PATH" lines name them.
-patch_files() { sed -n 's#^+++ b/##p' "$1" | sed 's/[[:space:]].*//' | sort -u; }
+# Save the pristine original of every file the series touches, before any
+# patch applies, and list them all in .tb-dirty first, so a failure at any
+# point resets them. A file that is a symlink, or lies under one, in the
+# tree is refused: patching it would write elsewhere.
+save_originals()
+{
+	local f
+	while IFS= read -r f; do
+		[ -n "$f" ] || continue
+		! path_has_symlink "$tree" "$f" ||
+			die "refusing the series: it patches $f, a symlink or under one in $src (nothing was applied)"
+		if [ -f "$tree/$f" ] && [ ! -f "$orig/$f" ]; then
+			mkdir -p "$(dirname "$orig/$f")"
+			cp -p "$tree/$f" "$orig/$f"
+		fi
+		printf '%s\n' "$f" >> "$tree/.tb-dirty"
+	done <<< "$series_files"
+}
+
+# What patch(1) said it patched must be what the checked series names.
+check_patched()
+{
+	local log=$1 f
+	grep -q '^patching symbolic link ' "$log" && return 1
+	while IFS= read -r f; do
+		grep -qxF -- "$f" <<< "$series_files" || return 1
+	done < <(sed -n 's/^patching file \([^ ]*\).*/\1/p' "$log")
+	return 0
+}
 
 reset_tree
+prepare_tree
+# Patches apply with --fuzz=0: an offset is fine (a newer tree), but a hunk
+# whose context does not match exactly is a different patch, so it fails.
 work=$AB_BUILD_DIR/work/$sname-$key
 rm -rf "$work"
 mkdir -p "$work" "$obj"
 if [ -n "$series" ]; then
-	for p in $(series_patches "$series"); do
+	save_originals
+	while IFS= read -r p; do
 		log "applying $(basename "$p")"
-		for f in $(patch_files "$p"); do
-			if [ -f "$tree/$f" ] && [ ! -f "$orig/$f" ]; then
-				mkdir -p "$(dirname "$orig/$f")"
-				cp -p "$tree/$f" "$orig/$f"
-			fi
-			echo "$f" >> "$tree/.tb-dirty"
-		done
 		if ! patch -d "$tree" -p1 --forward --batch --fuzz=0 \
 			--no-backup-if-mismatch -r "$work/rejects" \
 			< "$p" > "$work/patch.log" 2>&1; then
@@ -193,7 +259,12 @@ if [ -n "$series" ]; then
 			reset_tree
 			die "$(basename "$p") does not apply to $src"
 		fi
-	done
+		if ! check_patched "$work/patch.log"; then
+			cat "$work/patch.log" >&2
+			reset_tree
+			die "$(basename "$p") patched a file its headers do not name; refusing the series"
+		fi
+	done < <(series_patches "$series")
 fi
 
 need_cmd make gcc flex bison bc perl
@@ -246,8 +317,10 @@ cp "$blog" "$out/build.log"
 make -s -C "$tree" O="$obj" ARCH=x86_64 kernelrelease > "$out/kernelrelease" 2>/dev/null
 printf '%s' "$inputs" > "$out/inputs"
 if [ -n "$series" ]; then
-	series_patches "$series" | xargs -n1 basename > "$out/patches"
-	for p in $(series_patches "$series"); do
+	series_patches "$series" | while IFS= read -r p; do
+		basename "$p"
+	done > "$out/patches"
+	series_patches "$series" | while IFS= read -r p; do
 		printf '%s %s\n' "$(patch_id "$p")" "$(basename "$p")"
 	done > "$out/patch-ids"
 else

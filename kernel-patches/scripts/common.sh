@@ -48,11 +48,128 @@ tree_id()
 	fi
 }
 
-# The patches of a series, in the order they apply.
+# A series is untrusted input. Its bounds (raise them for a bigger series):
+# patches per series, and megabytes of an mbox or of a directory's patches.
+SERIES_MAX_PATCHES=${THPBENCH_SERIES_MAX_PATCHES:-500}
+SERIES_MAX_MB=${THPBENCH_SERIES_MAX_MB:-64}
+
+# The patches of a series, in the order they apply, one per line. Only
+# after series_check_names: a name with a newline would read as two.
 series_patches()
 {
 	local dir=$1
 	find "$dir" -maxdepth 1 -type f -name '*.patch' | LC_ALL=C sort
+}
+
+# Refuse the names of DIR's *.patch entries that no patch tool writes (git
+# format-patch, quilt, b4 write letters, digits and ._+,=@~- ; a space is
+# taken), and entries that are no regular file (a symlink is never
+# followed). Dies naming the first offender, shown escaped.
+series_check_names()
+{
+	local dir=$1 bad=''
+	IFS= read -r -d '' bad < <(find "$dir" -maxdepth 1 -name '*.patch' \
+		-name '*[!A-Za-z0-9._+,=@~ -]*' -printf '%f\0' -quit) || true
+	[ -z "$bad" ] ||
+		die "refusing patch file name $(printf '%q' "$bad" | head -c 200) in $dir: only letters, digits, space and ._+,=@~- (a newline or glob character is no patch tool's)"
+	IFS= read -r -d '' bad < <(find "$dir" -maxdepth 1 -name '*.patch' ! -type f \
+		-printf '%f\0' -quit) || true
+	[ -z "$bad" ] ||
+		die "refusing $(printf '%q' "$bad") in $dir: a *.patch that is not a regular file (a symlink is never followed)"
+}
+
+# Refuse a series of more than SERIES_MAX_PATCHES patches or SERIES_MAX_MB
+# megabytes: WHAT names the input for the message.
+series_check_size()
+{
+	local what=$1 npatch=$2 bytes=$3
+	[ "$npatch" -le "$SERIES_MAX_PATCHES" ] ||
+		die "$what holds $npatch patches, more than the limit of $SERIES_MAX_PATCHES (THPBENCH_SERIES_MAX_PATCHES raises it)"
+	[ "$bytes" -le $((SERIES_MAX_MB * 1048576)) ] ||
+		die "$what is $((bytes / 1048576)) MiB, more than the limit of $SERIES_MAX_MB MiB (THPBENCH_SERIES_MAX_MB raises it)"
+}
+
+# Every file a patch makes patch(1) -p1 touch, one per line, or "!LINE:
+# REASON" lines for what no series may do: a path that is absolute, has a
+# ".." (or "." or empty) component, is quoted, or holds a character no
+# Linux source name has ([A-Za-z0-9._/+,-] only); a symlink or submodule
+# mode; a binary or context diff. Every header patch(1) or git reads is
+# checked (---, +++, ***, Index:, diff --git, rename/copy from/to), outside
+# the hunks (counted from their @@ lines, so a removed "-- x" line is text).
+patch_paths()
+{
+	LC_ALL=C awk '
+	function bad(why) { gsub(/[^ -~]/, "?", why); printf "!%d: %s\n", NR, why }
+	# NAME as the patch gives it; STRIP: a -p1 prefix comes off.
+	function path(name, strip,   n, c, i, out) {
+		if (name == "/dev/null") return
+		if (name ~ /^"/) { bad("quoted file name " name); return }
+		if (name ~ /^\//) { bad("absolute path " name); return }
+		if (name ~ /[^A-Za-z0-9._\/+,-]/) { bad("file name with a character no Linux source name has: " name); return }
+		n = split(name, c, "/")
+		for (i = 1; i <= n; i++)
+			if (c[i] == ".." || c[i] == "." || c[i] == "") {
+				bad("path with a \"" c[i] "\" component: " name); return
+			}
+		if (strip && n < 2) { bad("no a/ or b/ prefix to strip: " name); return }
+		out = ""
+		for (i = 1 + strip; i <= n; i++) out = out (out == "" ? "" : "/") c[i]
+		print out
+	}
+	function mode(m) {
+		if (m != "100644" && m != "100755")
+			bad("file mode " m (m == "120000" ? " (a symlink)" : m == "160000" ? " (a submodule)" : "") ": only regular files")
+	}
+	function first_word(s) { sub(/[ \t].*/, "", s); return s }
+	old > 0 || new > 0 {
+		c = substr($0, 1, 1)
+		if (c == "\\") next
+		if (c == " " || $0 == "") { old--; new--; next }
+		if (c == "-") { old--; next }
+		if (c == "+") { new--; next }
+		old = new = 0		# a short hunk: patch(1) reads on as headers
+	}
+	/^@@ -[0-9]+(,[0-9]+)? \+[0-9]+(,[0-9]+)? @@/ {
+		split($2, a, ","); old = (2 in a) ? a[2] : 1
+		split($3, b, ","); new = (2 in b) ? b[2] : 1
+		next
+	}
+	/^(---|\+\+\+|\*\*\*) / { path(first_word(substr($0, 5)), 1); next }
+	/^Index: / { path(first_word(substr($0, 8)), 1); next }
+	/^diff --git / {
+		rest = substr($0, 12)
+		if (rest ~ /^"/ || split(rest, w, " ") != 2) { bad("diff --git line with a quoted name or a space: " rest); next }
+		path(w[1], 1); path(w[2], 1); next
+	}
+	/^(rename|copy) (from|to) / { rest = $0; sub(/^[a-z]+ [a-z]+ /, "", rest); path(rest, 0); next }
+	/^(old mode|new mode|deleted file mode|new file mode) / { mode($NF); next }
+	/^index [0-9a-f]+\.\.[0-9a-f]+ [0-9]+$/ { mode($3); next }
+	/^\*\*\*\*\*\*\*\*/ { bad("a context diff: only unified diffs (git format-patch, diff -u)"); next }
+	/^GIT binary patch$/ || /^Binary files / { bad("a binary patch"); next }
+	' "$1"
+}
+
+# Check a series directory as untrusted input (names, size, every path
+# and mode of every patch) before anything is applied, and print the files
+# it touches, relative to the tree, one per line, sorted. Dies on the first
+# patch that fails, naming it and the line.
+series_check()
+{
+	local dir=$1 p out bytes n=0 bytes_all=0
+	series_check_names "$dir"
+	while IFS= read -r p; do
+		n=$((n + 1))
+		bytes=$(stat -c %s "$p")
+		bytes_all=$((bytes_all + bytes))
+	done < <(series_patches "$dir")
+	series_check_size "series $dir" "$n" "$bytes_all"
+	while IFS= read -r p; do
+		out=$(patch_paths "$p")
+		if grep -q '^!' <<< "$out"; then
+			die "refusing the series: $(basename "$p"):$(grep -m1 '^!' <<< "$out" | cut -c2-) (nothing was applied)"
+		fi
+		printf '%s\n' "$out"
+	done < <(series_patches "$dir") | LC_ALL=C sort -u | sed '/^$/d'
 }
 
 # `git patch-id --stable` of one patch file: the same change gives the same

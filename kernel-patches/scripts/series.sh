@@ -17,7 +17,11 @@
 # patch-ids ("<git patch-id --stable> <file>" per patch, in order): the
 # same change gives the same id in every form. Prints the number of
 # patches. Exit 0, or 2 with a message: a bundled series without patches
-# (see its README), an mbox with no patch, a range with no commit.
+# (see its README), an mbox with no patch, a range with no commit, or a
+# hostile series (common.sh series_check: a path outside the tree, a
+# symlink mode, a patch file name no patch tool writes), or one over the
+# bounds ($THPBENCH_SERIES_MAX_PATCHES patches, default 500;
+# $THPBENCH_SERIES_MAX_MB MiB of mbox or patches, default 64).
 set -euo pipefail
 
 KP_DIR=$(cd "$(dirname "$0")/.." && pwd)
@@ -27,7 +31,7 @@ out='' input='' tree='' base='' new=''
 
 usage()
 {
-	sed -n '4,21p' "$0" | sed 's/^# \{0,1\}//' >&2
+	sed -n '4,25p' "$0" | sed 's/^# \{0,1\}//' >&2
 	exit 2
 }
 
@@ -69,10 +73,11 @@ has_diff() { grep -q '^diff --git \|^--- a/\|^+++ b/' "$1"; }
 from_dir()
 {
 	local dir=$1 p n=0
-	for p in $(series_patches "$dir"); do
+	series_check "$dir" > /dev/null || exit 2
+	while IFS= read -r p; do
 		n=$((n + 1))
 		cp "$p" "$out/$(basename "$p")"
-	done
+	done < <(series_patches "$dir")
 	if [ "$n" = 0 ]; then
 		[ ! -f "$dir/README.md" ] ||
 			die "no patches in $dir: see its README ($dir/README.md)"
@@ -83,6 +88,10 @@ from_dir()
 from_mbox()
 {
 	local mbox=$1 split m n=0 slug
+	# Bounded before the split: each mail costs a few processes (a 20,000
+	# mail mbox took 51 minutes).
+	series_check_size "mbox '$mbox'" "$(grep -c '^From ' "$mbox" || true)" \
+		"$(stat -c %s "$mbox")"
 	split=$(mktemp -d)
 	# shellcheck disable=SC2064
 	trap "rm -rf '$split'" EXIT
@@ -106,6 +115,8 @@ from_range()
 	git -C "$tree" rev-parse --verify -q "$new^{commit}" > /dev/null || die "'$new' is not a commit of $tree (--new)"
 	git -C "$tree" merge-base --is-ancestor "$b" "$new" ||
 		die "--base $base is not an ancestor of --new $new"
+	series_check_size "range $base..$new of $tree" \
+		"$(git -C "$tree" rev-list --count --no-merges "$b..$new")" 0
 	git -C "$tree" format-patch -q --no-cover-letter --no-merges -o "$out" "$b..$new" > /dev/null
 	n=$(find "$out" -maxdepth 1 -name '*.patch' | wc -l)
 	[ "$n" -gt 0 ] || die "no commit in $base..$new of $tree"
@@ -120,7 +131,9 @@ elif [ -f "$input" ]; then
 else
 	die "series '$input' is neither a directory of patches nor an mbox file"
 fi
-for p in $(series_patches "$out"); do
+# Untrusted whatever its form: names, size, paths and modes (exits 2).
+series_check "$out" > /dev/null || exit 2
+series_patches "$out" | while IFS= read -r p; do
 	printf '%s %s\n' "$(patch_id "$p")" "$(basename "$p")"
 done > "$out/patch-ids"
 wc -l < "$out/patch-ids"
