@@ -7,7 +7,8 @@
 #                      [--fail-on newest|regression|none]
 #
 #   --kernel-id ID  the kernel's identity from CI (git describe or commit of
-#                   the tree it was built from); default: uname -r
+#                   the tree it was built from; kept in results.json as
+#                   meta.kernel_id); default: uname -r
 #   --db DB         SQLite file or postgresql://... (default results/history.sqlite)
 #   -o DIR          results directory (default results/nightly-DATE)
 #   --suite FILE    another suite (default configs/nightly.conf)
@@ -51,7 +52,7 @@ set -- --db "$db"
 
 start=$(date +%s)
 mkdir -p "$out" || die "cannot create $out"
-$TB run "$suite" -o "$out" >"$out/run.log" 2>&1
+$TB run "$suite" -o "$out" ${kid:+--kernel-id "$kid"} >"$out/run.log" 2>&1
 rc=$?
 [ $rc -eq 0 ] || { tail -n 20 "$out/run.log" >&2; die "the run failed (exit $rc; $out/run.log)"; }
 echo "nightly: ran $suite in $(( $(date +%s) - start )) s: $out"

@@ -23,7 +23,8 @@ static void import_usage(FILE *f)
 	      "  --db DB          SQLite file, or postgresql://... (default "
 	      HISTORY_DB_DEFAULT ")\n"
 	      "  --kernel-id ID   the kernel's identity from CI (git describe or commit);\n"
-	      "                   default: the file's kernel_id, else its uname -r\n"
+	      "                   default: the file's meta.kernel_id (thpbench run\n"
+	      "                   --kernel-id), else its uname -r\n"
 	      "Importing a file that is already stored does nothing (same content hash).\n",
 	      f);
 }

@@ -16,6 +16,7 @@
 
 #include "claims/claims.h"
 #include "commands.h"
+#include "history/history_import.h"
 #include "measure/env.h"
 #include "measure/events.h"
 #include "measure/plan.h"
@@ -39,6 +40,7 @@ struct run_opts {
 	const char *label;
 	const char *order;
 	const char *sysfs_root;
+	const char *kernel_id;	/* the CI's name of the kernel, for the history */
 	int reps, warmup;
 	double timeout_s;
 	unsigned long seed;
@@ -79,6 +81,7 @@ static void usage(FILE *f)
 		"usage: thpbench run SUITE.conf [-o DIR] [-r N] [--thp always,madvise,never]\n"
 		"                    [--label L] [--seed S] [-e EVENTS] [--warmup N]\n"
 		"                    [--timeout SEC] [--order interleave|shuffle|sequential]\n"
+		"                    [--kernel-id ID]\n"
 		"       thpbench run [opts] -- COMMAND [ARGS...]\n");
 }
 
@@ -95,6 +98,7 @@ static int parse_opts(int argc, char **argv, struct run_opts *o)
 		{ "timeout", required_argument, NULL, 'T' },
 		{ "order", required_argument, NULL, 'O' },
 		{ "sysfs-root", required_argument, NULL, 'R' },
+		{ "kernel-id", required_argument, NULL, 'K' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
 	};
@@ -111,6 +115,12 @@ static int parse_opts(int argc, char **argv, struct run_opts *o)
 		case 'l': o->label = optarg; break;
 		case 'O': o->order = optarg; break;
 		case 'R': o->sysfs_root = optarg; break;
+		case 'K':
+			if (history_kernel_id_check(optarg))
+				tb_die("--kernel-id \"%s\": use 1 to 128 characters of A-Z a-z 0-9 . _ + : / @ ~ ^ -",
+				       optarg);
+			o->kernel_id = optarg;
+			break;
 		case 'r':
 		case 'w':
 			if (parse_long(optarg, &v) || v < 0 || v > 1000000)
@@ -594,6 +604,8 @@ static json_t *make_meta(struct session *ss, int argc, char **argv,
 	json_object_set_new(meta, "events", json_string(ss->o->events ?
 					ss->o->events : ss->suite.events ? ss->suite.events : ""));
 	json_object_set_new(meta, "label", json_string(ss->o->label ? ss->o->label : ""));
+	if (ss->o->kernel_id)
+		json_object_set_new(meta, "kernel_id", json_string(ss->o->kernel_id));
 	return meta;
 }
 

@@ -10,6 +10,9 @@ $TB > /dev/null 2>&1
 check "no command: exit 2" [ $? -eq 2 ]
 $TB frobnicate > /dev/null 2>&1
 check "unknown command: exit 2" [ $? -eq 2 ]
+$TB run --kernel-id "v1; rm -rf /" -o "$TMPD/k" -- true > "$TMPD/ek" 2>&1
+check "run --kernel-id with a blank or ;: exit 2" [ $? -eq 2 ]
+check "  naming --kernel-id, before anything ran" sh -c "grep -q -- --kernel-id $TMPD/ek && test ! -e $TMPD/k"
 
 printf '[suite]\nrepetitions = 3\n[case a]\nworkload = true\nflavour = x\n' > "$TMPD/bad1.conf"
 $TB run "$TMPD/bad1.conf" > "$TMPD/e1" 2>&1

@@ -26,6 +26,11 @@ check "first night: exit 0" test $rc -eq 0
 [ $rc -eq 0 ] || cat "$TMPD/n1.out"
 check "  results.json written" test -s "$TMPD/n1/results.json"
 check "  and recorded" test "$($TB history list --db "$db" --format json | jq -r '.[0].kernel_id')" = v0
+check "  results.json carries the kernel id (meta.kernel_id)" \
+	test "$(jq -r .meta.kernel_id "$TMPD/n1/results.json")" = v0
+$TB history import --db "$TMPD/again.sqlite" "$TMPD/n1/results.json" >/dev/null
+check "  a re-import without --kernel-id keeps it" \
+	test "$($TB history list --db "$TMPD/again.sqlite" --format json | jq -r ".[0].kernel_id")" = v0
 
 has_check=no
 $TB history --help | grep -q '^  check' && has_check=yes
@@ -58,6 +63,12 @@ if [ $has_check = yes ]; then
 	check "  the output says FAIL" grep -q 'FAIL' "$TMPD/n2.out"
 	check "  the JUnit file carries the failure" grep -q '<failure' "$TMPD/n2/history-junit.xml"
 	check "  with the kernels on either side" grep -q "git bisect start v6.18-rc2 v6.18-rc1" "$TMPD/n2/history-check.txt"
+	# The same nights re-imported into a new database, the last one without
+	# --kernel-id: its results.json names its kernel, the bisect line stays.
+	$TB history import --db "$TMPD/h3.sqlite" --kernel-id v6.18-rc1 "$TMPD"/old*.json >/dev/null
+	$TB history import --db "$TMPD/h3.sqlite" "$TMPD/n2/results.json" >/dev/null
+	$TB history check --db "$TMPD/h3.sqlite" >"$TMPD/h3.txt"
+	check "  re-imported: the same bisect line" grep -q "git bisect start v6.18-rc2 v6.18-rc1" "$TMPD/h3.txt"
 else
 	check "recorded without a check: exit 0" test $rc -eq 0
 fi
