@@ -37,7 +37,7 @@ while [ $# -gt 0 ]; do
 	-o) need "$@"; out=$2; shift 2 ;;
 	--suite) need "$@"; suite=$2; shift 2 ;;
 	--fail-on) need "$@"; failon=$2; shift 2 ;;
-	-h|--help) sed -n '3,21s/^# \{0,1\}//p' "$0"; exit 0 ;;
+	-h|--help) awk 'NR > 2 && !/^#/ { exit } NR > 2 { sub(/^# ?/, ""); print }' "$0"; exit 0 ;;
 	*) die "unknown option \"$1\" (--help lists them)" ;;
 	esac
 done
