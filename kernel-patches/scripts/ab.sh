@@ -127,7 +127,7 @@ fi
 [ -f "$suite" ] || die "suite '$suite' not found (--suite)"
 suite=$(cd "$(dirname "$suite")" && pwd)/$(basename "$suite")
 "$S/install-deps.sh" || die "missing Debian packages (see above)"
-need_cmd jq make gcc git
+need_cmd jq make gcc git setsid
 [ -n "${THPBENCH_QEMU:-}" ] || need_cmd qemu-system-x86_64
 
 # The results directory: new and unique, even for two runs in one second.
@@ -139,16 +139,18 @@ else
 fi
 outdir=$(cd "$outdir" && pwd)
 
-# On every way out: stop the boot in progress; a run that failed before any
-# boot leaves no results directory (it would hold nothing to look at).
+# On every way out: end the step in progress and all it started; a run
+# that stops before any boot (a failure or an interrupt) leaves no results
+# directory (it would hold nothing to look at).
 child=''
 finish()
 {
-	local rc=$?
+	local rc=${1:-$?}
 	trap - ERR
 	if [ -n "$child" ]; then
-		kill -TERM "$child" 2>/dev/null || true
+		end_group "$child"
 		wait "$child" 2>/dev/null || true
+		child=''
 	fi
 	if [ "$rc" -ge 2 ] && ! ls "$outdir"/console-*.log > /dev/null 2>&1; then
 		rm -rf "$outdir"
@@ -158,7 +160,7 @@ on_signal()
 {
 	trap - "$1"
 	log "interrupted (SIG$1)"
-	finish
+	finish 130
 	trap - EXIT
 	kill -s "$1" $$
 	exit 130
@@ -168,14 +170,33 @@ for sig in INT TERM HUP; do
 	# shellcheck disable=SC2064
 	trap "on_signal $sig" "$sig"
 done
-# Run a step in the background and wait for it, so a signal is acted on
-# at once (bash runs traps only between commands).
+# End process group $1: TERM, up to 5 s to go, then KILL.
+end_group()
+{
+	local pg=$1 n=0
+	kill -0 -- "-$pg" 2>/dev/null || return 0
+	kill -TERM -- "-$pg" 2>/dev/null || true
+	while kill -0 -- "-$pg" 2>/dev/null && [ "$n" -lt 50 ]; do
+		sleep 0.1
+		n=$((n + 1))
+	done
+	kill -KILL -- "-$pg" 2>/dev/null || true
+}
+# Run a step in a process group of its own and wait for it. A signal is
+# acted on at once (bash runs traps only between commands, and `wait` is
+# one it can interrupt), and the whole group is ended on every way out:
+# make with its gcc and ld, qemu with the console follower. (Started with
+# `&` by a shell without job control, a step would ignore SIGINT, and a
+# TERM to its pid alone would leave make compiling and holding the build
+# lock.) setsid does not fork here: an asynchronous command of a shell
+# without job control is never a group leader, so $! is the group's id.
 step()
 {
 	local rc=0
-	"$@" &
+	setsid "$@" &
 	child=$!
 	wait "$child" || rc=$?
+	end_group "$child"
 	child=''
 	return "$rc"
 }
@@ -251,9 +272,10 @@ static_sources()
 	(cd "$REPO_DIR" && git ls-files -co --exclude-standard -- Makefile harness workloads |
 		LC_ALL=C sort | while IFS= read -r f; do [ ! -f "$f" ] || printf '%s\n' "$f"; done)
 }
+# Sets sdir (not a $(...): a signal would wait for the subshell).
 static_dir()
 {
-	local key sdir
+	local key
 	key=$( (cd "$REPO_DIR" && static_sources | tr '\n' '\0' | xargs -0 sha256sum
 		gcc --version | head -n 1) | sha256_stdin | cut -c1-16)
 	sdir=$AB_BUILD_DIR/static/$key
@@ -265,7 +287,7 @@ static_dir()
 			(cd "$REPO_DIR" && static_sources | cpio -pdm --quiet "$sdir") ||
 				die "cannot copy the sources to $sdir"
 			log "building static thpbench and workloads ($sdir)"
-			make -C "$sdir" -j"$jobs" static > "$sdir/build.log" 2>&1 || {
+			step make -C "$sdir" -j"$jobs" static > "$sdir/build.log" 2>&1 || {
 				tail -n 20 "$sdir/build.log" >&2
 				die "'make static' failed; log: $sdir/build.log"
 			}
@@ -275,11 +297,14 @@ static_dir()
 	else
 		log "static thpbench: cached ($sdir)"
 	fi
-	printf '%s\n' "$sdir"
 }
 # THPBENCH_AB_STATIC: a directory with harness/thpbench and workloads/ built
 # elsewhere (static), used as it is.
-sdir=${THPBENCH_AB_STATIC:-$(static_dir)}
+if [ -n "${THPBENCH_AB_STATIC:-}" ]; then
+	sdir=$THPBENCH_AB_STATIC
+else
+	static_dir
+fi
 [ -z "${THPBENCH_AB_STATIC:-}" ] || [ ! -f "$sdir/build.log" ] || cp "$sdir/build.log" "$outdir/build-static.log"
 rargs=()
 [ -z "$reps" ] || rargs=(--reps "$reps")

@@ -34,3 +34,64 @@ finish()
 	echo "$T_NAME: pass"
 	exit 0
 }
+
+# A file the A/B flow takes for a bzImage reporting release $2: the x86
+# boot header's "HdrS" magic and a version string at the offset it names.
+fake_bzimage()
+{
+	head -c 2048 /dev/zero > "$1"
+	printf 'HdrS' | dd of="$1" bs=1 seek=514 conv=notrunc 2>/dev/null
+	printf '\x00\x04' | dd of="$1" bs=1 seek=526 conv=notrunc 2>/dev/null	# 0x400
+	printf '%s (t@localhost) #1 SMP\0' "$2" | dd of="$1" bs=1 seek=1536 conv=notrunc 2>/dev/null
+}
+
+# A stand-in kernel tree in DIR, enough kbuild for build-kernel.sh and
+# nothing compiled: each mm/*.c, init/*.c becomes an object (make decides
+# what is out of date, as kbuild does, and prints "  CC      mm/x.o" per
+# object it makes), bzImage is fake_bzimage's with the release
+# "6.1.0" + CONFIG_LOCALVERSION. FAKE_BUILD_HANG=N: the bzImage step
+# starts two "sleep N" and waits (a build that runs until stopped).
+fake_kernel_tree()
+{
+	local dir=$1
+	mkdir -p "$dir/mm" "$dir/init" "$dir/scripts" "$dir/kernel/configs" "$dir/arch/x86/configs"
+	for f in mremap huge_memory memory; do printf 'int %s;\n' "$f" > "$dir/mm/$f.c"; done
+	printf 'int version;\n' > "$dir/init/version.c"
+	printf 'CONFIG_TINY_BASE=y\n' > "$dir/kernel/configs/tiny-base.config"
+	printf 'CONFIG_CC_OPTIMIZE_FOR_SIZE=y\n' > "$dir/kernel/configs/tiny.config"
+	printf 'CONFIG_NOHIGHMEM=y\n' > "$dir/arch/x86/configs/tiny.config"
+	{ declare -f fake_bzimage; printf 'fake_bzimage "$@"\n'; } > "$dir/scripts/fake-image.sh"
+	# scripts/config: only what build-kernel.sh asks of it.
+	cat > "$dir/scripts/config" <<'CFG'
+#!/bin/sh
+file=$2; shift 2
+while [ $# -gt 0 ]; do
+	case $1 in
+	--set-str) sed -i "/^CONFIG_$2=/d" "$file"; printf 'CONFIG_%s="%s"\n' "$2" "$3" >> "$file"; shift 3 ;;
+	--disable) sed -i "/^CONFIG_$2=/d" "$file"; printf '# CONFIG_%s is not set\n' "$2" >> "$file"; shift 2 ;;
+	*) shift ;;
+	esac
+done
+CFG
+	chmod +x "$dir/scripts/config"
+	cat > "$dir/Makefile" <<'MK'
+O ?= .
+SRCS := $(sort $(wildcard mm/*.c init/*.c))
+OBJS := $(SRCS:%.c=$(O)/%.o)
+LV = $(shell sed -n 's/^CONFIG_LOCALVERSION="\(.*\)"/\1/p' $(O)/.config)
+.PHONY: mrproper allnoconfig olddefconfig defconfig kernelrelease bzImage
+mrproper: ; @true
+allnoconfig: ; @cat $(KCONFIG_ALLCONFIG) > $(O)/.config
+defconfig: ; @cat kernel/configs/tiny.config > $(O)/.config
+olddefconfig: ; @true
+kernelrelease: ; @echo 6.1.0$(LV)
+$(O)/%.o: %.c
+	@mkdir -p $(dir $@)
+	@echo "  CC      $*.o"
+	@cp $< $@
+bzImage: $(OBJS)
+	@if [ -n "$$FAKE_BUILD_HANG" ]; then sleep $$FAKE_BUILD_HANG & sleep $$FAKE_BUILD_HANG & wait; fi
+	@mkdir -p $(O)/arch/x86/boot
+	@bash scripts/fake-image.sh $(O)/arch/x86/boot/bzImage 6.1.0$(LV)
+MK
+}

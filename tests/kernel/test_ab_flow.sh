@@ -31,14 +31,6 @@ mkdir -p "$t_tmp/static/harness" "$t_tmp/static/workloads"
 cp "$t_tmp/prog" "$t_tmp/static/harness/thpbench"
 cp "$t_tmp/prog" "$t_tmp/static/workloads/mremap"
 
-# A file the flow takes for a bzImage reporting release $2.
-fake_bzimage()
-{
-	head -c 2048 /dev/zero > "$1"
-	printf 'HdrS' | dd of="$1" bs=1 seek=514 conv=notrunc 2>/dev/null
-	printf '\x00\x04' | dd of="$1" bs=1 seek=526 conv=notrunc 2>/dev/null	# 0x400
-	printf '%s (t@localhost) #1 SMP\0' "$2" | dd of="$1" bs=1 seek=1536 conv=notrunc 2>/dev/null
-}
 fake_bzimage "$t_tmp/A.img" 6.1.0-tb-base
 fake_bzimage "$t_tmp/B.img" 6.1.0-tb-fake-series
 fake_bzimage "$t_tmp/B-same.img" 6.1.0-tb-base
@@ -174,6 +166,55 @@ sleep 0.5
 left=$(leftovers)
 [ -z "$left" ] || fail "processes left after SIGINT: $left"
 [ "$T_FAILS" -eq 0 ] && ok "Ctrl-C during a boot: stopped at once, exit 130, nothing left"
+
+# 3d. Ctrl-C during a kernel build (a stand-in tree whose bzImage step
+# runs two sleeps, as make runs gcc): make and everything it started
+# stop, the build lock is free for the next run, exit 130, and no results
+# directory is left (nothing was booted).
+fake_kernel_tree "$t_tmp/linux"
+mkdir -p "$t_tmp/fake-series"
+cat > "$t_tmp/fake-series/0001-mm-one-line.patch" <<'PATCH'
+From: t <t@localhost>
+Subject: [PATCH] mm: one line
+
+Signed-off-by: t <t@localhost>
+---
+--- a/mm/mremap.c
++++ b/mm/mremap.c
+@@ -1 +1 @@
+-int mremap;
++int mremap = 1;
+PATCH
+hang=$((7000000 + $$))
+bdir=$t_tmp/build-int
+n0=$(ndirs)
+set -m
+FAKE_BUILD_HANG=$hang THPBENCH_BUILD_DIR=$bdir env --default-signal=INT \
+	"$KP/scripts/ab.sh" "$t_tmp/fake-series" --kernel-src "$t_tmp/linux" \
+	--suite "$t_tmp/suite.conf" --accel tcg --name fake-series > "$t_tmp/bint.out" 2>&1 &
+apid=$!
+set +m
+for _ in $(seq 1 200); do
+	pgrep -f "sleep $hang" > /dev/null && break
+	sleep 0.1
+done
+pgrep -f "sleep $hang" > /dev/null || fail "the stand-in build never started ($(tail -n 3 "$t_tmp/bint.out"))"
+kill -INT -- "-$apid"
+for _ in $(seq 1 100); do kill -0 "$apid" 2>/dev/null || break; sleep 0.1; done
+if kill -0 "$apid" 2>/dev/null; then
+	fail "ab.sh still running 10 s after SIGINT during a build"
+	kill -KILL -- "-$apid" 2>/dev/null
+fi
+rc=0
+wait "$apid" || rc=$?
+[ "$rc" = 130 ] || fail "SIGINT during a build: exit $rc, want 130 ($(tail -n 2 "$t_tmp/bint.out"))"
+sleep 0.5
+left=$(pgrep -af "sleep $hang" || true)
+[ -z "$left" ] || fail "the build kept running after SIGINT: $left"
+flock -n "$bdir/build.lock" true || fail "build.lock still held after SIGINT"
+[ "$(ndirs)" = "$n0" ] || fail "SIGINT before the first boot left a results directory"
+pkill -KILL -f "sleep $hang" 2>/dev/null
+[ "$T_FAILS" -eq 0 ] && ok "Ctrl-C during a kernel build: make and its children stop, lock free, no directory"
 
 # 4. Refusals before any boot: exit 2, nothing left in results/.
 refuse()
