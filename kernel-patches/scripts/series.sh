@@ -58,6 +58,9 @@ elif [ -z "$input" ]; then
 fi
 mkdir -p "$out"
 [ -z "$(ls -A "$out")" ] || die "'$out' is not empty"
+# Absolute: `git -C TREE format-patch -o` would take a relative one as
+# relative to the author's tree and write the patches there.
+out=$(cd "$out" && pwd)
 
 # A file name from a mail subject: "[PATCH v2 3/7] mm: foo bar" -> mm-foo-bar.
 subject_slug()

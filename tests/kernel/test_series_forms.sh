@@ -63,6 +63,16 @@ cp -a "$d" "$t_tmp/ws"
 sed -i '0,/^+\t/s/^+\t/+        /' "$t_tmp/ws"/0*.patch
 [ "$(key_of "$t_tmp/ws")" != "$(key_of "$d")" ] || fail "a whitespace change kept the kernel key"
 
+# A relative -o is relative to where series.sh runs, never to the tree:
+# the author's tree gets nothing written into it.
+repo0=$t_tmp/repo-000-mremap-thp-pmd-move
+mkdir "$t_tmp/cwd"
+(cd "$t_tmp/cwd" && "$ser" -o rel-out --tree "$repo0" --base base --new HEAD > /dev/null) ||
+	fail "--tree with a relative -o failed"
+[ -s "$t_tmp/cwd/rel-out/patch-ids" ] || fail "--tree -o rel-out: nothing in ./rel-out"
+[ -e "$repo0/rel-out" ] && fail "--tree -o rel-out wrote into the author's tree ($repo0/rel-out)"
+[ -z "$(git -C "$repo0" status --porcelain)" ] || fail "the author's tree changed: $(git -C "$repo0" status --porcelain)"
+
 rc=0
 "$ser" -o "$t_tmp/003" "$KP/003-split-thp" > /dev/null 2> "$t_tmp/003.err" || rc=$?
 [ "$rc" = 2 ] && grep -q 'no patches in .*003-split-thp: see its README' "$t_tmp/003.err" ||
