@@ -13,7 +13,7 @@ AB_BUILD_DIR=${THPBENCH_BUILD_DIR:-$REPO_DIR/build/ab}
 DEFAULT_KERNEL_SRC=/usr/src/linux-source-6.1.tar.xz
 # Bump when the build recipe changes in a way that changes the image, so
 # cached kernels built the old way are not reused.
-BUILD_RECIPE=2
+BUILD_RECIPE=3
 
 kp_prog=$(basename "$0")
 
@@ -180,12 +180,18 @@ patch_id()
 	git patch-id --stable < "$1" | cut -d' ' -f1
 }
 
-# What the build sees of one patch: every added and removed line, up to the
-# mail signature ("-- "), so headers and messages do not count but a
-# whitespace change does (patch-id ignores whitespace).
+# What the build sees of one patch: the added and removed lines of its
+# diff (from the first "diff --git", or a "--- " line followed by "+++ "),
+# up to the mail signature ("-- "). The message, bullets in it, the notes
+# after "---" ("Changes in v2: ..."), the diffstat and the hunks' line
+# numbers do not count; a whitespace change does (patch-id ignores it).
 patch_body()
 {
-	awk '/^-- $/ { exit } /^(\+\+\+|---) / { print; next } /^[+-]/ { print }' "$1"
+	awk 'd && /^-- $/ { exit }
+	     /^diff --git / { d = 1 }
+	     !d && /^\+\+\+ / && prev ~ /^--- / { d = 1; print prev }
+	     { prev = $0 }
+	     d && /^(\+|-)/ { print }' "$1"
 }
 
 # Key of a series' content: patch-ids and bodies, in order.

@@ -63,6 +63,18 @@ cp -a "$d" "$t_tmp/ws"
 sed -i '0,/^+\t/s/^+\t/+        /' "$t_tmp/ws"/0*.patch
 [ "$(key_of "$t_tmp/ws")" != "$(key_of "$d")" ] || fail "a whitespace change kept the kernel key"
 
+# A v2 that only changes its notes (bullets in the message, a "Changes in
+# v2" block after ---, another diffstat) is the same kernel.
+cp -a "$d" "$t_tmp/v2"
+p=$(ls "$t_tmp/v2"/0*.patch)
+awk '/^Signed-off-by:/ && !s { print "- moved the split into its own helper"; s = 1 }
+     { print }
+     /^---$/ && !c { print "Changes in v2:"; print "- reworded the message"; print "+ kept the test"; print ""; c = 1 }' \
+	"$d/$(basename "$p")" > "$p"
+sed -i 's/^\( [^ ].* | *[0-9]* \)/\1+/' "$p"
+grep -q '^- reworded the message' "$p" || fail "the test's v2 lacks its changelog"
+[ "$(key_of "$t_tmp/v2")" = "$(key_of "$d")" ] || fail "a changelog-only v2 changed the kernel key"
+
 # A relative -o is relative to where series.sh runs, never to the tree:
 # the author's tree gets nothing written into it.
 repo0=$t_tmp/repo-000-mremap-thp-pmd-move
