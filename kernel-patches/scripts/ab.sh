@@ -13,7 +13,8 @@
 #   --config tinyconfig|defconfig|FILE   base configuration (default
 #                       tinyconfig), kernel-patches/thpbench.config merged over it
 #   --kernel-a, --kernel-b IMG[:CONFIG]  a prebuilt bzImage (and its config)
-#   --name NAME         series name (uname -r suffix, results directory)
+#   --name NAME         series name (results directory and reports; a label:
+#                       the kernels are named by their content)
 #   --fail-on regression   exit 1 when a verdict is a regression
 #   --kexec             one guest boots A and kexecs B, A, B ... (the
 #                       bare-metal sequence, kexec_file_load from init)
@@ -328,7 +329,10 @@ cp "$suite" "$outdir/suite.conf"
 cfg_sha() { if [ -f "$1/config" ]; then sha256_stdin < "$1/config"; else echo null; fi; }
 tree_of() { sed -n 's/^tree=//p' "$1/inputs"; }
 tb_version=$(git -C "$REPO_DIR" describe --always --dirty 2>/dev/null || echo unknown)
-patches_json=$(jq -Rn '[inputs | split(" ") | { patch_id: .[0], file: .[1] }]' < "$kB/patch-ids")
+# This run's patches (a cached kernel B may have been built from the same
+# diffs under other file names).
+if [ -f "$outdir/series/patch-ids" ]; then pids=$outdir/series/patch-ids; else pids=$kB/patch-ids; fi
+patches_json=$(jq -Rn '[inputs | split(" ") | { patch_id: .[0], file: .[1] }]' < "$pids")
 kernel_json()
 {
 	jq -n --arg rel "$2" --arg tree "$(tree_of "$1")" --arg cfg "$(cfg_sha "$1")" \
@@ -449,7 +453,7 @@ done
 {
 	printf 'Kernel A/B: %s (%s)\n' "$name" "$source_desc"
 	printf '  A = %s (%s)\n  B = %s (%s)\n' "$relA" "$(tree_of "$kA")" "$relB" \
-		"$(if [ -s "$kB/patches" ]; then paste -sd, "$kB/patches" | sed 's/,/, /g'; else tree_of "$kB"; fi)"
+		"$(if [ -s "$pids" ]; then cut -d" " -f2 "$pids" | paste -sd, - | sed 's/,/, /g'; else tree_of "$kB"; fi)"
 	printf '  suite %s, %d boot(s) each, interleaved A B A B%s\n' "$(basename "$suite")" "$boots" \
 		"$([ "$kexec" = 0 ] || echo ', one guest, kexec from each kernel into the next')"
 	printf '  qemu-system-x86_64, accel=%s (%s), %s RAM, %s vCPUs\n' "$accel" "$accel_line" "$mem" "$smp"

@@ -9,15 +9,16 @@
 #
 # Without --series this is kernel A (the tree as it is); with it, kernel B
 # (the tree plus every DIR/*.patch, in name order; NAME, default DIR's
-# name, gives uname -r its suffix: 6.1.N-tb-NAME). --git-ref takes the tree
+# name, only labels the log). --git-ref takes the tree
 # of that commit of a git DIR (not its working tree). The configuration is
 # tinyconfig (default), defconfig or FILE, with FRAG (default
 # kernel-patches/thpbench.config) merged over it; an option of FRAG that
 # does not survive stops the build. The image is cached under
-# $THPBENCH_BUILD_DIR (default build/ab)/kernels/<name>-<key>/ where <key>
-# hashes the tree, the patches' content (patch-ids and changed lines), the
-# configuration, the compiler and the build recipe, so a second call with
-# the same inputs rebuilds nothing.
+# $THPBENCH_BUILD_DIR (default build/ab)/kernels/<key>/ where <key>
+# hashes the tree's content, the patches' diffs (patch-ids and changed
+# lines; never a name or a message), the configuration, the compiler and
+# the build recipe, so a second call with the same inputs rebuilds
+# nothing, and uname -r is 6.1.N-tb-<first 8 of key>.
 # Prints the cache directory (bzImage, config, build.log, kernelrelease,
 # inputs, patches) on stdout. Source (src/<tree>) and objects (obj/<tree>)
 # are shared by all kernels of one tree, so B after A recompiles only what
@@ -84,31 +85,35 @@ if [ -n "$series" ]; then
 fi
 
 mkdir -p "$AB_BUILD_DIR/src" "$AB_BUILD_DIR/kernels" "$AB_BUILD_DIR/work"
+# The key is the content, never a name: the tree (a commit by its tree
+# object, so a reworded commit is the same tree), the patches' diffs
+# (patch-ids and changed lines), the fragment, the base configuration, the
+# compiler and the recipe. Same sources + same patches + same config = one
+# kernel, whatever the series, its files or its mbox are called; the name
+# (--name) only labels the log lines.
 if [ -n "$gitref" ]; then
-	tid=git:$commit
+	tid=git-tree:$(git -C "$src" rev-parse "$commit^{tree}")
 else
 	tid=$(tree_id "$src")
 fi
 tkey=$(printf '%s' "$tid" | sha256_stdin | cut -c1-16)
 if [ -n "$series" ]; then
 	[ -n "$sname" ] || sname=$(basename "$series")
-	slug=$(release_slug "$sname")
-	[ -n "$slug" ] && [ "$slug" != base ] || slug=series-$slug
-	lv=-tb-$slug
 	phash=$(series_hash "$series")
 else
 	sname=base
-	lv=-tb-base
 	phash=none
 fi
 sname=$(release_slug "$sname")
-inputs=$(printf 'tree=%s\npatches=%s\nconfig=%s\ncompiler=%s\nrecipe=%s\nlocalversion=%s\n' \
+inputs=$(printf 'tree=%s\npatches=%s\nconfig=%s\ncompiler=%s\nrecipe=%s\n' \
 	"$tid" "$phash" "$(sha256_stdin < "$frag")" "$(gcc --version | head -1)" \
-	"$BUILD_RECIPE" "$lv")
+	"$BUILD_RECIPE")
 # The default configuration keeps the key it always had.
 [ "$cfg_id" = tinyconfig ] || inputs=$(printf '%s\nbase_config=%s\n' "$inputs" "$cfg_id")
 key=$(printf '%s' "$inputs" | sha256_stdin | cut -c1-16)
-out=$AB_BUILD_DIR/kernels/$sname-$key
+# uname -r tells kernels apart by their content too: 6.1.N-tb-<key>.
+lv=-tb-${key:0:8}
+out=$AB_BUILD_DIR/kernels/$key
 
 cached()
 {
@@ -241,7 +246,7 @@ reset_tree
 prepare_tree
 # Patches apply with --fuzz=0: an offset is fine (a newer tree), but a hunk
 # whose context does not match exactly is a different patch, so it fails.
-work=$AB_BUILD_DIR/work/$sname-$key
+work=$AB_BUILD_DIR/work/$key
 rm -rf "$work"
 mkdir -p "$work" "$obj"
 if [ -n "$series" ]; then

@@ -1,0 +1,69 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# The kernel cache key of build-kernel.sh, on a stand-in tree (lib.sh
+# fake_kernel_tree: nothing compiled, make decides what is out of date):
+# - same sources + same patches + same configuration = one kernel, whatever
+#   the series is called (--name) or its files are named: the second build
+#   is "cached", in the same directory, with the same release;
+# - the release (uname -r) comes from the content, so A and B differ;
+# - a whitespace change in a patch is another kernel;
+# - --git-ref: two commits with the same tree (a reworded commit) are one
+#   kernel.
+. "$(dirname "$0")/lib.sh"
+
+command -v patch >/dev/null || skip "patch(1) not installed"
+command -v git >/dev/null || skip "git not installed"
+src=$t_tmp/linux
+fake_kernel_tree "$src"
+export THPBENCH_BUILD_DIR=$t_tmp/build
+bk() { "$KP/scripts/build-kernel.sh" --kernel-src "$src" --jobs 1 "$@"; }
+
+mkdir -p "$t_tmp/s1"
+cat > "$t_tmp/s1/0001-mm-one-line.patch" <<'PATCH'
+From: t <t@localhost>
+Subject: [PATCH] mm: one line
+
+Signed-off-by: t <t@localhost>
+---
+--- a/mm/mremap.c
++++ b/mm/mremap.c
+@@ -1 +1 @@
+-int mremap;
++int mremap = 1;
+PATCH
+# The same patch under another file name, as b4 or an mbox names it.
+mkdir -p "$t_tmp/s2"
+cp "$t_tmp/s1/0001-mm-one-line.patch" "$t_tmp/s2/0001-v2-mm-one-line.patch"
+
+kA=$(bk 2> "$t_tmp/a.err") || fail "kernel A: $(tail -n 3 "$t_tmp/a.err")"
+kB=$(bk --series "$t_tmp/s1" --name first-name 2> "$t_tmp/b.err") ||
+	fail "kernel B: $(tail -n 3 "$t_tmp/b.err")"
+kB2=$(bk --series "$t_tmp/s2" --name other-name 2> "$t_tmp/b2.err") ||
+	fail "kernel B again: $(tail -n 3 "$t_tmp/b2.err")"
+[ "$kB2" = "$kB" ] || fail "another name or file name built another kernel: $kB2, was $kB"
+grep -q 'cached' "$t_tmp/b2.err" || fail "the same patches under another name were rebuilt"
+relA=$(cat "$kA/kernelrelease") relB=$(cat "$kB/kernelrelease")
+[ -n "$relA" ] && [ "$relA" != "$relB" ] || fail "A and B report one release: '$relA' '$relB'"
+case $relA$relB in *name*) fail "the series name is in uname -r: $relA $relB" ;; esac
+[ "$T_FAILS" -eq 0 ] && ok "one kernel whatever the name; releases $relA and $relB"
+
+cp -a "$t_tmp/s1" "$t_tmp/ws"
+sed -i 's/^+int mremap = 1;/+int mremap =  1;/' "$t_tmp/ws"/*.patch
+kW=$(bk --series "$t_tmp/ws" 2> "$t_tmp/w.err") || fail "whitespace series: $(tail -n 3 "$t_tmp/w.err")"
+[ "$kW" != "$kB" ] || fail "a whitespace change reused kernel B"
+
+repo=$t_tmp/repo
+cp -a "$src" "$repo"
+git -C "$repo" init -q
+git -C "$repo" add -A
+git -C "$repo" -c user.name=t -c user.email=t@l commit -qm one
+c1=$(git -C "$repo" rev-parse HEAD)
+git -C "$repo" -c user.name=t -c user.email=t@l commit -q --amend -m "one, reworded"
+k1=$("$KP/scripts/build-kernel.sh" --kernel-src "$repo" --git-ref "$c1" 2> "$t_tmp/g1.err") ||
+	fail "--git-ref: $(tail -n 3 "$t_tmp/g1.err")"
+k2=$("$KP/scripts/build-kernel.sh" --kernel-src "$repo" --git-ref HEAD 2> "$t_tmp/g2.err") ||
+	fail "--git-ref HEAD: $(tail -n 3 "$t_tmp/g2.err")"
+[ "$k1" = "$k2" ] && grep -q cached "$t_tmp/g2.err" || fail "a reworded commit (same tree) built another kernel"
+[ "$T_FAILS" -eq 0 ] && ok "whitespace is another kernel; a reworded commit is not"
+finish
