@@ -4,7 +4,7 @@
 # in the history database, check the history, write the reports.
 #
 #   scripts/nightly.sh [--kernel-id ID] [--db DB] [-o DIR] [--suite FILE]
-#                      [--fail-on newest|regression|none]
+#                      [--fail-on newest|regression|none] [--keep N]
 #
 #   --kernel-id ID  the kernel's identity from CI (git describe or commit of
 #                   the tree it was built from; kept in results.json as
@@ -14,8 +14,15 @@
 #   --suite FILE    another suite (default configs/nightly.conf)
 #   --fail-on G     the gate of history check (default newest: the newest
 #                   night starts a confirmed regression)
+#   --keep N        keep the N newest results directories of this suite next
+#                   to DIR that a nightly recorded, delete the older ones
+#                   (scripts/prune-nights.sh); 0 (default) keeps all
 #
-# Writes DIR/results.json (the run), DIR/history-check.txt (also printed),
+# The database is opened first (history init): a wrong --db stops it before
+# the run. A line per repetition while it runs; then the gate's verdict and
+# the series with a confirmed change, and the time of each step.
+# Writes DIR/results.json (the run), DIR/run.log, DIR/history-import.txt,
+# DIR/history-check.txt (its changes printed),
 # DIR/history-junit.xml (Jenkins, GitLab), DIR/history-check.tap,
 # DIR/history-check.json and DIR/report/index.html; results/latest points
 # at DIR. Exit 0 ok, 1 the gate failed (a new confirmed regression), 2 the
@@ -27,6 +34,7 @@ db=results/history.sqlite
 out=
 suite=configs/nightly.conf
 failon=newest
+keep=0
 
 die() { echo "nightly: $*" >&2; exit 2; }
 need() { [ $# -ge 2 ] || die "$1 needs a value"; }
@@ -37,6 +45,7 @@ while [ $# -gt 0 ]; do
 	-o) need "$@"; out=$2; shift 2 ;;
 	--suite) need "$@"; suite=$2; shift 2 ;;
 	--fail-on) need "$@"; failon=$2; shift 2 ;;
+	--keep) need "$@"; keep=$2; shift 2 ;;
 	-h|--help) awk 'NR > 2 && !/^#/ { exit } NR > 2 { sub(/^# ?/, ""); print }' "$0"; exit 0 ;;
 	*) die "unknown option \"$1\" (--help lists them)" ;;
 	esac
@@ -44,21 +53,40 @@ done
 case $kid in
 *[!A-Za-z0-9._+:/@~^-]*) die "--kernel-id \"$kid\": use A-Z a-z 0-9 . _ + : / @ ~ ^ -" ;;
 esac
+case $keep in
+''|*[!0-9]*) die "--keep \"$keep\": a number of results directories (0 keeps all)" ;;
+esac
 [ -f "$suite" ] || die "no suite $suite"
 name=$(basename "$suite" .conf)
 [ -n "$out" ] || out=results/$name-$(date -u +%Y%m%d-%H%M%S)
 set -- --db "$db"
 [ -n "$kid" ] && set -- "$@" --kernel-id "$kid"
 
-start=$(date +%s)
+# The database must open before an hour of benchmarks, not after: a
+# directory that is not there, a server that does not answer.
+$TB history init --db "$db" || die "cannot open the history database $db (above); nothing was run"
 mkdir -p "$out" || die "cannot create $out"
-$TB run "$suite" -o "$out" ${kid:+--kernel-id "$kid"} >"$out/run.log" 2>&1
-rc=$?
-[ $rc -eq 0 ] || { tail -n 20 "$out/run.log" >&2; die "the run failed (exit $rc; $out/run.log)"; }
-echo "nightly: ran $suite in $(( $(date +%s) - start )) s: $out"
+
+# The run: its report into run.log; one line per repetition (and every
+# warning, e.g. what a non-root run skips) on the console and in run.log.
+echo "nightly: running $suite into $out (a line per repetition)"
+t0=$(date +%s)
+: >"$out/run.log"
+{
+	$TB run "$suite" -o "$out" ${kid:+--kernel-id "$kid"} --progress lines \
+		2>&1 >>"$out/run.log"
+	echo $? >"$out/.run-rc"
+} | tee -a "$out/run.log"
+rc=$(cat "$out/.run-rc" 2>/dev/null || echo 2)
+rm -f "$out/.run-rc"
+[ "$rc" -eq 0 ] || { tail -n 20 "$out/run.log" >&2; die "the run failed (exit $rc; $out/run.log)"; }
+t_run=$(($(date +%s) - t0))
+echo "nightly: ran $suite in $t_run s: $out"
 case $out in results/*) rm -f results/latest; ln -s "${out#results/}" results/latest ;; esac
 
-$TB history import "$@" "$out/results.json" || die "the import into $db failed"
+$TB history import "$@" "$out/results.json" >"$out/history-import.txt" ||
+	die "the import into $db failed"
+cat "$out/history-import.txt"
 
 if ! $TB history --help 2>/dev/null | grep -q '^  check'; then
 	echo "nightly: this thpbench has no history check: recorded only"
@@ -67,15 +95,31 @@ fi
 host=$(jq -r '.env.hostname' "$out/results.json")
 suitename=$(jq -r '.meta.suite' "$out/results.json")
 set -- --db "$db" --host "$host" --suite "$suitename"
+t0=$(date +%s)
 $TB history check "$@" --fail-on "$failon" --format text -o "$out/history-check.txt"
 gate=$?
-cat "$out/history-check.txt" 2>/dev/null
+# On the console: the verdict and the series with something to say; the
+# quiet ones (no confirmed change) are only counted.
+awk -v file="$out/history-check.txt" '
+	NR <= 2 { print; next }
+	/^[^ ]/ { show = !(/^ok / && (/; no change point$/ || /, 0 confirmed$/)); quiet += !show }
+	show { print }
+	END { if (quiet) printf "(%d quiet series: every line is in %s)\n", quiet, file }' \
+	"$out/history-check.txt" 2>/dev/null
 [ $gate -le 1 ] || die "history check failed (exit $gate)"
 for f in junit:history-junit.xml tap:history-check.tap json:history-check.json; do
 	$TB history check "$@" --fail-on "$failon" --format "${f%%:*}" -o "$out/${f#*:}"
 	[ $? -le 1 ] || die "history check --format ${f%%:*} failed"
 done
+t_check=$(($(date +%s) - t0))
+t0=$(date +%s)
 $TB history report "$@" -o "$out/report" >/dev/null || die "history report failed"
+t_report=$(($(date +%s) - t0))
+echo "nightly: run $t_run s, check $t_check s, report $t_report s"
+if [ "$keep" -gt 0 ]; then
+	sh scripts/prune-nights.sh --keep "$keep" "$(dirname "$out")" "$name-" ||
+		echo "nightly: warning: pruning old results directories failed (above)" >&2
+fi
 echo "nightly: $out/history-junit.xml, $out/report/index.html"
 [ $gate -eq 1 ] && echo "nightly: FAIL: a new confirmed regression (history check above)"
 exit $gate

@@ -88,6 +88,45 @@ static int history_import(int argc, char **argv)
 	return failed ? TB_EXIT_ERROR : TB_EXIT_OK;
 }
 
+static void init_usage(FILE *f)
+{
+	fputs("usage: thpbench history init [--db DB]\n"
+	      "  open the database, creating it and its schema when missing: a CI job\n"
+	      "  runs it before the benchmark, so that a wrong --db (a directory that\n"
+	      "  is not there, a server that does not answer) stops it at once\n", f);
+}
+
+static int history_init(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "db", required_argument, NULL, 'd' },
+		{ "help", no_argument, NULL, 'h' },
+		{ 0 },
+	};
+	const char *dbspec = HISTORY_DB_DEFAULT;
+	struct history_db *db;
+	int c;
+
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'd': dbspec = optarg; break;
+		case 'h': init_usage(stdout); return TB_EXIT_OK;
+		default: init_usage(stderr); return TB_EXIT_ERROR;
+		}
+	}
+	if (optind < argc) {
+		tb_err("history init: unexpected argument \"%s\"", argv[optind]);
+		init_usage(stderr);
+		return TB_EXIT_ERROR;
+	}
+	make_default_dir(dbspec);
+	if (history_db_open(dbspec, &db))
+		return TB_EXIT_ERROR;
+	history_db_close(db);
+	return TB_EXIT_OK;
+}
+
 static void list_usage(FILE *f)
 {
 	fputs("usage: thpbench history list [--db DB] [--host H] [--suite S] [--format text|json]\n"
@@ -197,6 +236,7 @@ static const struct {
 	int (*fn)(int argc, char **argv);
 	const char *help;
 } subcommands[] = {
+	{ "init", history_init, "create the database if missing; check that it opens" },
 	{ "import", history_import, "record results files in the history database" },
 	{ "list", history_list, "the stored runs" },
 	{ "check", cmd_history_check, "change points, confirmed; exit 1 when the gate fails" },

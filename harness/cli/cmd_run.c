@@ -20,6 +20,7 @@
 #include "measure/env.h"
 #include "measure/events.h"
 #include "measure/plan.h"
+#include "measure/progress.h"
 #include "plot/plot.h"
 #include "results/report.h"
 #include "measure/runner.h"
@@ -45,6 +46,7 @@ struct run_opts {
 	double timeout_s;
 	unsigned long seed;
 	bool seed_set;
+	enum progress_mode progress;
 };
 
 struct session {
@@ -61,9 +63,7 @@ struct session {
 	char logdir[4096];
 	struct store_log log;	/* results.jsonl: each repetition as it ends */
 	long seq;
-	size_t done, total;
-	double t0;
-	bool progress;
+	struct progress prog;
 };
 
 static volatile sig_atomic_t stop_requested;
@@ -81,7 +81,7 @@ static void usage(FILE *f)
 		"usage: thpbench run SUITE.conf [-o DIR] [-r N] [--thp always,madvise,never]\n"
 		"                    [--label L] [--seed S] [-e EVENTS] [--warmup N]\n"
 		"                    [--timeout SEC] [--order interleave|shuffle|sequential]\n"
-		"                    [--kernel-id ID]\n"
+		"                    [--kernel-id ID] [--progress auto|tty|lines|none]\n"
 		"       thpbench run [opts] -- COMMAND [ARGS...]\n");
 }
 
@@ -99,6 +99,7 @@ static int parse_opts(int argc, char **argv, struct run_opts *o)
 		{ "order", required_argument, NULL, 'O' },
 		{ "sysfs-root", required_argument, NULL, 'R' },
 		{ "kernel-id", required_argument, NULL, 'K' },
+		{ "progress", required_argument, NULL, 'P' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
 	};
@@ -115,6 +116,13 @@ static int parse_opts(int argc, char **argv, struct run_opts *o)
 		case 'l': o->label = optarg; break;
 		case 'O': o->order = optarg; break;
 		case 'R': o->sysfs_root = optarg; break;
+		case 'P':
+			v = progress_mode_parse(optarg);
+			if (v < 0)
+				tb_die("--progress: \"%s\" is not auto, tty, lines or none",
+				       optarg);
+			o->progress = (enum progress_mode)v;
+			break;
 		case 'K':
 			if (history_kernel_id_check(optarg))
 				tb_die("--kernel-id \"%s\": use 1 to 128 characters of A-Z a-z 0-9 . _ + : / @ ~ ^ -",
@@ -312,20 +320,6 @@ static int apply_item_settings(struct session *ss, const struct plan_item *it,
 	return 0;
 }
 
-static void show_progress(struct session *ss, const struct plan_item *it,
-			  const char *what, int rep)
-{
-	const struct tb_case *c = &ss->res.cases[it->case_idx];
-
-	if (!ss->progress)
-		return;
-	fprintf(stderr, "\r\033[K[%zu/%zu] %s %s %d/%d  elapsed %.0fs",
-		ss->done + 1, ss->total, c->id, what, rep + 1,
-		!strcmp(what, "warmup") ? it->warmup : it->reps,
-		(now_usec() - ss->t0) / 1e6);
-	fflush(stderr);
-}
-
 static int open_log(struct session *ss, const struct tb_case *c)
 {
 	char path[4400], name[256];
@@ -410,8 +404,12 @@ static void check_drift(struct session *ss, const struct plan_item *it,
 	}
 }
 
-/* One execution of an item; record it unless it is a warm-up. */
-static void execute(struct session *ss, const struct plan_item *it, bool record)
+/*
+ * One execution of an item, repetition (or warm-up) rep; record it unless
+ * it is a warm-up.
+ */
+static void execute(struct session *ss, const struct plan_item *it,
+		    bool record, int rep)
 {
 	struct tb_case *c = &ss->res.cases[it->case_idx];
 	struct tb_run scratch = { .huge = -1 };
@@ -424,6 +422,8 @@ static void execute(struct session *ss, const struct plan_item *it, bool record)
 	char err[512];
 
 	run->seq = ss->seq++;
+	progress_begin(&ss->prog, c->id, !record, rep,
+		       record ? it->reps : it->warmup);
 	if (apply_item_settings(ss, it, err, sizeof(err))) {
 		run->status = RUN_ERROR;
 		run->reason = xstrdup(err);
@@ -440,6 +440,9 @@ static void execute(struct session *ss, const struct plan_item *it, bool record)
 	if (run->status == RUN_ERROR)
 		tb_err("%s: %s", c->id, run->reason);
 out:
+	progress_end(&ss->prog, c->id, !record, rep,
+		     record ? it->reps : it->warmup, run_status_name(run->status),
+		     run->reason);
 	if (record)
 		store_log_run(&ss->log, it->case_idx, run);
 	if (!record) {
@@ -460,8 +463,7 @@ static void warm_up(struct session *ss)
 		const struct plan_item *it = &ss->plan.items[i];
 
 		for (w = 0; w < it->warmup && !it->skip && !stop_requested; w++) {
-			show_progress(ss, it, "warmup", w);
-			execute(ss, it, false);
+			execute(ss, it, false, w);
 		}
 	}
 }
@@ -475,9 +477,7 @@ static void run_round(struct session *ss, const size_t *order, size_t n, int rep
 
 		if (it->skip || rep >= it->reps)
 			continue;
-		show_progress(ss, it, "rep", rep);
-		execute(ss, it, true);
-		ss->done++;
+		execute(ss, it, true, rep);
 	}
 }
 
@@ -496,7 +496,7 @@ static int max_reps(const struct session *ss)
 static void run_all(struct session *ss, const char *order_mode,
 		    unsigned long seed)
 {
-	size_t *order = xcalloc(ss->plan.n, sizeof(*order)), i;
+	size_t *order = xcalloc(ss->plan.n, sizeof(*order)), i, total = 0;
 	gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
 	int rep, reps = max_reps(ss);
 
@@ -504,8 +504,9 @@ static void run_all(struct session *ss, const char *order_mode,
 	for (i = 0; i < ss->plan.n; i++) {
 		order[i] = i;
 		if (!ss->plan.items[i].skip)
-			ss->total += (size_t)ss->plan.items[i].reps;
+			total += (size_t)ss->plan.items[i].reps;
 	}
+	progress_start(&ss->prog, stderr, ss->o->progress, total);
 	warm_up(ss);
 	if (!strcmp(order_mode, "sequential")) {
 		for (i = 0; i < ss->plan.n; i++)
@@ -518,8 +519,7 @@ static void run_all(struct session *ss, const char *order_mode,
 			run_round(ss, order, ss->plan.n, rep);
 		}
 	}
-	if (ss->progress)
-		fprintf(stderr, "\r\033[K");
+	progress_finish(&ss->prog);
 	gsl_rng_free(rng);
 	free(order);
 }
@@ -547,6 +547,10 @@ static void parse_events(struct session *ss)
 		return;
 	if (events_parse_list(list, &ss->evs, &ss->nevs, err, sizeof(err)))
 		tb_die("%s: %s", ss->o->events ? "-e" : ss->suite.path, err);
+	for (size_t i = 0; i < ss->nevs; i++)
+		if (ss->evs[i].unavailable[0])
+			tb_warn("%s: not counted: %s", ss->evs[i].name,
+				ss->evs[i].unavailable);
 	tp_pin(ss->evs, ss->nevs);
 }
 
@@ -711,8 +715,6 @@ int cmd_run(int argc, char **argv)
 	build_plan(&ss, &po);
 	ss.res.meta = make_meta(&ss, argc, argv, order, seed);
 	prepare_outdir(&ss);
-	ss.progress = isatty(STDERR_FILENO);
-	ss.t0 = now_usec();
 	run_all(&ss, order, seed);
 	rc = ss.settings.active && settings_end(&ss.settings) ? TB_EXIT_ERROR : 0;
 	if (stop_requested)

@@ -172,6 +172,28 @@ static const struct hdb_ops sqlite_ops = {
 	.close = sq_close,
 };
 
+/*
+ * A new database in a directory that is not there: say which directory,
+ * rather than SQLite's "unable to open database file".
+ */
+static bool missing_dir(const char *path)
+{
+	char *dir = xstrdup(path), *slash = strrchr(dir, '/');
+	struct stat sb;
+	bool missing = false;
+
+	if (slash && slash != dir) {
+		*slash = '\0';
+		if (stat(dir, &sb) || !S_ISDIR(sb.st_mode)) {
+			tb_err("%s: the directory %s does not exist: create it (mkdir -p %s) or give --db another path",
+			       path, dir, dir);
+			missing = true;
+		}
+	}
+	free(dir);
+	return missing;
+}
+
 int hdb_sqlite_open(const char *path, bool create, struct history_db *db)
 {
 	static const char *const pragmas =
@@ -189,6 +211,8 @@ int hdb_sqlite_open(const char *path, bool create, struct history_db *db)
 		       path);
 		return -1;
 	}
+	if (create && missing_dir(path))
+		return -1;
 	if (create)
 		flags |= SQLITE_OPEN_CREATE;
 	if (sqlite3_open_v2(path, &conn, flags, NULL) != SQLITE_OK) {

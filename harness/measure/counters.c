@@ -105,6 +105,13 @@ int counters_open(struct counter_set *cs, const struct event_spec *evs,
 		int fd;
 
 		c->ev = &evs[i];
+		if (c->ev->unavailable[0]) {
+			c->fd = -1;
+			c->open_errno = EACCES;
+			snprintf(c->reason, sizeof(c->reason), "<not supported>: %s",
+				 c->ev->unavailable);
+			continue;
+		}
 		attr.size = sizeof(attr);
 		attr.disabled = 1;
 		attr.enable_on_exec = 1;
@@ -229,6 +236,10 @@ bool counter_probe(const struct event_spec *ev, pid_t pid, char *reason,
 	bool user_only;
 	int fd;
 
+	if (ev->unavailable[0]) {
+		snprintf(reason, len, "<not supported>: %s", ev->unavailable);
+		return false;
+	}
 	attr.size = sizeof(attr);
 	attr.disabled = 1;
 	fd = open_counter(ev, &attr, pid, &user_only);

@@ -208,6 +208,10 @@ static bool encode_generic(const char *name, struct event_spec *ev)
 	return true;
 }
 
+static const char *const std_roots[] = {
+	"/sys/kernel/tracing", "/sys/kernel/debug/tracing",
+};
+
 static bool has_events_dir(const char *root)
 {
 	char path[PATH_MAX];
@@ -219,9 +223,6 @@ static bool has_events_dir(const char *root)
 
 const char *tracefs_root(void)
 {
-	static const char *const std_roots[] = {
-		"/sys/kernel/tracing", "/sys/kernel/debug/tracing",
-	};
 	static char env_root[PATH_MAX];
 	static bool mount_tried;
 	const char *env = getenv("THPBENCH_TRACEFS");
@@ -242,6 +243,54 @@ const char *tracefs_root(void)
 			return std_roots[0];
 	}
 	return NULL;
+}
+
+/*
+ * A standard tracefs root that is there but that this user may not look
+ * into (not root); NULL when there is none such.
+ */
+static const char *tracefs_denied(void)
+{
+	char path[PATH_MAX];
+	struct stat st;
+
+	if (getenv("THPBENCH_TRACEFS"))
+		return NULL;
+	for (size_t i = 0; i < ARRAY_SIZE(std_roots); i++) {
+		snprintf(path, sizeof(path), "%s/events", std_roots[i]);
+		if (stat(path, &st) && errno == EACCES)
+			return std_roots[i];
+	}
+	return NULL;
+}
+
+/* "subsys:event" as tracefs spells them: [a-z0-9_] on both sides. */
+static bool tracepoint_shaped(const char *name)
+{
+	const char *colon = strchr(name, ':');
+
+	return colon && colon > name && colon[1] &&
+	       strspn(name, "abcdefghijklmnopqrstuvwxyz0123456789_") ==
+		       (size_t)(colon - name) &&
+	       strspn(colon + 1, "abcdefghijklmnopqrstuvwxyz0123456789_") ==
+		       strlen(colon + 1);
+}
+
+/* A tracepoint this user cannot read: accepted, never opened. */
+static bool encode_denied_tracepoint(const char *name, struct event_spec *ev)
+{
+	const char *root = tracefs_denied();
+
+	if (!root || !tracepoint_shaped(name))
+		return false;
+	memset(&ev->attr, 0, sizeof(ev->attr));
+	ev->attr.type = PERF_TYPE_TRACEPOINT;
+	ev->source = EVSRC_TRACEPOINT;
+	ev->hardware = false;
+	snprintf(ev->unavailable, sizeof(ev->unavailable),
+		 "tracefs (%s) is readable by root only; run as root to count it",
+		 root);
+	return true;
 }
 
 /* <root>/events/<sys>/<event>/id; false when it does not fit. */
@@ -341,6 +390,8 @@ int event_encode(const char *name, struct event_spec *ev)
 		goto ok;
 	ret = encode_libpfm(name, ev);
 	if (ret == 0)
+		goto ok;
+	if (encode_denied_tracepoint(name, ev))
 		goto ok;
 	set_error(ev, "unknown event '%s': not a perf event name, tracepoint%s or libpfm4 event (%s); run `thpbench list` for the events usable here",
 		  name, tracefs_root() ? "" : " (no tracefs found)",

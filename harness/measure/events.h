@@ -16,6 +16,12 @@
  * encodes fine here and fails later, at open time: counters.h reports it
  * "<not supported>" with the errno.
  *
+ * A user who may not read tracefs (not root: /sys/kernel/tracing is mode
+ * 700) cannot resolve a tracepoint. A name shaped like one ("subsys:event",
+ * lower case, digits and '_') that libpfm4 does not know then encodes with
+ * ev->unavailable saying so: it is never opened, and each run records it
+ * as unsupported with that reason, so a non-root run measures the rest.
+ *
  * The tracefs root is found in this order: THPBENCH_TRACEFS (tests point
  * it at a fake tree; when set it is the only root tried, so a test never
  * reaches the real one), /sys/kernel/tracing, /sys/kernel/debug/tracing; if
@@ -45,6 +51,7 @@ struct event_spec {
 	struct perf_event_attr attr;
 	bool hardware;			/* needs a PMU (for "<not supported>" reasons) */
 	char error[256];		/* why encoding failed; "" on success */
+	char unavailable[160];		/* why it cannot be counted by this user; "" */
 };
 
 /* pfm_initialize() once; safe to call again. -1 if libpfm4 failed. */

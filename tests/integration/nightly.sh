@@ -19,6 +19,15 @@ check "a bad --kernel-id: exit 2" test $? -eq 2
 check "  before anything ran" test ! -e "$TMPD/x"
 sh $N --frobnicate 2>/dev/null
 check "an unknown option: exit 2" test $? -eq 2
+sh $N --suite $S --keep -1 -o "$TMPD/x" 2>/dev/null
+check "--keep -1: exit 2" test $? -eq 2
+
+# A --db whose directory is not there: said at once, before the run.
+start=$(date +%s)
+sh $N --suite $S --db "$TMPD/nodir/h.sqlite" -o "$TMPD/x" >"$TMPD/nodir.out" 2>&1
+check "--db in a missing directory: exit 2" test $? -eq 2
+check "  before anything ran (no results directory, $(($(date +%s) - start)) s)" test ! -e "$TMPD/x"
+check "  naming the directory" grep -q "$TMPD/nodir does not exist" "$TMPD/nodir.out"
 
 sh $N --suite $S --db "$db" --kernel-id v0 -o "$TMPD/n1" >"$TMPD/n1.out" 2>&1
 rc=$?
@@ -26,6 +35,8 @@ check "first night: exit 0" test $rc -eq 0
 [ $rc -eq 0 ] || cat "$TMPD/n1.out"
 check "  results.json written" test -s "$TMPD/n1/results.json"
 check "  and recorded" test "$($TB history list --db "$db" --format json | jq -r '.[0].kernel_id')" = v0
+check "  a line per repetition while it ran (3)" \
+	test "$(grep -c '^\[ *[0-9]*/3 .* mremap/thp=[a-z]* rep [1-3]/3: ok in ' "$TMPD/n1.out")" -eq 3
 check "  results.json carries the kernel id (meta.kernel_id)" \
 	test "$(jq -r .meta.kernel_id "$TMPD/n1/results.json")" = v0
 $TB history import --db "$TMPD/again.sqlite" "$TMPD/n1/results.json" >/dev/null
@@ -73,4 +84,52 @@ else
 	check "recorded without a check: exit 0" test $rc -eq 0
 fi
 check "eleven nights now" test "$($TB history list --db "$db2" --format json | jq length)" -eq 11
+# Retention: of the nightly directories recorded in a history, --keep N
+# keeps the N newest; nothing else is touched.
+P=$TMPD/nights
+mkdir -p "$P"
+for d in tiny-old1 tiny-old2 other-1; do
+	cp -r "$TMPD/n1" "$P/$d"
+done
+cp -r "$TMPD/n1" "$P/tiny-notrecorded"
+rm "$P/tiny-notrecorded/history-import.txt"
+touch -d '3 days ago' "$P/tiny-old1/history-import.txt" "$P/other-1/history-import.txt"
+touch -d '2 days ago' "$P/tiny-old2/history-import.txt"
+sh $N --suite $S --db "$db" --keep 2 -o "$P/tiny-new" >"$TMPD/keep.out" 2>&1
+check "--keep 2: the night ran (exit 0)" test $? -eq 0
+check "  the oldest recorded night is deleted, and said" \
+	sh -c "test ! -e '$P/tiny-old1' && grep -q 'deleted .*tiny-old1' '$TMPD/keep.out'"
+check "  the two newest stay" test -d "$P/tiny-old2" -a -d "$P/tiny-new"
+check "  an unrecorded directory and another suite's stay" test -d "$P/tiny-notrecorded" -a -d "$P/other-1"
+
+# Not root: what needs root (other THP modes, tracepoints) is skipped and
+# said; the rest runs and is recorded.
+if [ "$(id -u)" = 0 ] && id nobody >/dev/null 2>&1; then
+	chmod 755 "$TMPD"
+	mkdir -m 777 "$TMPD/nob"
+	cat >"$TMPD/nob/nonroot.conf" <<'EOS'
+[suite]
+name = nightly-nonroot
+repetitions = 2
+warmup = 0
+timeout = 60
+events = task-clock,tlb:tlb_flush
+
+[case mremap]
+workload = mremap
+args = --size 32M
+thp = always,madvise,never
+EOS
+	su nobody -s /bin/sh -c "sh $N --suite $TMPD/nob/nonroot.conf --db $TMPD/nob/h.sqlite -o $TMPD/nob/n" \
+		>"$TMPD/nob.out" 2>&1
+	rc=$?
+	check "as nobody: the nightly runs (exit 0, not 2)" test $rc -eq 0
+	[ $rc -eq 0 ] || cat "$TMPD/nob.out"
+	check "  it says the tracepoint is not counted, and why" \
+		grep -q 'tlb:tlb_flush: not counted: tracefs .* root only' "$TMPD/nob.out"
+	check "  it says which THP modes were skipped" \
+		test "$(grep -c 'skipped: not root' "$TMPD/nob.out")" -eq 2
+	check "  the current mode was recorded" \
+		test "$($TB history list --db "$TMPD/nob/h.sqlite" --format json | jq length)" -eq 1
+fi
 finish
