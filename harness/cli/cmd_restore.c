@@ -1,8 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * thpbench restore - put back THP/hugetlb knobs a killed run left changed.
+ * thpbench restore - put back THP/hugetlb knobs a killed run left changed,
+ * and try again those an earlier run could not put back (--forget: keep
+ * their current values).
  */
 #include <getopt.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -15,20 +18,27 @@ int cmd_restore(int argc, char **argv)
 	static const struct option longopts[] = {
 		{ "sysfs-root", required_argument, NULL, 'R' },
 		{ "state-dir", required_argument, NULL, 'S' },
+		{ "forget", no_argument, NULL, 'F' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
 	};
 	const char *root = NULL, *state = NULL;
 	struct settings_ctx ctx;
-	char err[512];
+	char err[4096];
 	int c, restored = 0;
+	bool forget = false;
+	size_t forgotten;
 
 	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'R': root = optarg; break;
 		case 'S': state = optarg; break;
+		case 'F': forget = true; break;
 		case 'h':
-			printf("usage: thpbench restore [--sysfs-root DIR] [--state-dir DIR]\n");
+			printf("usage: thpbench restore [--sysfs-root DIR] [--state-dir DIR] [--forget]\n"
+			       "  puts back the knobs a killed run left changed, and tries again those\n"
+			       "  an earlier run could not (STATE/unrestored.json); --forget keeps\n"
+			       "  their current values and drops that record\n");
 			return 0;
 		default:
 			return TB_EXIT_ERROR;
@@ -39,6 +49,17 @@ int cmd_restore(int argc, char **argv)
 		return TB_EXIT_ERROR;
 	}
 	settings_init(&ctx, root, state);
+	if (forget) {
+		if (settings_forget_unrestored(&ctx, &forgotten, err, sizeof(err))) {
+			tb_err("%s", err);
+			settings_free(&ctx);
+			return TB_EXIT_ERROR;
+		}
+		printf("thpbench: forgot %zu knob(s) an earlier run could not put back; they keep their current values\n",
+		       forgotten);
+		settings_free(&ctx);
+		return 0;
+	}
 	if (settings_restore_journal(&ctx, &restored, err, sizeof(err))) {
 		tb_err("%s", err);
 		settings_free(&ctx);

@@ -24,6 +24,7 @@
 #include "plot/plot.h"
 #include "results/report.h"
 #include "measure/runner.h"
+#include "system/hugetlb_pool.h"
 #include "system/settings.h"
 #include "results/store.h"
 #include "results/store_log.h"
@@ -44,6 +45,7 @@ struct run_opts {
 	const char *kernel_id;	/* the CI's name of the kernel, for the history */
 	int reps, warmup;
 	double timeout_s;
+	double wait_s;		/* for the settings lock: 0 no, < 0 for ever */
 	unsigned long seed;
 	bool seed_set;
 	enum progress_mode progress;
@@ -82,6 +84,7 @@ static void usage(FILE *f)
 		"                    [--label L] [--seed S] [-e EVENTS] [--warmup N]\n"
 		"                    [--timeout SEC] [--order interleave|shuffle|sequential]\n"
 		"                    [--kernel-id ID] [--progress auto|tty|lines|none]\n"
+		"                    [--wait[=SECONDS]]\n"
 		"       thpbench run [opts] -- COMMAND [ARGS...]\n");
 }
 
@@ -100,6 +103,7 @@ static int parse_opts(int argc, char **argv, struct run_opts *o)
 		{ "sysfs-root", required_argument, NULL, 'R' },
 		{ "kernel-id", required_argument, NULL, 'K' },
 		{ "progress", required_argument, NULL, 'P' },
+		{ "wait", optional_argument, NULL, 'W' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
 	};
@@ -145,6 +149,12 @@ static int parse_opts(int argc, char **argv, struct run_opts *o)
 		case 'T':
 			if (parse_double(optarg, &o->timeout_s) || o->timeout_s < 0)
 				tb_die("--timeout: \"%s\" is not a number of seconds", optarg);
+			break;
+		case 'W':
+			o->wait_s = -1;
+			if (optarg && (parse_double(optarg, &o->wait_s) ||
+				       o->wait_s < 0 || o->wait_s > 1e7))
+				tb_die("--wait: \"%s\" is not a number of seconds", optarg);
 			break;
 		case 'h': usage(stdout); exit(0);
 		default: usage(stderr); return -1;
@@ -263,7 +273,7 @@ static void note_short_pool(struct session *ss, const char *knob,
 {
 	char cur[64];
 
-	if (knob_read(ss->settings.root, knob, cur, sizeof(cur)))
+	if (hugetlb_knob_read(ss->settings.root, knob, cur, sizeof(cur)))
 		return;
 	if (!ss->pool_got)
 		ss->pool_got = json_object();
@@ -308,7 +318,8 @@ static int apply_item_settings(struct session *ss, const struct plan_item *it,
 
 		if (!want)
 			continue;
-		if (!knob_read(ss->settings.root, ss->touched[i], cur, sizeof(cur)) &&
+		if (!hugetlb_knob_read(ss->settings.root, ss->touched[i], cur,
+				       sizeof(cur)) &&
 		    !strcmp(cur, want))
 			continue;
 		if (!settings_apply(&ss->settings, ss->touched[i], want, err, errlen))
@@ -559,6 +570,8 @@ static void begin_settings(struct session *ss, struct plan_opts *po)
 	char err[512], cur[64] = "";
 
 	settings_init(&ss->settings, ss->o->sysfs_root, NULL);
+	ss->settings.wait_s = ss->o->wait_s;
+	ss->settings.cancel = &stop_requested;
 	po->can_write = geteuid() == 0 && settings_writable(&ss->settings);
 	if (po->can_write && settings_begin(&ss->settings, err, sizeof(err)))
 		tb_die("%s", err);

@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-only
 #include "hugetlb_pool.h"
+#include "hugetlb_users.h"
 #include "knob.h"
 #include "util/util.h"
 
 #include <dirent.h>
+#include <errno.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -76,5 +78,126 @@ int hugetlb_pool_shortfall(const char *name, const char *want,
 	snprintf(err, errlen,
 		 "kernel provided only %ld of %ld huge pages (%s); free memory or reserve at boot",
 		 g, w, pool);
+	return 1;
+}
+
+/* A whole decimal number from a file; signal-safe. */
+static int read_count(const char *path, long *out)
+{
+	char buf[32];
+	long v = 0;
+	size_t i;
+
+	if (read_file_str(path, buf, sizeof(buf)))
+		return -1;
+	for (i = 0; buf[i] >= '0' && buf[i] <= '9' && v < LONG_MAX / 16; i++)
+		v = v * 10 + (buf[i] - '0');
+	if (!i || buf[i]) {
+		errno = EINVAL;
+		return -1;
+	}
+	*out = v;
+	return 0;
+}
+
+int hugetlb_persistent(const char *nr_path, const char *surplus_path,
+		       long *out)
+{
+	long nr, surplus = 0;
+	int saved;
+
+	if (read_count(nr_path, &nr))
+		return -1;
+	saved = errno;
+	if (surplus_path && read_count(surplus_path, &surplus)) {
+		if (errno != ENOENT)
+			return -1;
+		surplus = 0;
+		errno = saved;
+	}
+	*out = nr > surplus ? nr - surplus : 0;
+	return 0;
+}
+
+bool hugetlb_surplus_path(const char *nr_path, char *buf, size_t len)
+{
+	const char *slash = strrchr(nr_path, '/'), *dir;
+	int n;
+
+	if (!slash || strcmp(slash, "/nr_hugepages"))
+		return false;
+	for (dir = slash; dir > nr_path && dir[-1] != '/'; dir--)
+		;
+	if (strncmp(dir, "hugepages-", 10))
+		return false;
+	n = snprintf(buf, len, "%.*s/surplus_hugepages", (int)(slash - nr_path),
+		     nr_path);
+	return n > 0 && (size_t)n < len;
+}
+
+int hugetlb_knob_read_path(const char *abspath, char *buf, size_t len)
+{
+	char surplus[PATH_MAX];
+	long v;
+
+	if (!hugetlb_surplus_path(abspath, surplus, sizeof(surplus)))
+		return knob_read_path(abspath, buf, len);
+	if (hugetlb_persistent(abspath, surplus, &v))
+		return knob_read_path(abspath, buf, len);
+	if ((size_t)snprintf(buf, len, "%ld", v) >= len) {
+		errno = EOVERFLOW;
+		return -1;
+	}
+	return 0;
+}
+
+int hugetlb_knob_read(const char *root, const char *name, char *buf,
+		      size_t len)
+{
+	char path[PATH_MAX];
+
+	snprintf(path, sizeof(path), "%s/%s", root, name);
+	return hugetlb_knob_read_path(path, buf, len);
+}
+
+void hugetlb_pool_stuck_why(const char *name, const char *want,
+			    const char *got, const char *proc_root,
+			    char *why, size_t len)
+{
+	char pool[64], users[512] = "";
+	long w, g;
+
+	hugetlb_pool_of(name, pool, sizeof(pool));
+	if (parse_long(want, &w) || parse_long(got, &g)) {
+		snprintf(why, len, "%s reads \"%s\"", pool, got);
+		return;
+	}
+	if (g < w) {
+		snprintf(why, len,
+			 "the kernel found only %ld of %ld huge pages for %s (too little free contiguous memory; reserve the pool at boot)",
+			 g, w, pool);
+		return;
+	}
+	hugetlb_users(proc_root, users, sizeof(users));
+	snprintf(why, len, "%ld page(s) of %s still in use%s%s", g - w, pool,
+		 *users ? " by " : " (no process maps huge pages: hugetlbfs files or SysV shm?)",
+		 users);
+}
+
+int hugetlb_pool_surplus_note(const char *name, const char *abspath,
+			      const char *proc_root, char *note, size_t len)
+{
+	char surplus[PATH_MAX], pool[64], users[512] = "";
+	long s;
+
+	if (!hugetlb_surplus_path(abspath, surplus, sizeof(surplus)) ||
+	    read_count(surplus, &s) || s <= 0)
+		return 0;
+	hugetlb_pool_of(name, pool, sizeof(pool));
+	hugetlb_users(proc_root, users, sizeof(users));
+	snprintf(note, len,
+		 "%s is back to its size, but %ld surplus huge page(s) are still in use%s%s; the kernel frees them when they are let go",
+		 pool, s, *users ? " by " : " (no process maps huge pages: hugetlbfs files or SysV shm?)",
+		 users);
 	return 1;
 }

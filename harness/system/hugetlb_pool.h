@@ -37,4 +37,45 @@ int hugetlb_pool_knobs(const char *root, hugetlb_knob_fn fn, void *arg);
 int hugetlb_pool_shortfall(const char *name, const char *want,
 			   const char *got, char *err, size_t errlen);
 
+/*
+ * The persistent pool: nr_hugepages - surplus_hugepages. nr_hugepages
+ * counts surplus pages too, but writing it sets the persistent pool
+ * only: pages a user still holds beyond the new size become surplus, and
+ * the kernel frees each the moment it is let go. So a pool that reads 72
+ * with 72 surplus is already back to 0, and writing 72 back would pin 72
+ * pages for good. Every pool size thpbench snapshots, compares and
+ * restores is this value.
+ *
+ * hugetlb_persistent: from the nr_hugepages file at nr_path and the
+ * surplus_hugepages file at surplus_path (missing: 0 surplus);
+ * async-signal-safe (open/read/close). 0, or -1 with errno set.
+ */
+int hugetlb_persistent(const char *nr_path, const char *surplus_path,
+		       long *out);
+/* surplus_hugepages next to the nr_hugepages at nr_path; false if
+ * nr_path is no pool size. */
+bool hugetlb_surplus_path(const char *nr_path, char *buf, size_t len);
+/* A knob's value as thpbench keeps it: a pool size as its persistent
+ * pool, any other knob as knob_read_path. 0 or -1. */
+int hugetlb_knob_read_path(const char *abspath, char *buf, size_t len);
+int hugetlb_knob_read(const char *root, const char *name, char *buf,
+		      size_t len);
+
+/*
+ * Why pool size name (at abspath) reads got where want was written back,
+ * into why: fewer pages than asked (the kernel found no more), or pages
+ * in use, naming who holds huge pages (hugetlb_users.h, proc_root).
+ */
+void hugetlb_pool_stuck_why(const char *name, const char *want,
+			    const char *got, const char *proc_root,
+			    char *why, size_t len);
+
+/*
+ * After a pool size at abspath went back: when surplus pages of it are
+ * still in use (they leave when their user lets go), describe them and
+ * who holds them in note and return 1; else 0.
+ */
+int hugetlb_pool_surplus_note(const char *name, const char *abspath,
+			      const char *proc_root, char *note, size_t len);
+
 #endif

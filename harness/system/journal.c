@@ -7,7 +7,6 @@
 #include <fcntl.h>
 #include <stdlib.h>
 #include <jansson.h>
-#include <libgen.h>
 #include <limits.h>
 #include <stdio.h>
 #include <string.h>
@@ -35,76 +34,20 @@ static json_t *journal_to_json(const struct journal *j)
 			 "start_time_utc", utc, "knobs", knobs);
 }
 
-static int fsync_dir_of(const char *path)
-{
-	char tmp[PATH_MAX];
-	int fd, ret;
-
-	snprintf(tmp, sizeof(tmp), "%s", path);
-	fd = open(dirname(tmp), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (fd < 0)
-		return -1;
-	ret = fsync(fd);
-	close(fd);
-	return ret;
-}
-
 int journal_write(const char *path, const struct journal *j, char *err,
 		  size_t errlen)
 {
-	char tmp[PATH_MAX];
 	json_t *root = journal_to_json(j);
 	char *text = root ? json_dumps(root, JSON_INDENT(2)) : NULL;
-	size_t len = text ? strlen(text) : 0;
-	int fd = -1, ret = -1;
+	int ret;
 
 	json_decref(root);
 	if (!text) {
 		snprintf(err, errlen, "cannot encode the settings journal");
 		return -1;
 	}
-	snprintf(tmp, sizeof(tmp), "%s.tmp", path);
-	/* Whatever is there (a planted symlink) goes; ours is made afresh. */
-	if (unlink(tmp) && errno != ENOENT) {
-		snprintf(err, errlen, "cannot remove %s: %s", tmp, strerror(errno));
-		free(text);
-		return -1;
-	}
-	fd = trust_open(tmp, O_WRONLY | O_CREAT | O_EXCL, 0644, err, errlen);
-	if (fd < 0) {
-		free(text);
-		return -1;
-	}
-	if (write(fd, text, len) != (ssize_t)len ||
-	    write(fd, "\n", 1) != 1 || fsync(fd)) {
-		snprintf(err, errlen, "cannot write settings journal %s: %s",
-			 tmp, strerror(errno));
-		goto out;
-	}
-	if (close(fd)) {
-		fd = -1;
-		snprintf(err, errlen, "cannot write settings journal %s: %s",
-			 tmp, strerror(errno));
-		goto out;
-	}
-	fd = -1;
-	if (rename(tmp, path)) {
-		snprintf(err, errlen, "cannot rename %s to %s: %s", tmp, path,
-			 strerror(errno));
-		goto out;
-	}
-	/* The rename must be durable before any knob changes. */
-	if (fsync_dir_of(path)) {
-		snprintf(err, errlen, "cannot sync the directory of %s: %s",
-			 path, strerror(errno));
-		goto out;
-	}
-	ret = 0;
-out:
-	if (fd >= 0)
-		close(fd);
-	if (ret)
-		unlink(tmp);
+	/* On disk before any knob changes (trust_replace syncs). */
+	ret = trust_replace(path, text, err, errlen);
 	free(text);
 	return ret;
 }

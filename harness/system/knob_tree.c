@@ -25,7 +25,7 @@ static void add_if_knob(const char *root, const char *rel, void *arg)
 	if (lstat(path, &st) || !S_ISREG(st.st_mode) ||
 	    !(st.st_mode & 0222) || !(st.st_mode & 0444))
 		return;
-	if (knob_read_path(path, val, sizeof(val)))
+	if (hugetlb_knob_read_path(path, val, sizeof(val)))
 		return;
 	w->fn(root, rel, val, w->arg);
 }

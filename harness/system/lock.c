@@ -3,7 +3,9 @@
 #include "trust.h"
 #include "util/util.h"
 
+#include <ctype.h>
 #include <errno.h>
+#include <limits.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
@@ -75,4 +77,36 @@ void lock_release(int fd)
 	}
 	flock(fd, LOCK_UN);
 	close(fd);
+}
+
+void lock_holder_describe(const char *proc_root, pid_t pid, char *buf,
+			  size_t len)
+{
+	char path[PATH_MAX], cmd[256];
+	ssize_t n, i;
+	int fd;
+
+	if (pid <= 0) {
+		snprintf(buf, len, "an unknown process");
+		return;
+	}
+	snprintf(path, sizeof(path), "%s/%ld/cmdline", proc_root, (long)pid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	n = fd < 0 ? -1 : read(fd, cmd, sizeof(cmd) - 1);
+	if (fd >= 0)
+		close(fd);
+	while (n > 0 && cmd[n - 1] == '\0')
+		n--;
+	if (n <= 0) {
+		snprintf(buf, len, "pid %ld", (long)pid);
+		return;
+	}
+	/* argv is NUL-separated; anything unprintable never reaches a terminal */
+	for (i = 0; i < n; i++)
+		if (!cmd[i])
+			cmd[i] = ' ';
+		else if (!isprint((unsigned char)cmd[i]))
+			cmd[i] = '?';
+	cmd[n] = '\0';
+	snprintf(buf, len, "pid %ld: %s", (long)pid, cmd);
 }

@@ -14,6 +14,7 @@
 #ifndef THPBENCH_LOCK_H
 #define THPBENCH_LOCK_H
 
+#include <stddef.h>
 #include <sys/types.h>
 
 /*
@@ -30,5 +31,13 @@ void lock_release(int fd);
 
 /* Pid recorded in the lock file at path, 0 when none or unreadable. */
 pid_t lock_holder(const char *path);
+
+/*
+ * "pid 1234: thpbench run configs/nightly.conf" from proc_root/PID/cmdline
+ * (non-printable bytes shown as '?', cut at len), or "pid 1234" when it
+ * cannot be read, or "an unknown process" for pid 0.
+ */
+void lock_holder_describe(const char *proc_root, pid_t pid, char *buf,
+			  size_t len);
 
 #endif

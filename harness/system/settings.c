@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-only
 #include "settings.h"
 #include "hugetlb_pool.h"
+#include "hugetlb_users.h"
 #include "journal.h"
 #include "lock.h"
 #include "trust.h"
+#include "unrestored.h"
 #include "util/util.h"
 
 #include <errno.h>
@@ -40,6 +42,7 @@ void settings_init(struct settings_ctx *ctx, const char *root,
 	ctx->root = env_or(root, "THPBENCH_SYSFS_ROOT", DEFAULT_ROOT);
 	ctx->state_dir = env_or(state_dir, "THPBENCH_STATE_DIR",
 				DEFAULT_STATE_DIR);
+	ctx->proc_root = xstrdup(hugetlb_proc_root());
 	ctx->lock_fd = -1;
 }
 
@@ -51,6 +54,7 @@ void settings_free(struct settings_ctx *ctx)
 	snapshot_free(&ctx->orig);
 	free(ctx->root);
 	free(ctx->state_dir);
+	free(ctx->proc_root);
 	memset(ctx, 0, sizeof(*ctx));
 	ctx->lock_fd = -1;
 }
@@ -108,24 +112,82 @@ int settings_lock_path(const char *root, char *buf, size_t len, char *err,
 	return 0;
 }
 
+static void lock_busy_error(const struct settings_ctx *ctx, const char *path,
+			    pid_t holder, double waited, char *err,
+			    size_t errlen)
+{
+	char who[300], after[96] = "";
+
+	lock_holder_describe(ctx->proc_root, holder, who, sizeof(who));
+	if (waited > 0)
+		snprintf(after, sizeof(after), " (still, after waiting %.1f s)",
+			 waited);
+	snprintf(err, errlen,
+		 "another thpbench (%s) is changing huge-page settings under %s (it holds %s)%s; wait for it to finish, or run with --wait[=SECONDS]",
+		 who, ctx->root, path, after);
+}
+
+/*
+ * A second job on the box queues behind the first: poll the lock, say
+ * who holds it (again when that changes), give up after wait_s.
+ */
+static int wait_for_lock(struct settings_ctx *ctx, const char *path,
+			 pid_t holder, char *err, size_t errlen)
+{
+	const struct timespec tick = { 0, 200 * 1000 * 1000 };
+	double t0 = now_usec(), waited;
+	pid_t said = -1;
+	char who[300];
+
+	for (;;) {
+		waited = (now_usec() - t0) / 1e6;
+		if (ctx->cancel && *ctx->cancel) {
+			snprintf(err, errlen,
+				 "interrupted while waiting for the huge-page settings lock %s",
+				 path);
+			return -1;
+		}
+		if (ctx->wait_s > 0 && waited >= ctx->wait_s) {
+			lock_busy_error(ctx, path, holder, waited, err, errlen);
+			return -1;
+		}
+		if (holder != said) {
+			lock_holder_describe(ctx->proc_root, holder, who,
+					     sizeof(who));
+			tb_warn("waiting for another thpbench (%s) to finish with the huge-page settings under %s (lock %s)",
+				who, ctx->root, path);
+			said = holder;
+		}
+		nanosleep(&tick, NULL);
+		ctx->lock_fd = lock_take(path, &holder);
+		if (ctx->lock_fd >= 0) {
+			tb_warn("got the settings lock after %.1f s",
+				(now_usec() - t0) / 1e6);
+			return 0;
+		}
+		if (errno != EWOULDBLOCK)
+			return 1;
+	}
+}
+
 static int take_lock(struct settings_ctx *ctx, char *err, size_t errlen)
 {
 	char path[PATH_MAX];
 	pid_t holder;
+	int r;
 
 	if (settings_lock_path(ctx->root, path, sizeof(path), err, errlen))
 		return -1;
 	ctx->lock_fd = lock_take(path, &holder);
 	if (ctx->lock_fd >= 0)
 		return 0;
-	if (errno == EWOULDBLOCK && holder)
-		snprintf(err, errlen,
-			 "another thpbench (pid %ld) is changing huge-page settings under %s (it holds %s); wait for it to finish",
-			 (long)holder, ctx->root, path);
-	else if (errno == EWOULDBLOCK)
-		snprintf(err, errlen,
-			 "another thpbench is changing huge-page settings under %s (it holds %s); wait for it to finish",
-			 ctx->root, path);
+	if (errno == EWOULDBLOCK && ctx->wait_s != 0) {
+		r = wait_for_lock(ctx, path, holder, err, errlen);
+		if (r <= 0)
+			return r;
+	}
+	if (errno == EWOULDBLOCK)
+		lock_busy_error(ctx, path, holder, 0, err, errlen);
 	else
 		snprintf(err, errlen, "cannot lock %s: %s%s", path,
 			 strerror(errno), errno == EPERM || errno == ELOOP ?
@@ -139,9 +201,43 @@ static void release_lock(struct settings_ctx *ctx)
 	ctx->lock_fd = -1;
 }
 
-/* With the lock held. 1 when a journal was found, 0 none, -1 error. */
+/*
+ * Knobs that would not go back, merged into the record that replaces the
+ * journal (unrestored.h): pid and time name the run that changed them.
+ * 0, or -1 with err set (the caller then keeps the journal).
+ */
+static int record_stuck(const struct settings_ctx *ctx,
+			const struct unrestored *stuck, pid_t pid, char *err,
+			size_t errlen)
+{
+	struct unrestored rec;
+	char path[PATH_MAX];
+	size_t i;
+	int r;
+
+	path_in(ctx, UNRESTORED_FILE, path, sizeof(path));
+	if (unrestored_read(path, &rec, err, errlen) < 0)
+		return -1;
+	if (!rec.root)
+		rec.root = xstrdup(ctx->root);
+	rec.pid = pid;
+	rec.time = (long long)time(NULL);
+	for (i = 0; i < stuck->n; i++)
+		unrestored_add(&rec, stuck->v[i].name, stuck->v[i].want,
+			       stuck->v[i].got, stuck->v[i].why);
+	r = unrestored_write(path, &rec, err, errlen);
+	unrestored_free(&rec);
+	return r;
+}
+
+/*
+ * With the lock held. 1 when a journal was found, 0 none, -1 error. Knobs
+ * that would not go back are left in stuck and recorded in place of the
+ * journal, which is deleted: they no longer stop anyone.
+ */
 static int restore_journal_locked(struct settings_ctx *ctx, int *restored,
-				  struct journal *j, char *err, size_t errlen)
+				  struct journal *j, struct unrestored *stuck,
+				  char *err, size_t errlen)
 {
 	char path[PATH_MAX];
 	size_t i;
@@ -168,13 +264,9 @@ static int restore_journal_locked(struct settings_ctx *ctx, int *restored,
 	}
 	settings_guard_end_recorded_child(ctx->state_dir);
 	snapshot_order(&j->knobs);
-	r = snapshot_restore(&j->knobs, restored);
-	if (r) {
-		snprintf(err, errlen,
-			 "%d knob(s) from %s would not go back (listed above); fix that and run `thpbench restore` again, or delete the journal to keep the current values",
-			 r, path);
+	if (snapshot_restore(&j->knobs, ctx->proc_root, restored, stuck) &&
+	    record_stuck(ctx, stuck, j->pid, err, errlen))
 		return -1;
-	}
 	if (unlink(path)) {
 		snprintf(err, errlen, "cannot delete %s: %s", path,
 			 strerror(errno));
@@ -183,11 +275,70 @@ static int restore_journal_locked(struct settings_ctx *ctx, int *restored,
 	return 1;
 }
 
+/*
+ * The record of knobs an earlier run could not put back: those that now
+ * read what they should are dropped, the rest stay, and - when retry
+ * (`thpbench restore`) - are written once more first. *left: how many
+ * stay, described in what. 0, or -1 with err set.
+ */
+static int review_record(struct settings_ctx *ctx, bool retry, int *restored,
+			 size_t *left, char *what, size_t len, char *err,
+			 size_t errlen)
+{
+	char path[PATH_MAX], cur[KNOB_MAX], abspath[PATH_MAX], why[1024];
+	struct unrestored rec, keep = { 0 };
+	size_t i;
+	int r;
+
+	*left = 0;
+	path_in(ctx, UNRESTORED_FILE, path, sizeof(path));
+	r = unrestored_read(path, &rec, err, errlen);
+	if (r <= 0)
+		return r;
+	if (strcmp(rec.root, ctx->root)) {
+		unrestored_free(&rec);
+		return 0;	/* another root's: not ours to judge */
+	}
+	keep.root = xstrdup(rec.root);
+	keep.pid = rec.pid;
+	keep.time = rec.time;
+	for (i = 0; i < rec.n; i++) {
+		const struct unrestored_knob *k = &rec.v[i];
+
+		snprintf(abspath, sizeof(abspath), "%s/%s", ctx->root, k->name);
+		if (!hugetlb_knob_read_path(abspath, cur, sizeof(cur)) &&
+		    !strcmp(cur, k->want))
+			continue;
+		if (retry && !knob_write(abspath, k->want)) {
+			(*restored)++;
+			if (!hugetlb_knob_read_path(abspath, cur, sizeof(cur)) &&
+			    !strcmp(cur, k->want))
+				continue;
+		}
+		if (hugetlb_knob_read_path(abspath, cur, sizeof(cur)))
+			snprintf(cur, sizeof(cur), "?");
+		snprintf(why, sizeof(why), "%s", k->why);
+		if (retry && hugetlb_is_pool_size(k->name))
+			hugetlb_pool_stuck_why(k->name, k->want, cur,
+					       ctx->proc_root, why, sizeof(why));
+		unrestored_add(&keep, k->name, k->want, cur, why);
+	}
+	*left = keep.n;
+	unrestored_describe(&keep, what, len);
+	r = unrestored_write(path, &keep, err, errlen);
+	unrestored_free(&keep);
+	unrestored_free(&rec);
+	return r;
+}
+
 int settings_restore_journal(struct settings_ctx *ctx, int *restored,
 			     char *err, size_t errlen)
 {
 	bool held = ctx->lock_fd >= 0;
+	struct unrestored stuck = { 0 };
+	char what[2048], path[PATH_MAX];
 	struct journal j;
+	size_t left = 0;
 	int r;
 
 	*restored = 0;
@@ -203,8 +354,48 @@ int settings_restore_journal(struct settings_ctx *ctx, int *restored,
 		return -1;
 	if (!held && take_lock(ctx, err, errlen))
 		return -1;
-	r = restore_journal_locked(ctx, restored, &j, err, errlen);
+	r = restore_journal_locked(ctx, restored, &j, &stuck, err, errlen);
 	journal_free(&j);
+	unrestored_free(&stuck);
+	if (r >= 0)
+		r = review_record(ctx, true, restored, &left, what, sizeof(what),
+				  err, errlen);
+	if (r >= 0 && left) {
+		path_in(ctx, UNRESTORED_FILE, path, sizeof(path));
+		snprintf(err, errlen,
+			 "%zu knob(s) would not go back: %s; recorded in %s (runs go on; `thpbench restore --forget` keeps the current values)",
+			 left, what, path);
+		r = -1;
+	}
+	if (!held)
+		release_lock(ctx);
+	return r < 0 ? -1 : 0;
+}
+
+int settings_forget_unrestored(struct settings_ctx *ctx, size_t *forgotten,
+			       char *err, size_t errlen)
+{
+	struct unrestored rec;
+	char path[PATH_MAX];
+	bool held = ctx->lock_fd >= 0;
+	int r;
+
+	*forgotten = 0;
+	if (access(ctx->state_dir, F_OK) && errno == ENOENT)
+		return 0;
+	if (trust_dir(ctx->state_dir, false, err, errlen))
+		return -1;
+	if (!held && take_lock(ctx, err, errlen))
+		return -1;
+	path_in(ctx, UNRESTORED_FILE, path, sizeof(path));
+	r = unrestored_read(path, &rec, err, errlen);
+	if (r > 0) {
+		*forgotten = rec.n;
+		rec.n = 0;
+		r = unrestored_write(path, &rec, err, errlen);
+		rec.n = *forgotten;
+		unrestored_free(&rec);
+	}
 	if (!held)
 		release_lock(ctx);
 	return r < 0 ? -1 : 0;
@@ -213,12 +404,14 @@ int settings_restore_journal(struct settings_ctx *ctx, int *restored,
 static void recover_crashed(struct settings_ctx *ctx, int *ret, char *err,
 			    size_t errlen)
 {
-	char when[32] = "?";
+	char when[32] = "?", what[2048], path[PATH_MAX];
+	struct unrestored stuck = { 0 };
 	struct journal j;
 	int restored = 0;
+	size_t left;
 	time_t t;
 
-	*ret = restore_journal_locked(ctx, &restored, &j, err, errlen);
+	*ret = restore_journal_locked(ctx, &restored, &j, &stuck, err, errlen);
 	if (*ret > 0) {
 		t = (time_t)j.start;
 		strftime(when, sizeof(when), "%Y-%m-%d %H:%M:%S",
@@ -227,6 +420,20 @@ static void recover_crashed(struct settings_ctx *ctx, int *ret, char *err,
 			(long)j.pid, when, restored);
 	}
 	journal_free(&j);
+	unrestored_free(&stuck);
+	if (*ret < 0)
+		return;
+	/* What an earlier run could not put back no longer stops this one. */
+	if (review_record(ctx, false, &restored, &left, what, sizeof(what),
+			  err, errlen)) {
+		tb_warn("%s", err);
+		return;
+	}
+	if (!left)
+		return;
+	path_in(ctx, UNRESTORED_FILE, path, sizeof(path));
+	tb_warn("an earlier run could not put back %zu huge-page knob(s): %s; going on from the current values (recorded in %s; `thpbench restore` tries them again, `thpbench restore --forget` keeps the current values)",
+		left, what, path);
 }
 
 static int write_journal(struct settings_ctx *ctx, char *err, size_t errlen)
@@ -279,8 +486,9 @@ fail:
 
 int settings_end(struct settings_ctx *ctx)
 {
+	struct unrestored stuck = { 0 };
+	char path[PATH_MAX], err[512];
 	sigset_t old;
-	char path[PATH_MAX];
 	int restored = 0, failed;
 
 	if (!ctx->active)
@@ -288,12 +496,19 @@ int settings_end(struct settings_ctx *ctx)
 	path_in(ctx, "journal.json", path, sizeof(path));
 	settings_guard_block(&old);
 	settings_guard_disarm(&ctx->orig, ctx->state_dir);
-	failed = snapshot_restore(&ctx->orig, &restored);
-	if (!failed)
+	failed = snapshot_restore(&ctx->orig, ctx->proc_root, &restored,
+				  &stuck);
+	if (!failed) {
 		unlink(path);
-	else
-		tb_err("settings journal kept in %s: run `thpbench restore` once the above is fixed",
-		       ctx->state_dir);
+	} else if (!record_stuck(ctx, &stuck, getpid(), err, sizeof(err))) {
+		unlink(path);
+		tb_err("%d knob(s) would not go back (above): recorded in %s/" UNRESTORED_FILE "; the next run goes on with a warning, `thpbench restore` tries them again",
+		       failed, ctx->state_dir);
+	} else {
+		tb_err("%s; settings journal kept in %s: run `thpbench restore` once the above is fixed",
+		       err, ctx->state_dir);
+	}
+	unrestored_free(&stuck);
 	ctx->active = false;
 	snapshot_free(&ctx->orig);
 	release_lock(ctx);
@@ -321,7 +536,8 @@ int settings_drift(struct settings_ctx *ctx, settings_want_fn want,
 		exp = want ? want(k->name, arg) : k->value;
 		if (!exp)
 			continue;
-		if (knob_read_path(k->abspath, cur, sizeof(cur)) || !strcmp(cur, exp))
+		if (hugetlb_knob_read_path(k->abspath, cur, sizeof(cur)) ||
+		    !strcmp(cur, exp))
 			continue;
 		n++;
 		if (used < len)
@@ -410,7 +626,7 @@ int settings_apply(struct settings_ctx *ctx, const char *name,
 				 path, strerror(errno));
 		return -1;
 	}
-	if (knob_read_path(path, got, sizeof(got))) {
+	if (hugetlb_knob_read_path(path, got, sizeof(got))) {
 		snprintf(err, errlen, "cannot read back %s: %s", path,
 			 strerror(errno));
 		return -1;

@@ -13,8 +13,13 @@
  *   settings_begin()   take the lock (/run/thpbench/lock-DEV-INO, named
  *                      after the sysfs root, whatever the state dir:
  *                      settings_lock_path; flock: a second harness gets
- *                      an error naming the holder's pid);
- *                      a journal left by a crashed run is restored first;
+ *                      an error naming the holder's pid and command, or
+ *                      with wait_s waits for it, saying who holds it, up
+ *                      to wait_s seconds (< 0: for ever) or until
+ *                      *cancel is set);
+ *                      a journal left by a crashed run is restored first
+ *                      (what will not go back is recorded, warned about,
+ *                      and no longer stops the run: unrestored.h);
  *                      snapshot; write the journal (state_dir/journal.json,
  *                      temp + rename); arm settings_guard.h (signals,
  *                      atexit).
@@ -32,6 +37,7 @@
 #define THPBENCH_SETTINGS_H
 
 #include <stdbool.h>
+#include <signal.h>
 #include <stddef.h>
 #include <sys/types.h>
 
@@ -42,7 +48,10 @@
 struct settings_ctx {
 	char *root;		/* mm sysfs root */
 	char *state_dir;
+	char *proc_root;	/* /proc, or $THPBENCH_PROC_ROOT (tests) */
 	int lock_fd;		/* -1 when not held */
+	double wait_s;		/* for the lock: 0 not at all, < 0 for ever */
+	const volatile sig_atomic_t *cancel;	/* set: stop waiting */
 	bool active;		/* between begin and end */
 	struct snapshot orig;
 };
@@ -64,9 +73,14 @@ bool settings_writable(const struct settings_ctx *ctx);
 int settings_begin(struct settings_ctx *ctx, char *err, size_t errlen);
 int settings_apply(struct settings_ctx *ctx, const char *name,
 		   const char *value, char *err, size_t errlen);
-/* Restore, delete the journal, unlock. 0, or -1 when a knob would not go
- * back (each such knob is reported on stderr, naming it, with its old and
- * current value; the journal is then kept for `thpbench restore`). */
+/*
+ * Restore, delete the journal, unlock. 0, or -1 when a knob would not go
+ * back: each such knob is reported on stderr, naming it, with its old and
+ * current value and why (a pool the kernel cannot fill again; pages in
+ * use, and by whom), and recorded in state_dir/unrestored.json
+ * (unrestored.h) in place of the journal, so the next run goes on with a
+ * warning. Pool sizes compare as persistent pools (hugetlb_pool.h).
+ */
 int settings_end(struct settings_ctx *ctx);
 
 /*
@@ -87,10 +101,17 @@ int settings_lock_path(const char *root, char *buf, size_t len, char *err,
 
 /*
  * `thpbench restore`: if state_dir holds a journal, write its values back,
- * verify, delete it. Returns 0 and *restored = number of knobs changed
- * back (0 and no journal: nothing to do), or -1 with err set.
+ * verify, delete it; then try once more the knobs unrestored.json records.
+ * Returns 0 and *restored = number of knobs written back (0 and no
+ * journal: nothing to do), or -1 with err set (also when recorded knobs
+ * still would not go back: err names them and the record stays).
  */
 int settings_restore_journal(struct settings_ctx *ctx, int *restored,
 			     char *err, size_t errlen);
+
+/* `thpbench restore --forget`: drop the record, keep the current values.
+ * 0 and *forgotten knobs, or -1 with err set. */
+int settings_forget_unrestored(struct settings_ctx *ctx, size_t *forgotten,
+			       char *err, size_t errlen);
 
 #endif

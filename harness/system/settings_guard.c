@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 #include "settings_guard.h"
+#include "hugetlb_pool.h"
 #include "knob.h"
 #include "reap.h"
 #include "trust.h"
@@ -44,14 +45,30 @@ static void sig_say(const char *what, const char *name)
 	(void)r;
 }
 
+/* A pool size's persistent pool is its snapshot value (hugetlb_pool.h). */
+static int sig_pool_matches(const struct knob *k)
+{
+	long have, want = 0;
+	const char *p;
+
+	if (hugetlb_persistent(k->abspath, k->surplus, &have))
+		return 0;
+	for (p = k->value; *p >= '0' && *p <= '9' && want < LONG_MAX / 16; p++)
+		want = want * 10 + (*p - '0');
+	return !*p && p != k->value && have == want;
+}
+
 /* 1 when the knob now reads its snapshot value. */
 static int sig_matches(const struct knob *k)
 {
 	char buf[KNOB_MAX];
 	size_t off, len;
 	ssize_t n;
-	int fd = open(k->abspath, O_RDONLY | O_CLOEXEC);
+	int fd;
 
+	if (k->surplus)
+		return sig_pool_matches(k);
+	fd = open(k->abspath, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return 0;
 	n = read(fd, buf, sizeof(buf));

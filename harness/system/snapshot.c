@@ -3,9 +3,11 @@
 #include "hugetlb_pool.h"
 #include "knob.h"
 #include "knob_tree.h"
+#include "unrestored.h"
 #include "util/util.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,6 +24,14 @@ void snapshot_add(struct snapshot *snap, const char *root, const char *name,
 	k->value = xstrdup(value);
 	k->abspath = xmalloc(len);
 	snprintf(k->abspath, len, "%s/%s", root, name);
+	k->surplus = NULL;
+	if (hugetlb_is_pool_size(name)) {
+		k->surplus = xmalloc(PATH_MAX);
+		if (!hugetlb_surplus_path(k->abspath, k->surplus, PATH_MAX)) {
+			free(k->surplus);
+			k->surplus = NULL;
+		}
+	}
 }
 
 const char *snapshot_get(const struct snapshot *snap, const char *name)
@@ -42,6 +52,7 @@ void snapshot_free(struct snapshot *snap)
 		free(snap->v[i].name);
 		free(snap->v[i].value);
 		free(snap->v[i].abspath);
+		free(snap->v[i].surplus);
 	}
 	free(snap->v);
 	memset(snap, 0, sizeof(*snap));
@@ -85,16 +96,28 @@ int snapshot_take(const char *root, struct snapshot *snap, char *err,
 	return 0;
 }
 
-int snapshot_restore(const struct snapshot *snap, int *restored)
+/* Why k reads cur after being written back, for the record. */
+static void stuck_why(const struct knob *k, const char *cur,
+		      const char *proc_root, char *why, size_t len)
 {
-	char cur[KNOB_MAX];
+	if (hugetlb_is_pool_size(k->name))
+		hugetlb_pool_stuck_why(k->name, k->value, cur, proc_root, why,
+				       len);
+	else
+		snprintf(why, len, "the kernel kept %.200s", cur);
+}
+
+int snapshot_restore(const struct snapshot *snap, const char *proc_root,
+		     int *restored, struct unrestored *stuck)
+{
+	char cur[KNOB_MAX], why[1024];
 	const struct knob *k;
 	int failed = 0;
 	size_t i;
 
 	for (i = 0; i < snap->n; i++) {
 		k = &snap->v[i];
-		if (knob_read_path(k->abspath, cur, sizeof(cur)))
+		if (hugetlb_knob_read_path(k->abspath, cur, sizeof(cur)))
 			continue;	/* reported by the verify pass */
 		if (!strcmp(cur, k->value))
 			continue;
@@ -106,17 +129,24 @@ int snapshot_restore(const struct snapshot *snap, int *restored)
 	}
 	for (i = 0; i < snap->n; i++) {
 		k = &snap->v[i];
-		if (knob_read_path(k->abspath, cur, sizeof(cur))) {
-			tb_err("knob %s would not go back to %s: cannot read %s: %s",
-			       k->name, k->value, k->abspath, strerror(errno));
-			failed++;
+		if (hugetlb_knob_read_path(k->abspath, cur, sizeof(cur))) {
+			snprintf(why, sizeof(why), "cannot read %s: %s",
+				 k->abspath, strerror(errno));
+			snprintf(cur, sizeof(cur), "?");
 		} else if (strcmp(cur, k->value)) {
-			tb_err("knob %s would not go back: was %s, now %s%s",
-			       k->name, k->value, cur,
-			       hugetlb_is_pool_size(k->name) ?
-			       " (huge pages still in use?)" : "");
-			failed++;
+			stuck_why(k, cur, proc_root, why, sizeof(why));
+		} else {
+			if (hugetlb_is_pool_size(k->name) &&
+			    hugetlb_pool_surplus_note(k->name, k->abspath,
+						      proc_root, why, sizeof(why)))
+				tb_warn("%s", why);
+			continue;
 		}
+		tb_err("knob %s would not go back: was %s, now %s (%s)",
+		       k->name, k->value, cur, why);
+		if (stuck)
+			unrestored_add(stuck, k->name, k->value, cur, why);
+		failed++;
 	}
 	return failed;
 }

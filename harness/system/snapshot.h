@@ -18,6 +18,7 @@ struct knob {
 	char *name;		/* relative path, "transparent_hugepage/enabled" */
 	char *value;		/* value to write back */
 	char *abspath;		/* root + "/" + name, prebuilt for the signal path */
+	char *surplus;		/* a pool size's surplus_hugepages, else NULL */
 };
 
 struct snapshot {
@@ -38,10 +39,15 @@ void snapshot_free(struct snapshot *snap);
 
 /*
  * Write back each knob that differs now (knob_write), then verify all of
- * them (a later write could undo an earlier one). Each knob that would
- * not go back is named on stderr. Returns how many would not; *restored
- * counts the writes.
+ * them (a later write could undo an earlier one). Pool sizes are compared
+ * as persistent pools (hugetlb_pool.h); surplus pages still in use are
+ * warned about, naming who holds them (proc_root), not counted as
+ * failures. Each knob that would not go back is named on stderr and,
+ * when stuck is not NULL, added to it with the reason. Returns how many
+ * would not; *restored counts the writes.
  */
-int snapshot_restore(const struct snapshot *snap, int *restored);
+struct unrestored;
+int snapshot_restore(const struct snapshot *snap, const char *proc_root,
+		     int *restored, struct unrestored *stuck);
 
 #endif

@@ -3,6 +3,8 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <libgen.h>
+#include <limits.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -66,4 +68,60 @@ int trust_open(const char *path, int flags, mode_t mode, char *err,
 		return -1;
 	}
 	return fd;
+}
+
+static int fsync_dir_of(const char *path)
+{
+	char tmp[PATH_MAX];
+	int fd, ret;
+
+	snprintf(tmp, sizeof(tmp), "%s", path);
+	fd = open(dirname(tmp), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	ret = fsync(fd);
+	close(fd);
+	return ret;
+}
+
+int trust_replace(const char *path, const char *text, char *err,
+		  size_t errlen)
+{
+	char tmp[PATH_MAX];
+	size_t len = strlen(text);
+	int fd, ret = -1;
+
+	snprintf(tmp, sizeof(tmp), "%s.tmp", path);
+	if (unlink(tmp) && errno != ENOENT) {
+		snprintf(err, errlen, "cannot remove %s: %s", tmp, strerror(errno));
+		return -1;
+	}
+	fd = trust_open(tmp, O_WRONLY | O_CREAT | O_EXCL, 0644, err, errlen);
+	if (fd < 0)
+		return -1;
+	if (write(fd, text, len) != (ssize_t)len ||
+	    write(fd, "\n", 1) != 1 || fsync(fd)) {
+		snprintf(err, errlen, "cannot write %s: %s", tmp, strerror(errno));
+		close(fd);
+		goto out;
+	}
+	if (close(fd)) {
+		snprintf(err, errlen, "cannot write %s: %s", tmp, strerror(errno));
+		goto out;
+	}
+	if (rename(tmp, path)) {
+		snprintf(err, errlen, "cannot rename %s to %s: %s", tmp, path,
+			 strerror(errno));
+		goto out;
+	}
+	if (fsync_dir_of(path)) {
+		snprintf(err, errlen, "cannot sync the directory of %s: %s",
+			 path, strerror(errno));
+		goto out;
+	}
+	ret = 0;
+out:
+	if (ret)
+		unlink(tmp);
+	return ret;
 }

@@ -27,4 +27,14 @@ int trust_dir(const char *path, bool create, char *err, size_t errlen);
 int trust_open(const char *path, int flags, mode_t mode, char *err,
 	       size_t errlen);
 
+/*
+ * Replace the file at path with text and a newline: written to path.tmp
+ * (whatever was there, a planted symlink included, removed first; made
+ * afresh through trust_open), fsynced, renamed over path, the directory
+ * fsynced. A crash leaves the old or the new file, never a torn one.
+ * 0, or -1 with err set.
+ */
+int trust_replace(const char *path, const char *text, char *err,
+		  size_t errlen);
+
 #endif

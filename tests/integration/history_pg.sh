@@ -20,6 +20,8 @@ fi
 pg_start "$TMPD/pg" || exit 1
 uri=$(pg_uri)
 echo "server: $uri"
+check "the server takes no hugetlb pages (huge_pages=off, as docs/ci/README.md says)" \
+	test "$("$PG_BIN/psql" -At -d "$uri" -c 'SHOW huge_pages')" = off
 
 check "the history database tests pass on PostgreSQL" \
 	env THPBENCH_TEST_PG="$uri" tests/unit/history/test_history_db

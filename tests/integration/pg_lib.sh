@@ -4,6 +4,9 @@
 # directory only (no TCP), run by an unprivileged user (nobody when the
 # test is root, else the test's own user), stopped on every exit path:
 # the EXIT trap, and a watcher that stops it if the test is killed.
+# huge_pages=off: with PostgreSQL's default (try) a server on the box
+# takes hugetlb pages whenever a run has raised the pool, and the pool
+# cannot shrink back while it holds them.
 #
 #   pg_available        the server binaries are installed
 #   pg_start DIR        initdb DIR/data, start; 1 (and the log) on failure
@@ -48,7 +51,7 @@ pg_start() {
 		return 1
 	fi
 	if ! pg_as "$PG_BIN/pg_ctl" -D "$PG_DIR/data" -l "$PG_DIR/server.log" \
-		-w -t 60 -o "-c listen_addresses= -k $PG_DIR" start >/dev/null; then
+		-w -t 60 -o "-c listen_addresses= -k $PG_DIR -c huge_pages=off" start >/dev/null; then
 		echo "pg_start: the server did not start:"; cat "$PG_DIR/server.log"
 		return 1
 	fi

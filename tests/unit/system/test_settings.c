@@ -23,11 +23,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/time.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <cmocka.h>
 
+#include "system/hugetlb_users.h"
 #include "system/lock.h"
 #include "system/settings.h"
 #include "util/util.h"
@@ -40,6 +42,8 @@ static char g_base[128];
 static char g_root[160];
 static char g_state[160];
 static char g_journal[200];
+static char g_record[200];
+static char g_proc[160];
 
 /* ---- the fake tree ------------------------------------------------- */
 
@@ -82,6 +86,7 @@ static void build_tree(void)
 	put(POOL2M "nr_hugepages", "0", 0644);
 	put(POOL2M "nr_overcommit_hugepages", "0", 0644);
 	put(POOL2M "free_hugepages", "0", 0444);
+	put(POOL2M "surplus_hugepages", "0", 0444);
 	put(POOL2M "demote", "0", 0200);
 	put(POOL1G "nr_hugepages", "0", 0644);
 	put(POOL1G "nr_overcommit_hugepages", "0", 0644);
@@ -105,6 +110,9 @@ static int setup(void **state)
 	snprintf(g_root, sizeof(g_root), "%s/mm", g_base);
 	snprintf(g_state, sizeof(g_state), "%s/state", g_base);
 	snprintf(g_journal, sizeof(g_journal), "%s/journal.json", g_state);
+	snprintf(g_record, sizeof(g_record), "%s/unrestored.json", g_state);
+	snprintf(g_proc, sizeof(g_proc), "%s/proc", g_base);
+	setenv("THPBENCH_PROC_ROOT", g_proc, 1);
 	build_tree();
 	knob_set_write_hook(NULL);
 	return 0;
@@ -171,6 +179,8 @@ static int store(const char *abspath, const char *text)
 }
 
 static long g_pool_limit = 1000;	/* pages the "kernel" can find */
+static long g_inuse;			/* 2 MiB pages a neighbour holds */
+static char g_pool_written[32];		/* last value written to POOL2M */
 static const char *g_stuck;		/* knob whose writes do nothing */
 static char g_wlog[64][128];		/* knobs written, in order */
 static int g_nw;
@@ -215,6 +225,30 @@ static int write_choice(const char *abspath, const char *cur,
 	return store(abspath, out);
 }
 
+/*
+ * The 2 MiB pool as hugetlb's set_max_huge_pages() keeps it: the value
+ * written is the persistent pool; pages in use beyond it stay, counted in
+ * nr_hugepages and surplus_hugepages, until their user lets go.
+ */
+static int write_pool(const char *abspath, const char *value, long v)
+{
+	char num[32], surplus[PATH_MAX];
+	long nr = v > g_pool_limit ? g_pool_limit : v, s = 0;
+
+	snprintf(g_pool_written, sizeof(g_pool_written), "%s", value);
+	if (g_inuse > nr) {
+		s = g_inuse - nr;
+		nr = g_inuse;
+	}
+	snprintf(surplus, sizeof(surplus), "%s/" POOL2M "surplus_hugepages",
+		 g_root);
+	snprintf(num, sizeof(num), "%ld", s);
+	if (store(surplus, num))
+		return -1;
+	snprintf(num, sizeof(num), "%ld", nr);
+	return store(abspath, num);
+}
+
 static int fake_kernel_write(const char *abspath, const char *value)
 {
 	const char *rel = rel_of(abspath);
@@ -237,6 +271,8 @@ static int fake_kernel_write(const char *abspath, const char *value)
 		errno = EINVAL;
 		return -1;
 	}
+	if (!strcmp(rel, POOL2M "nr_hugepages"))
+		return write_pool(abspath, value, v);
 	if (strstr(rel, "/nr_hugepages") && v > g_pool_limit) {
 		snprintf(num, sizeof(num), "%ld", g_pool_limit);
 		return store(abspath, num);
@@ -247,6 +283,8 @@ static int fake_kernel_write(const char *abspath, const char *value)
 static void use_fake_kernel(void)
 {
 	g_pool_limit = 1000;
+	g_inuse = 0;
+	g_pool_written[0] = '\0';
 	g_stuck = NULL;
 	g_nw = 0;
 	knob_set_write_hook(fake_kernel_write);
@@ -590,10 +628,16 @@ static void test_end_restores_in_order(void **state)
 	settings_free(&ctx);
 }
 
-static void test_end_reports_stuck_knob(void **state)
+/*
+ * A knob the kernel will not take back is reported and recorded in place
+ * of the journal; the next run goes on with a warning; `thpbench restore`
+ * tries again (and fails, naming it, while it is stuck); --forget drops it.
+ */
+static void test_end_records_stuck_knob(void **state)
 {
-	struct settings_ctx ctx;
-	char out[4096], err[512];
+	struct settings_ctx ctx, next;
+	char out[4096], err[4096];
+	size_t forgotten;
 	int saved, restored;
 
 	(void)state;
@@ -604,25 +648,136 @@ static void test_end_reports_stuck_knob(void **state)
 	saved = capture_start();
 	assert_int_equal(settings_end(&ctx), -1);
 	capture_stop(saved, out, sizeof(out));
-	assert_non_null(strstr(out, "transparent_hugepage/khugepaged/pages_to_scan would not go back: was 4096, now 100"));
+	assert_non_null(strstr(out, "transparent_hugepage/khugepaged/pages_to_scan would not go back: was 4096, now 100 (the kernel kept 100)"));
+	assert_non_null(strstr(out, "unrestored.json"));
 	assert_null(strstr(out, "transparent_hugepage/enabled"));
 	assert_string_equal(val(THP "enabled"), "madvise");
 	assert_string_equal(val(POOL2M "nr_hugepages"), "0");
-	/* kept for `thpbench restore`, which succeeds once the knob moves */
-	assert_true(exists(g_journal));
+	/* the record replaces the journal: the next run is not refused */
+	assert_false(exists(g_journal));
+	assert_true(exists(g_record));
+	saved = capture_start();
+	begin(&next);
+	capture_stop(saved, out, sizeof(out));
+	assert_non_null(strstr(out, "an earlier run could not put back 1 huge-page knob(s): transparent_hugepage/khugepaged/pages_to_scan (should be 4096, is 100: the kernel kept 100)"));
+	assert_string_equal(snapshot_get(&next.orig, THP "khugepaged/pages_to_scan"), "100");
+	assert_int_equal(settings_end(&next), 0);
+	assert_true(exists(g_record));
+	settings_free(&next);
+	/* restore tries again: still stuck, named, the record stays */
 	saved = capture_start();
 	assert_int_equal(settings_restore_journal(&ctx, &restored, err,
 						  sizeof(err)), -1);
 	capture_stop(saved, out, sizeof(out));
-	assert_non_null(strstr(err, "would not go back"));
-	assert_true(exists(g_journal));
+	assert_non_null(strstr(err, "1 knob(s) would not go back: transparent_hugepage/khugepaged/pages_to_scan (should be 4096, is 100"));
+	assert_true(exists(g_record));
+	/* once the knob moves, restore puts it back and drops the record */
 	g_stuck = NULL;
 	assert_int_equal(settings_restore_journal(&ctx, &restored, err,
 						  sizeof(err)), 0);
 	assert_int_equal(restored, 1);
 	assert_original();
-	assert_false(exists(g_journal));
+	assert_false(exists(g_record));
+	/* --forget: the current value stays, the record goes */
+	begin(&next);
+	apply(&next, THP "khugepaged/pages_to_scan", "100");
+	g_stuck = THP "khugepaged/pages_to_scan";
+	saved = capture_start();
+	assert_int_equal(settings_end(&next), -1);
+	capture_stop(saved, out, sizeof(out));
+	settings_free(&next);
+	assert_true(exists(g_record));
+	assert_int_equal(settings_forget_unrestored(&ctx, &forgotten, err,
+						    sizeof(err)), 0);
+	assert_int_equal(forgotten, 1);
+	assert_false(exists(g_record));
+	assert_string_equal(val(THP "khugepaged/pages_to_scan"), "100");
 	settings_free(&ctx);
+}
+
+/* A process in the fake /proc holding kb of hugetlb pages. */
+static void fake_proc(int pid, const char *name, long kb)
+{
+	char path[PATH_MAX];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%d", g_proc, pid);
+	assert_int_equal(mkdir_p(path, 0755), 0);
+	snprintf(path, sizeof(path), "%s/%d/status", g_proc, pid);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fprintf(f, "Name:\t%s\nUmask:\t0077\nVmRSS:\t   1000 kB\nHugetlbPages:\t%8ld kB\n",
+		name, kb);
+	fclose(f);
+}
+
+/*
+ * A neighbour (a PostgreSQL with huge_pages=try) takes pool pages while a
+ * run has the pool raised. Writing 0 back leaves them as surplus pages:
+ * the persistent pool is 0 again, so the pool is restored, the journal
+ * goes, the next run starts, and the pages in use are named with their
+ * holder. (Before: "would not go back: was 0, now 72" and every later run
+ * refused.)
+ */
+static void test_neighbour_surplus_is_restored(void **state)
+{
+	struct settings_ctx ctx;
+	char out[4096];
+	int saved;
+
+	(void)state;
+	use_fake_kernel();
+	fake_proc(4242, "postgres", 72 * 2048);
+	fake_proc(4243, "bash", 0);
+	begin(&ctx);
+	apply(&ctx, POOL2M "nr_hugepages", "512");
+	g_inuse = 72;
+	saved = capture_start();
+	assert_int_equal(settings_end(&ctx), 0);
+	capture_stop(saved, out, sizeof(out));
+	assert_string_equal(g_pool_written, "0");
+	assert_string_equal(val(POOL2M "nr_hugepages"), "72");
+	assert_string_equal(val(POOL2M "surplus_hugepages"), "72");
+	assert_null(strstr(out, "would not go back"));
+	assert_non_null(strstr(out, "hugepages-2048kB is back to its size, but 72 surplus huge page(s) are still in use by pid 4242 (postgres, 147456 kB)"));
+	assert_false(exists(g_journal));
+	assert_false(exists(g_record));
+	settings_free(&ctx);
+	/* the next run starts, and keeps the persistent pool (0), never the
+	 * 72 in use: writing those back would pin them for good */
+	g_pool_written[0] = '\0';
+	begin(&ctx);
+	assert_string_equal(snapshot_get(&ctx.orig, POOL2M "nr_hugepages"), "0");
+	apply(&ctx, POOL2M "nr_hugepages", "100");
+	saved = capture_start();
+	assert_int_equal(settings_end(&ctx), 0);
+	capture_stop(saved, out, sizeof(out));
+	assert_string_equal(g_pool_written, "0");
+	/* the neighbour lets go: the kernel frees its surplus pages */
+	g_inuse = 0;
+	begin(&ctx);
+	apply(&ctx, POOL2M "nr_hugepages", "4");
+	assert_int_equal(settings_end(&ctx), 0);
+	assert_string_equal(val(POOL2M "nr_hugepages"), "0");
+	assert_string_equal(val(POOL2M "surplus_hugepages"), "0");
+	settings_free(&ctx);
+}
+
+/* Who holds huge pages: by size, at most three named, names made safe. */
+static void test_hugetlb_users(void **state)
+{
+	char buf[512];
+
+	(void)state;
+	assert_int_equal(hugetlb_users(g_proc, buf, sizeof(buf)), 0);
+	assert_string_equal(buf, "");
+	fake_proc(10, "small", 2048);
+	fake_proc(11, "postgres", 147456);
+	fake_proc(12, "evil\033[31m", 4096);
+	fake_proc(13, "none", 0);
+	fake_proc(14, "tiny", 2048);
+	assert_int_equal(hugetlb_users(g_proc, buf, sizeof(buf)), 4);
+	assert_string_equal(buf, "pid 11 (postgres, 147456 kB), pid 12 (evil?[31m, 4096 kB), pid 10 (small, 2048 kB) and 1 more");
 }
 
 /* ---- crashes ------------------------------------------------------- */
@@ -697,6 +852,51 @@ static void test_crash_then_restore(void **state)
 						  sizeof(err)), 0);
 	assert_int_equal(restored, 0);
 	assert_int_equal(ctx.lock_fd, -1);
+	settings_free(&ctx);
+}
+
+/*
+ * A crashed run's journal whose pool the kernel can no longer fill (it
+ * was 100 pages; memory got fragmented while the run had it at 0): the
+ * next run restores the rest, records the pool with the reason, warns
+ * and goes on, instead of exiting 2 on every later run.
+ */
+static void test_crashed_short_pool_does_not_block(void **state)
+{
+	struct settings_ctx ctx;
+	char out[4096], err[512];
+	json_t *rec, *k;
+	int saved, status;
+	pid_t pid;
+
+	(void)state;
+	put(POOL2M "nr_hugepages", "100", 0644);
+	use_fake_kernel();
+	pid = crashing_run(SIGKILL);
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	assert_true(WIFSIGNALED(status));
+	assert_string_equal(val(POOL2M "nr_hugepages"), "4");
+	g_pool_limit = 60;
+	saved = capture_start();
+	settings_init(&ctx, g_root, g_state);
+	if (settings_begin(&ctx, err, sizeof(err))) {
+		capture_stop(saved, out, sizeof(out));
+		fail_msg("settings_begin refused: %s", err);
+	}
+	capture_stop(saved, out, sizeof(out));
+	assert_non_null(strstr(out, "hugepages/hugepages-2048kB/nr_hugepages would not go back: was 100, now 60 (the kernel found only 60 of 100 huge pages for hugepages-2048kB"));
+	assert_string_equal(val(THP "enabled"), "madvise");
+	rec = json_load_file(g_record, 0, NULL);
+	assert_non_null(rec);
+	assert_int_equal(json_integer_value(json_object_get(rec, "pid")), pid);
+	k = json_array_get(json_object_get(rec, "knobs"), 0);
+	assert_string_equal(json_string_value(json_object_get(k, "name")),
+			    POOL2M "nr_hugepages");
+	assert_string_equal(json_string_value(json_object_get(k, "want")), "100");
+	assert_string_equal(json_string_value(json_object_get(k, "got")), "60");
+	json_decref(rec);
+	assert_string_equal(snapshot_get(&ctx.orig, POOL2M "nr_hugepages"), "60");
+	assert_int_equal(settings_end(&ctx), 0);
 	settings_free(&ctx);
 }
 
@@ -990,6 +1190,89 @@ static void test_lock_names_holder(void **state)
 	close(go[1]);
 }
 
+static volatile sig_atomic_t g_cancel;
+
+static void set_cancel(int sig)
+{
+	(void)sig;
+	g_cancel = 1;
+}
+
+/*
+ * --wait: a second run queues behind the first, saying who holds the
+ * lock; it gives up after wait_s, stops when cancelled (Ctrl-C), and gets
+ * the lock once the holder is done.
+ */
+static void test_lock_wait(void **state)
+{
+	struct itimerval it = { .it_value = { 0, 300 * 1000 } };
+	struct settings_ctx ctx, other;
+	char err[1024] = "", out[4096], who[64], c;
+	int ready[2], status, saved;
+	double t0;
+	pid_t pid;
+
+	(void)state;
+	assert_int_equal(pipe(ready), 0);
+	fflush(NULL);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (!pid) {
+		settings_init(&other, g_root, g_state);
+		if (settings_begin(&other, err, sizeof(err)))
+			_exit(3);
+		if (write(ready[1], "r", 1) != 1)
+			_exit(4);
+		sleep(3);
+		_exit(settings_end(&other) ? 5 : 0);
+	}
+	close(ready[1]);
+	assert_int_equal(read(ready[0], &c, 1), 1);
+	snprintf(who, sizeof(who), "(pid %d: ", (int)pid);
+	/* gives up after wait_s, naming the holder and its command (the
+	 * real /proc: the holder is our child) */
+	unsetenv("THPBENCH_PROC_ROOT");
+	settings_init(&ctx, g_root, g_state);
+	ctx.wait_s = 0.3;
+	t0 = now_usec();
+	saved = capture_start();
+	assert_int_equal(settings_begin(&ctx, err, sizeof(err)), -1);
+	capture_stop(saved, out, sizeof(out));
+	assert_true(now_usec() - t0 >= 0.3e6);
+	assert_non_null(strstr(out, "waiting for another thpbench "));
+	assert_non_null(strstr(out, who));
+	assert_non_null(strstr(out, "test_settings"));
+	assert_non_null(strstr(err, who));
+	assert_non_null(strstr(err, "still, after waiting"));
+	/* a signal stops the wait */
+	ctx.wait_s = -1;
+	ctx.cancel = &g_cancel;
+	g_cancel = 0;
+	signal(SIGALRM, set_cancel);
+	assert_int_equal(setitimer(ITIMER_REAL, &it, NULL), 0);
+	saved = capture_start();
+	assert_int_equal(settings_begin(&ctx, err, sizeof(err)), -1);
+	capture_stop(saved, out, sizeof(out));
+	signal(SIGALRM, SIG_DFL);
+	assert_non_null(strstr(err, "interrupted while waiting"));
+	assert_false(ctx.active);
+	/* and it gets the lock once the holder is done */
+	g_cancel = 0;
+	ctx.wait_s = 60;
+	saved = capture_start();
+	if (settings_begin(&ctx, err, sizeof(err))) {
+		capture_stop(saved, out, sizeof(out));
+		fail_msg("waiting for the lock: %s", err);
+	}
+	capture_stop(saved, out, sizeof(out));
+	assert_non_null(strstr(out, "got the settings lock after"));
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	assert_int_equal(settings_end(&ctx), 0);
+	settings_free(&ctx);
+	close(ready[0]);
+}
+
 /* ---- the signal path ----------------------------------------------- */
 
 /* A workload stand-in in its own process group, as `thpbench run` starts it. */
@@ -1249,7 +1532,10 @@ int main(void)
 		T(test_apply_kernel_rejects),
 		T(test_apply_pool_shortfall),
 		T(test_end_restores_in_order),
-		T(test_end_reports_stuck_knob),
+		T(test_end_records_stuck_knob),
+		T(test_neighbour_surplus_is_restored),
+		T(test_crashed_short_pool_does_not_block),
+		T(test_hugetlb_users),
 		T(test_crash_then_restore),
 		T(test_sigkill_then_begin_recovers),
 		T(test_tampered_journal),
@@ -1257,6 +1543,7 @@ int main(void)
 		T(test_state_dir_trust),
 		T(test_sigkill_ends_workload),
 		T(test_lock_names_holder),
+		T(test_lock_wait),
 		T(test_signal_restores),
 		T(test_signal_after_caller_handler),
 		T(test_ignored_signal_stays_ignored),
