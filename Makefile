@@ -10,6 +10,7 @@
 #               seconds each, default 600; check runs a 15 s smoke)
 # make ab-e2e   kernel A/B end to end: builds kernels, boots qemu (not in check)
 # make ab-bench kernel A/B timings: first run, cached rerun, B-only rebuild (not in check)
+# make ab-tree  incremental kernel builds of a git tree, O= (not in check)
 # make static   static thpbench + workloads for a kernel A/B initramfs
 # make clean
 #
@@ -182,6 +183,12 @@ ab-e2e: all
 ab-bench: all
 	bash tests/kernel/bench.sh
 
+# Incremental builds of a git tree: A from a commit of the real 6.1 tree, B
+# from the next into one O= directory (the tree is kept in build/tree-e2e;
+# the first run builds a whole kernel; not in check).
+ab-tree:
+	bash tests/kernel/tree-e2e.sh
+
 static:
 	$(MAKE) clean-bin
 	$(MAKE) STATIC=1 harness/thpbench $(WL_C) $(WL_CXX)
@@ -195,7 +202,7 @@ clean:
 		tests/unit/*/*.o tests/unit/*/*.d tests/history/*.o tests/history/*.d tests/history/histgen $(UNIT_BIN) harness/thpbench $(WL_C) $(WL_CXX)
 	rm -rf $(ANALYZE_DIR) $(SAN_DIR) $(FUZZ_DIR)
 
-.PHONY: all unit layers analyze sanitize fuzz fuzz-smoke check ab-e2e ab-bench static clean clean-bin
+.PHONY: all unit layers analyze sanitize fuzz fuzz-smoke check ab-e2e ab-bench ab-tree static clean clean-bin
 .SECONDARY:
 -include $(wildcard harness/*/*.d harness/*/*/*.d workloads/*.d workloads/lib/*.d tests/unit/*/*.d tests/history/*.d \
 	$(ANALYZE_DIR)/harness/*/*.d $(ANALYZE_DIR)/harness/*/*/*.d $(ANALYZE_DIR)/workloads/*.d \

@@ -5,11 +5,14 @@
 #
 #   ./run.sh ab SERIES [options]              SERIES: a directory of *.patch
 #                                             or an mbox (format-patch, b4 am)
-#   ./run.sh ab --tree DIR --base REF --new REF [options]   A = REF, B = REF..REF
+#   ./run.sh ab --tree DIR --base REF --new REF [O=OBJDIR] [options]
+#                                             A = base, B = base + base..new
 #   ./run.sh ab --kernel-a IMG[:CONFIG] --kernel-b IMG[:CONFIG] --suite FILE
 # options:
 #   --suite FILE        suite run in the guest (default SERIES/suite.conf)
 #   --kernel-src SRC    tarball or directory A is built from (default Debian's 6.1)
+#   O=DIR, --obj DIR    the kernels' build directory (empty or made by an
+#                       earlier run; kept, so the next run is incremental)
 #   --config tinyconfig|defconfig|FILE   base configuration (default
 #                       tinyconfig), kernel-patches/thpbench.config merged over it
 #   --kernel-a, --kernel-b IMG[:CONFIG]  a prebuilt bzImage (and its config)
@@ -49,13 +52,9 @@ trap 'on_err $? $LINENO' ERR
 
 series='' suite='' src=$DEFAULT_KERNEL_SRC boots=1 reps='' accel=auto mem=6G smp=2
 timeout=1800 outdir='' jobs=$(nproc) fail_on='' config=tinyconfig name=''
-tree='' base='' new='' preA='' preB='' kexec=0
+tree='' base='' new='' preA='' preB='' kexec=0 objdir=''
 
-usage()
-{
-	sed -n '4,35p' "$0" | sed 's/^# \{0,1\}//' >&2
-	exit 2
-}
+usage() { header_usage; }
 
 while [ $# -gt 0 ]; do
 	case $1 in
@@ -78,6 +77,8 @@ while [ $# -gt 0 ]; do
 	--timeout) timeout=${2:?}; shift 2 ;;
 	--out) outdir=${2:?}; shift 2 ;;
 	--jobs) jobs=${2:?}; shift 2 ;;
+	--obj) objdir=${2:?}; shift 2 ;;
+	O=?*) objdir=${1#O=}; shift ;;
 	-h|--help) usage ;;
 	-*) die "unknown option '$1' (see --help)" ;;
 	*) [ -z "$series" ] || die "one series at a time ('$series' and '$1')"
@@ -234,6 +235,7 @@ prebuilt()
 
 kargs=(--kernel-src "$src" --config "$config" --jobs "$jobs")
 [ -z "$tree" ] || kargs+=(--git-ref "$base")
+[ -z "$objdir" ] || kargs+=(--obj "$objdir")
 if [ -n "$series$tree" ] && [ -z "$preB" ]; then
 	if [ -n "$tree" ]; then
 		"$S/series.sh" -o "$outdir/series" --tree "$tree" --base "$base" --new "$new" > /dev/null

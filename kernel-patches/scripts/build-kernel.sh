@@ -4,25 +4,31 @@
 # Build one x86-64 kernel for the A/B flow and cache it.
 #
 #   build-kernel.sh [--kernel-src TARBALL|DIR [--git-ref REF]] [--series DIR]
-#                   [--name NAME] [--config tinyconfig|defconfig|FILE]
+#                   [--obj DIR | O=DIR] [--name NAME]
+#                   [--config tinyconfig|defconfig|FILE]
 #                   [--fragment FRAG] [--jobs N]
 #
 # Without --series this is kernel A (the tree as it is); with it, kernel B
 # (the tree plus every DIR/*.patch, in name order; NAME, default DIR's
-# name, only labels the log). --git-ref takes the tree
-# of that commit of a git DIR (not its working tree). The configuration is
+# name, only labels the log). --git-ref REF builds commit REF of a git
+# DIR (not its working tree), in a checkout kept per repository
+# (build/ab/trees/<repo>, a `git clone --shared`; DIR is never written
+# to), so one commit after another recompiles only what differs between
+# them. --obj DIR (O=DIR) puts the objects there (empty, or made by an
+# earlier call; kept), else build/ab/obj/<tree>. The configuration is
 # tinyconfig (default), defconfig or FILE, with FRAG (default
 # kernel-patches/thpbench.config) merged over it; an option of FRAG that
-# does not survive stops the build. The image is cached under
+# does not survive stops the build (one this kernel version does not
+# define is only noted). ccache is used where installed
+# (THPBENCH_CCACHE=no: never). The image is cached under
 # $THPBENCH_BUILD_DIR (default build/ab)/kernels/<key>/ where <key>
-# hashes the tree's content, the patches' diffs (patch-ids and changed
-# lines; never a name or a message), the configuration, the compiler and
-# the build recipe, so a second call with the same inputs rebuilds
-# nothing, and uname -r is 6.1.N-tb-<first 8 of key>.
+# hashes the tree's content (a tarball's sha256, a commit's tree object),
+# the patches' diffs (patch-ids and changed lines; never a name or a
+# message), the configuration, the compiler and the build recipe, so a
+# second call with the same inputs rebuilds nothing, and uname -r is
+# VERSION-tb-<first 8 of key>.
 # Prints the cache directory (bzImage, config, build.log, kernelrelease,
-# inputs, patches) on stdout. Source (src/<tree>) and objects (obj/<tree>)
-# are shared by all kernels of one tree, so B after A recompiles only what
-# the patches touch.
+# inputs, patches, timings) on stdout.
 #
 # Exit: 0 built or cached; 2 usage error, a patch that does not apply (the
 # rejected hunks are shown), or a failed build (the log tail is shown).
@@ -38,12 +44,9 @@ gitref=
 base_config=tinyconfig
 frag=$KP_DIR/thpbench.config
 jobs=$(nproc)
+objdir=
 
-usage()
-{
-	sed -n '4,26p' "$0" | sed 's/^# \{0,1\}//' >&2
-	exit 2
-}
+usage() { header_usage; }
 
 while [ $# -gt 0 ]; do
 	case $1 in
@@ -54,6 +57,8 @@ while [ $# -gt 0 ]; do
 	--config) base_config=${2:?}; shift 2 ;;
 	--fragment) frag=${2:?}; shift 2 ;;
 	--jobs) jobs=${2:?}; shift 2 ;;
+	--obj) objdir=${2:?}; shift 2 ;;
+	O=?*) objdir=${1#O=}; shift ;;
 	-h|--help) usage ;;
 	*) die "unknown argument '$1' (see --help)" ;;
 	esac
@@ -84,6 +89,17 @@ if [ -n "$series" ]; then
 		die "patch series '$series' holds no *.patch file"
 fi
 
+# --obj (O=): the author's build directory, kept for the next runs. One
+# that holds a build made otherwise is refused: kbuild would rebuild all
+# of it from the checkout here, and the author's own next build all of it
+# again.
+if [ -n "$objdir" ]; then
+	mkdir -p "$objdir"
+	objdir=$(cd "$objdir" && pwd)
+	if [ -n "$(ls -A "$objdir")" ] && [ ! -f "$objdir/.tb-objdir" ]; then
+		die "O=$objdir holds a build that build-kernel.sh did not make; it would rebuild all of it from its own checkout (and your next own build all of it again): give an empty or new directory, which is kept for the next runs"
+	fi
+fi
 mkdir -p "$AB_BUILD_DIR/src" "$AB_BUILD_DIR/kernels" "$AB_BUILD_DIR/work"
 # The key is the content, never a name: the tree (a commit by its tree
 # object, so a reworded commit is the same tree), the patches' diffs
@@ -135,13 +151,29 @@ cached && exit 0
 # removed. .tb-dirty lists what a previous series may have changed; the
 # originals are saved from the pristine tree before a series applies, so
 # they never hold what a patch wrote.
-tree=$AB_BUILD_DIR/src/$tkey
-orig=$AB_BUILD_DIR/src/$tkey.orig
-obj=$AB_BUILD_DIR/obj/$tkey
+# A git tree (--git-ref) instead has one checkout per repository,
+# trees/<repo>: a `git clone --shared` (the author's objects are borrowed,
+# nothing is copied or written into the author's tree), moved from commit
+# to commit by `git checkout`, which rewrites only the files that differ,
+# and put back to pristine by `git checkout -f` + `git clean`. Its objects
+# are shared by every commit, so one commit after another, like B after
+# A, recompiles only what changed between them.
+if [ -n "$gitref" ]; then
+	rkey=$(printf 'repo:%s' "$(cd "$src" && cd "$(git rev-parse --git-common-dir)" && pwd)" |
+		sha256_stdin | cut -c1-16)
+	tree=$AB_BUILD_DIR/trees/$rkey
+	orig=
+	obj=$AB_BUILD_DIR/obj/git-$rkey
+else
+	tree=$AB_BUILD_DIR/src/$tkey
+	orig=$AB_BUILD_DIR/src/$tkey.orig
+	obj=$AB_BUILD_DIR/obj/$tkey
+fi
 # Another base configuration gets its own objects: switching would
 # recompile everything both ways.
 [ "$cfg_id" = tinyconfig ] ||
 	obj=$obj-$(printf '%s' "$cfg_id" | sha256_stdin | cut -c1-12)
+[ -z "$objdir" ] || obj=$objdir
 # What .tb-ok holds: trees of an older layout (originals saved between
 # patches) are prepared again.
 tree_stamp="layout=2 $tid"
@@ -183,25 +215,62 @@ restore_file()
 reset_tree()
 {
 	local f
+	if [ -n "$gitref" ]; then
+		[ ! -d "$tree/.git" ] || git_pristine
+		return 0
+	fi
 	[ -f "$tree/.tb-dirty" ] || return 0
 	while IFS= read -r f; do
 		restore_file "$f" 2>/dev/null && continue
 		log "warning: cannot put '$(printf '%q' "$f" | head -c 200)' back safely ($tree/.tb-dirty); preparing the source tree again"
-		rm -rf "$tree" "$orig" "$obj"
+		rm -rf "$tree" "$orig"
+		drop_obj
 		return 0
 	done < "$tree/.tb-dirty"
 	rm -f "$tree/.tb-dirty"
 }
 
+# The default object directory goes with its tree; an --obj is the
+# author's and is never removed (kbuild rebuilds what a new tree changed).
+drop_obj() { [ -n "$objdir" ] || rm -rf "$obj"; }
+
+# The checkout of a git tree back to its commit exactly: files a series
+# changed rewritten, files it created removed.
+git_pristine()
+{
+	git -C "$tree" reset -q --hard
+	git -C "$tree" clean -q -f -d -x
+}
+
+# The checkout of a git tree at $commit, made once per repository.
+prepare_checkout()
+{
+	if [ ! -d "$tree/.git" ]; then
+		log "checking $src out in $tree (once per repository: later commits rewrite only the files that differ; $src is not written to)"
+		rm -rf "$tree"
+		mkdir -p "$(dirname "$tree")"
+		git clone -q --shared --no-checkout "$src" "$tree" ||
+			die "cannot clone $src into $tree"
+	fi
+	git -C "$tree" -c advice.detachedHead=false checkout -q -f --detach "$commit" ||
+		die "cannot check out $commit of $src in $tree"
+	git -C "$tree" clean -q -f -d -x
+	[ -f "$tree/Makefile" ] && [ -f "$tree/mm/mremap.c" ] ||
+		die "'$src' at $gitref does not look like a Linux source tree"
+}
+
 prepare_tree()
 {
+	if [ -n "$gitref" ]; then
+		prepare_checkout
+		return 0
+	fi
 	[ "$(cat "$tree/.tb-ok" 2>/dev/null)" != "$tree_stamp" ] || return 0
 	log "preparing the source tree from $src"
-	rm -rf "$tree" "$orig" "$obj"
+	rm -rf "$tree" "$orig"
+	drop_obj
 	mkdir -p "$tree"
-	if [ -n "$gitref" ]; then
-		git -C "$src" archive --format=tar "$commit" | tar -xf - -C "$tree"
-	elif [ -f "$src" ]; then
+	if [ -f "$src" ]; then
 		tar -xf "$src" -C "$tree" --strip-components=1
 	else
 		tar -C "$src" --exclude=.git -cf - . | tar -C "$tree" -xf -
@@ -223,6 +292,7 @@ save_originals()
 		[ -n "$f" ] || continue
 		! path_has_symlink "$tree" "$f" ||
 			die "refusing the series: it patches $f, a symlink or under one in $src (nothing was applied)"
+		[ -z "$gitref" ] || continue
 		if [ -f "$tree/$f" ] && [ ! -f "$orig/$f" ]; then
 			mkdir -p "$(dirname "$orig/$f")"
 			cp -p "$tree/$f" "$orig/$f"
@@ -242,6 +312,7 @@ check_patched()
 	return 0
 }
 
+t_start=$(date +%s)
 reset_tree
 prepare_tree
 # Patches apply with --fuzz=0: an offset is fine (a newer tree), but a hunk
@@ -249,6 +320,7 @@ prepare_tree
 work=$AB_BUILD_DIR/work/$key
 rm -rf "$work"
 mkdir -p "$work" "$obj"
+printf '%s\n' "$tree" > "$obj/.tb-objdir"
 if [ -n "$series" ]; then
 	save_originals
 	while IFS= read -r p; do
@@ -274,7 +346,13 @@ fi
 
 need_cmd make gcc flex bison bc perl
 blog=$work/build.log
-kmake() { make -C "$tree" O="$obj" ARCH=x86_64 "$@" >> "$blog" 2>&1; }
+# ccache where it is installed (THPBENCH_CCACHE=no: never): a commit built
+# before, in any object directory, compiles from its cache.
+ccache=()
+if [ "${THPBENCH_CCACHE:-yes}" != no ] && command -v ccache > /dev/null; then
+	ccache=(CC="ccache gcc")
+fi
+kmake() { make -C "$tree" O="$obj" ARCH=x86_64 "${ccache[@]}" "$@" >> "$blog" 2>&1; }
 fail_build()
 {
 	tail -n 40 "$blog" >&2
@@ -285,11 +363,16 @@ fail_build()
 # (conf warns "override"), options nobody asked for stay off, and it takes
 # seconds where tinyconfig + merge_config.sh take minutes. defconfig or a
 # given config: the fragment merged over it (merge_config.sh -m).
+t_prepared=$(date +%s)
 log "configuring $sname (${cfg_id%%:*} + $(basename "$frag"))"
 case $base_config in
 tinyconfig)
-	cat "$tree/kernel/configs/tiny-base.config" "$tree/kernel/configs/tiny.config" \
-		"$tree/arch/x86/configs/tiny.config" "$frag" > "$work/allconfig"
+	# Each tiny fragment this version has (tiny-base.config is v5.x on).
+	for f in kernel/configs/tiny-base.config kernel/configs/tiny.config \
+		arch/x86/configs/tiny.config; do
+		[ ! -f "$tree/$f" ] || cat "$tree/$f"
+	done > "$work/allconfig"
+	cat "$frag" >> "$work/allconfig"
 	kmake KCONFIG_ALLCONFIG="$work/allconfig" allnoconfig || fail_build allnoconfig ;;
 *)
 	if [ "$base_config" = defconfig ]; then
@@ -305,14 +388,67 @@ esac
 kmake olddefconfig || fail_build olddefconfig
 
 # merge_config only warns when a dependency drops an option; a kernel
-# without e.g. ADVISE_SYSCALLS would measure something else, so stop.
-missing=$(config_missing "$frag" "$obj/.config" | tr '\n' ' ')
+# without e.g. ADVISE_SYSCALLS would measure something else, so stop. An
+# option this kernel version does not define at all (a newer or older
+# tree than 6.1) is only noted, unless the suite needs it.
+missing=
+while IFS= read -r opt; do
+	sym=${opt%%=*}
+	if [[ " $KERNEL_NEEDS " != *[[:space:]]"$opt"[[:space:]]* ]] &&
+		! kconfig_defines "$tree" "${sym#CONFIG_}"; then
+		log "note: $sym is not defined in this kernel version ($(basename "$frag") asks for it; left out)"
+		continue
+	fi
+	missing="$missing$opt "
+done < <(config_missing "$frag" "$obj/.config")
 [ -z "$missing" ] || die "the ${cfg_id%%:*} configuration lacks what the suite needs: $missing(dropped by olddefconfig: a dependency is off; fix $frag or the --config given)"
 
-log "building $sname with $jobs jobs (log: $blog)"
+# While make runs: the objects compiled so far (of how many, when a full
+# build of this configuration was counted before and this one starts from
+# nothing) and the time so far; live on a terminal, a plain line every
+# THPBENCH_PROGRESS_EVERY seconds (60) otherwise, so a log gets no escapes.
+objcount=$AB_BUILD_DIR/objects-$(printf '%s' "$cfg_id $(sha256_stdin < "$frag")" | sha256_stdin | cut -c1-12)
+compiled() { grep -cE '^  (CC|AS)( \[M\])? ' "$blog" || true; }
+build_progress()
+{
+	local total=$1 every=${THPBENCH_PROGRESS_EVERY:-60} last n now line
+	last=$(date +%s)
+	while sleep 1; do
+		now=$(date +%s)
+		n=$(compiled)
+		line="$sname: $n objects compiled${total:+ of about $total}, $(secs $((now - t0)))"
+		if [ -t 2 ]; then
+			printf '\r\033[K%s: %s' "$kp_prog" "$line" >&2
+		elif [ $((now - last)) -ge "$every" ]; then
+			log "$line"
+			last=$now
+		fi
+	done
+}
+progress_pid=''
+stop_progress()
+{
+	[ -n "$progress_pid" ] || return 0
+	kill "$progress_pid" 2>/dev/null || true
+	wait "$progress_pid" 2>/dev/null || true
+	progress_pid=''
+	[ ! -t 2 ] || printf '\r\033[K' >&2
+}
+trap stop_progress EXIT
+
+full=''
+[ -n "$(find "$obj" -name '*.o' -print -quit)" ] || full=1
+total=''
+[ -z "$full" ] || total=$(cat "$objcount" 2>/dev/null || true)
+log "building $sname with $jobs jobs${ccache:+ and ccache} (log: $blog)"
 t0=$(date +%s)
-kmake -j"$jobs" bzImage || fail_build bzImage
-log "built $sname in $(( $(date +%s) - t0 )) s"
+build_progress "$total" &
+progress_pid=$!
+kmake -j"$jobs" bzImage || { stop_progress; fail_build bzImage; }
+stop_progress
+t1=$(date +%s)
+[ -z "$full" ] || compiled > "$objcount"
+log "built $sname in $(secs $((t1 - t_start))): $(compiled) objects compiled in $(secs $((t1 - t0))) (tree $(secs $((t_prepared - t_start))), configuration $(secs $((t0 - t_prepared))))"
 
 rm -rf "$out"
 mkdir -p "$out"
@@ -332,6 +468,8 @@ else
 	: > "$out/patches"
 	: > "$out/patch-ids"
 fi
+printf 'prepare %s\nconfigure %s\ncompile %s\n' $((t_prepared - t_start)) \
+	$((t0 - t_prepared)) $((t1 - t0)) > "$out/timings"
 touch "$out/ok"
 rm -rf "$work"
 echo "$out"

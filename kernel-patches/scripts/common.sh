@@ -267,3 +267,27 @@ take_lock()
 		flock 9
 	fi
 }
+
+# The calling script's usage: its header comment from line 4 to the first
+# line that is not a comment, on stderr; exit 2.
+header_usage()
+{
+	awk 'NR < 4 { next } !/^#/ { exit } { sub(/^# ?/, ""); print }' "$0" >&2
+	exit 2
+}
+
+# Does the kernel tree DIR define Kconfig symbol SYM (without CONFIG_)?
+kconfig_defines()
+{
+	grep -rqsE --include='Kconfig*' "^[[:space:]]*(menu)?config[[:space:]]+$2[[:space:]]*\$" "$1"
+}
+
+# N seconds as "42 s" or "6 min 13 s".
+secs()
+{
+	if [ "$1" -lt 60 ]; then
+		printf '%d s' "$1"
+	else
+		printf '%d min %d s' $(($1 / 60)) $(($1 % 60))
+	fi
+}

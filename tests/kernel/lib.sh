@@ -50,7 +50,8 @@ fake_bzimage()
 # what is out of date, as kbuild does, and prints "  CC      mm/x.o" per
 # object it makes), bzImage is fake_bzimage's with the release
 # "6.1.0" + CONFIG_LOCALVERSION. FAKE_BUILD_HANG=N: the bzImage step
-# starts two "sleep N" and waits (a build that runs until stopped).
+# starts two "sleep N" and waits (a build that runs until stopped);
+# FAKE_DROP="CONFIG_X ...": olddefconfig drops those options.
 fake_kernel_tree()
 {
 	local dir=$1
@@ -83,7 +84,7 @@ LV = $(shell sed -n 's/^CONFIG_LOCALVERSION="\(.*\)"/\1/p' $(O)/.config)
 mrproper: ; @true
 allnoconfig: ; @cat $(KCONFIG_ALLCONFIG) > $(O)/.config
 defconfig: ; @cat kernel/configs/tiny.config > $(O)/.config
-olddefconfig: ; @true
+olddefconfig: ; @for s in $$FAKE_DROP; do sed -i "/^$$s=/d" $(O)/.config; done
 kernelrelease: ; @echo 6.1.0$(LV)
 $(O)/%.o: %.c
 	@mkdir -p $(dir $@)

@@ -66,4 +66,22 @@ k2=$("$KP/scripts/build-kernel.sh" --kernel-src "$repo" --git-ref HEAD 2> "$t_tm
 	fail "--git-ref HEAD: $(tail -n 3 "$t_tmp/g2.err")"
 [ "$k1" = "$k2" ] && grep -q cached "$t_tmp/g2.err" || fail "a reworded commit (same tree) built another kernel"
 [ "$T_FAILS" -eq 0 ] && ok "whitespace is another kernel; a reworded commit is not"
+
+# Another kernel version: an option of the fragment this tree does not
+# define is noted and left out; one it defines but a dependency dropped
+# stops the build, as does one the suite needs.
+printf 'config DEFINED_HERE\n\tbool "x"\n' > "$src/mm/Kconfig"
+printf 'CONFIG_ONLY_IN_6_1=y\nCONFIG_DEFINED_HERE=y\nCONFIG_TRANSPARENT_HUGEPAGE=y\n' > "$t_tmp/frag"
+rc=0
+FAKE_DROP=CONFIG_ONLY_IN_6_1 bk --fragment "$t_tmp/frag" > /dev/null 2> "$t_tmp/v1.err" || rc=$?
+[ "$rc" = 0 ] && grep -q 'note: CONFIG_ONLY_IN_6_1 is not defined in this kernel version' "$t_tmp/v1.err" ||
+	fail "an option this version lacks: exit $rc ($(tail -n 2 "$t_tmp/v1.err"))"
+for drop in CONFIG_DEFINED_HERE CONFIG_TRANSPARENT_HUGEPAGE; do
+	echo "# $drop" >> "$t_tmp/frag"	# another key: not the kernel built above
+	rc=0
+	FAKE_DROP=$drop bk --fragment "$t_tmp/frag" --name "$drop" > /dev/null 2> "$t_tmp/v2.err" || rc=$?
+	[ "$rc" = 2 ] && grep -q "lacks what the suite needs: $drop=y" "$t_tmp/v2.err" ||
+		fail "$drop dropped: exit $rc ($(tail -n 2 "$t_tmp/v2.err"))"
+done
+[ "$T_FAILS" -eq 0 ] && ok "an option another version lacks is noted; a dropped one stops the build"
 finish
