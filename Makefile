@@ -88,7 +88,20 @@ tests/unit/history/test_history tests/unit/history/test_history_format: tests/hi
 tests/history/histgen: tests/history/histgen_main.o tests/history/histgen.o harness/libthpbench.a
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS_HARNESS)
 
-unit: $(UNIT_BIN)
+# perf's own event tables, from the kernel source the A/B path uses
+# (Debian's linux-source-6.1; ./run.sh check installs it): the TLB
+# profile's encodings are checked against them (test_tlb_profile). Only
+# the x86 tables and the top Makefile (the version) are unpacked, once.
+PERF_EVENTS_TAR ?= /usr/src/linux-source-6.1.tar.xz
+PERF_EVENTS_DIR := build/perf-events
+$(PERF_EVENTS_DIR)/.ok:
+	@test -f $(PERF_EVENTS_TAR) || { echo "$(PERF_EVENTS_TAR) missing: kernel-patches/scripts/install-deps.sh --light installs linux-source-6.1" >&2; exit 2; }
+	@rm -rf $(PERF_EVENTS_DIR) && mkdir -p $(PERF_EVENTS_DIR)
+	tar -xJf $(PERF_EVENTS_TAR) -C $(PERF_EVENTS_DIR) --wildcards \
+		'linux-source-6.1/tools/perf/pmu-events/arch/x86/*' linux-source-6.1/Makefile
+	@touch $@
+
+unit: $(UNIT_BIN) $(PERF_EVENTS_DIR)/.ok
 	@sh tests/run-unit.sh $(UNIT_BIN)
 
 # Static analysis as a gate: every harness/ and workloads/ C file through
@@ -137,7 +150,7 @@ $(SAN_DIR)/thpbench: $(SAN_DIR)/harness/cli/main.o $(SAN_DIR)/libthpbench.a
 $(SAN_UNIT): $(SAN_DIR)/%: $(SAN_DIR)/%.o $(SAN_DIR)/tests/history/histgen.o $(SAN_DIR)/libthpbench.a
 	$(CC) $(SAN_FLAGS) -o $@ $^ -lcmocka $(LDLIBS_HARNESS)
 
-sanitize: all $(SAN_DIR)/thpbench $(SAN_UNIT)
+sanitize: all $(SAN_DIR)/thpbench $(SAN_UNIT) $(PERF_EVENTS_DIR)/.ok
 	@sh tests/sanitize.sh $(SAN_DIR)
 
 # libFuzzer (clang) on the two parsers of hostile input; seeds: configs/,
@@ -200,7 +213,7 @@ clean:
 	rm -f harness/*.a harness/*/*.o harness/*/*.d harness/*/*/*.o harness/*/*/*.d \
 		workloads/*.o workloads/*.d workloads/lib/*.o workloads/lib/*.d workloads/lib/*.a \
 		tests/unit/*/*.o tests/unit/*/*.d tests/history/*.o tests/history/*.d tests/history/histgen $(UNIT_BIN) harness/thpbench $(WL_C) $(WL_CXX)
-	rm -rf $(ANALYZE_DIR) $(SAN_DIR) $(FUZZ_DIR)
+	rm -rf $(ANALYZE_DIR) $(SAN_DIR) $(FUZZ_DIR) $(PERF_EVENTS_DIR)
 
 .PHONY: all unit layers analyze sanitize fuzz fuzz-smoke check ab-e2e ab-bench ab-tree static clean clean-bin
 .SECONDARY:

@@ -2,7 +2,8 @@
 /*
  * thpbench list - what can be run and counted here: workloads, suites,
  * THP modes, the hugetlb pools and mTHP sizes (read under the mm sysfs
- * root, $THPBENCH_SYSFS_ROOT for tests), and the events that open.
+ * root, $THPBENCH_SYSFS_ROOT for tests), the events that open, and what
+ * `-e tlb` expands to on this CPU (or the one LIBPFM_FORCE_PMU names).
  */
 #include <dirent.h>
 #include <limits.h>
@@ -13,6 +14,7 @@
 #include <unistd.h>
 
 #include "commands.h"
+#include "measure/event_list.h"
 #include "measure/events.h"
 #include "measure/plan.h"
 #include "system/settings.h"
@@ -178,5 +180,7 @@ int cmd_list(int argc, char **argv)
 	printf("\nEvents:\n");
 	events_init();
 	events_print_usable();
+	printf("\n");
+	events_print_tlb_profile(stdout);
 	return 0;
 }

@@ -18,6 +18,7 @@
 #include "commands.h"
 #include "history/history_import.h"
 #include "measure/env.h"
+#include "measure/event_list.h"
 #include "measure/events.h"
 #include "measure/plan.h"
 #include "measure/progress.h"

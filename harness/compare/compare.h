@@ -94,6 +94,9 @@ struct cmp_side {
 	double ci_lo, ci_hi;	/* interval of the mean at opts.confidence */
 	bool *outlier;
 	size_t noutliers;
+	double counted_min;	/* least share of its enabled time the event
+				 * was counting over the ok runs, percent;
+				 * NAN when none recorded (not a counter) */
 };
 
 struct cmp_metric {

@@ -40,6 +40,8 @@ static json_t *side_json(const struct cmp_side *s)
 	json_object_set_new(o, "ci", pair_of(s->ci_lo, s->ci_hi));
 	json_object_set_new(o, "values", v);
 	json_object_set_new(o, "outliers", out);
+	if (!isnan(s->counted_min))	/* an event: the least share counted */
+		json_object_set_new(o, "counted_pct_min", json_real(s->counted_min));
 	return o;
 }
 

@@ -37,9 +37,24 @@ static bool selected(const struct cmp_opts *o, const char *name)
 	return false;
 }
 
+static double counted_min(const struct tb_case *c, const char *name)
+{
+	double lo = NAN;
+	size_t i;
+
+	for (i = 0; i < c->nruns; i++) {
+		const struct metric *m = metric_set_find(&c->runs[i].counted_pct, name);
+
+		if (c->runs[i].status == RUN_OK && m && !(m->value >= lo))
+			lo = m->value;
+	}
+	return lo;
+}
+
 static void side_fill(struct cmp_side *s, const struct tb_case *c,
 		      const char *name, const struct cmp_opts *o)
 {
+	s->counted_min = counted_min(c, name);
 	s->v = xcalloc(c->nruns ? c->nruns : 1, sizeof(*s->v));
 	s->n = case_metric_values(c, name, s->v, c->nruns);
 	s->outlier = xcalloc(s->n ? s->n : 1, sizeof(*s->outlier));
@@ -250,6 +265,37 @@ static void note_unsupported(struct cmp_pair *p, const struct tb_case *c,
 	note_set_free(&seen);
 }
 
+static void share_text(double pct, char *buf, size_t len)
+{
+	if (isnan(pct))
+		snprintf(buf, len, "not a counter");
+	else
+		snprintf(buf, len, "%.2f%%", pct);
+}
+
+/* perf prints the share beside a scaled count; a comparison of scaled
+ * counts says so too, and warns where one rests on a small part of a run. */
+static void note_multiplexed(struct cmp_pair *p)
+{
+	char a[32], b[32];
+	size_t i;
+
+	for (i = 0; i < p->nm; i++) {
+		const struct cmp_metric *m = &p->m[i];
+		double lo = fmin(m->a.counted_min, m->b.counted_min);
+
+		if (!(lo < COUNTED_FULL_PCT))
+			continue;
+		share_text(m->a.counted_min, a, sizeof(a));
+		share_text(m->b.counted_min, b, sizeof(b));
+		add_note(p, "%s%s: counted %s of the time at worst in %s, %s in %s "
+			 "(multiplexed; values scaled by enabled/running)%s",
+			 lo < COUNTED_WARN_PCT ? "warning: " : "", m->name, a,
+			 p->a_name, b, p->b_name, lo < COUNTED_WARN_PCT ?
+			 ": so little that the scaled value extrapolates from a small part of the run" : "");
+	}
+}
+
 static void note_runs(struct cmp_pair *p, const struct cmp_opts *o)
 {
 	size_t na = case_ok_runs(p->a), nb = case_ok_runs(p->b);
@@ -296,6 +342,7 @@ int compare_pair_compute(struct cmp_pair *p, const struct cmp_opts *o,
 			return -1;
 	}
 	note_runs(p, o);
+	note_multiplexed(p);
 	note_unsupported(p, p->a, p->a_name, o);
 	note_unsupported(p, p->b, p->b_name, o);
 	return 0;

@@ -5,8 +5,13 @@
  * The runner forks a child that waits on a pipe; counters_open() attaches
  * to it before it execs: disabled, enable_on_exec, inherit (threads and
  * children count), read_format TOTAL_TIME_ENABLED|RUNNING so values can be
- * scaled for multiplexing. Counters are independent (no group), as perf
- * stat does by default. An event that fails to open is kept with
+ * scaled for multiplexing (perf_read.h). Events are independent, as perf
+ * stat does by default, unless the list grouped them (event_spec.group):
+ * a group's leader is opened first and carries disabled/enable_on_exec,
+ * its members are opened on the leader's fd and follow it on and off the
+ * PMU, and the whole group is read at once (PERF_FORMAT_GROUP) so they
+ * share one enabled/running pair. A member whose leader could not be
+ * opened is not opened either. An event that fails to open is kept with
  * open_errno and a reason and never read as 0. When the kernel refuses
  * kernel-mode counting (perf_event_paranoid), the open is retried with
  * exclude_kernel, as perf does, and that is recorded.
@@ -27,8 +32,11 @@
 struct counter {
 	const struct event_spec *ev;
 	int fd;			/* -1 when not open */
+	size_t leader;		/* index of its group's leader; its own for a
+				 * leader or an event counted alone */
+	uint64_t read_format;
 	int open_errno;		/* 0 when open */
-	char reason[160];	/* why it is not supported, perf style:
+	char reason[256];	/* why it is not supported, perf style:
 				 * "<not supported>: no hardware PMU ... (ENOENT)" */
 	bool user_only;		/* had to fall back to exclude_kernel */
 	uint64_t raw;		/* last read count, less base_raw */
@@ -54,11 +62,13 @@ void counters_roi_end(struct counter_set *cs);
 /* Read every open counter (after the child exited, or any time). */
 void counters_read(struct counter_set *cs);
 /*
- * Scaled value of a counter: raw * enabled / running. Returns false when
- * the counter is not open or never ran (running == 0 while enabled > 0:
- * perf's "<not counted>"), with *why set to a reason.
+ * Scaled value of a counter: raw * enabled / running, and the share of the
+ * enabled time it counted (percent; share_pct may be NULL). Returns false
+ * when the counter is not open, never enabled, or never ran (running == 0
+ * while enabled > 0: perf's "<not counted>"), with *why set to a reason.
  */
-bool counter_value(const struct counter *c, double *value, const char **why);
+bool counter_value(const struct counter *c, double *value, double *share_pct,
+		   const char **why);
 void counters_close(struct counter_set *cs);
 
 /*

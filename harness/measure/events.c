@@ -402,52 +402,6 @@ ok:
 	return 0;
 }
 
-int events_parse_list(const char *csv, struct event_spec **evs, size_t *n,
-		      char *err, size_t errlen)
-{
-	char *copy = xstrdup(csv), *next = copy, *item, *end;
-	struct event_spec *arr = NULL;
-	size_t cap = 0, cnt = 0;
-	bool last = false;
-
-	*evs = NULL;
-	*n = 0;
-	if (!*str_trim(copy)) {
-		free(copy);
-		return 0;
-	}
-	while (!last) {
-		item = next;
-		end = strchr(item, ',');
-		if (end)
-			*end = '\0';
-		else
-			last = true;
-		item = str_trim(item);
-		arr = xgrow(arr, sizeof(*arr), &cap, cnt);
-		if (!*item) {
-			snprintf(err, errlen, "event list '%s': item %zu is empty",
-				 csv, cnt + 1);
-			goto fail;
-		}
-		if (event_encode(item, &arr[cnt])) {
-			snprintf(err, errlen, "%s", arr[cnt].error);
-			goto fail;
-		}
-		cnt++;
-		if (end)
-			next = end + 1;
-	}
-	free(copy);
-	*evs = arr;
-	*n = cnt;
-	return 0;
-fail:
-	free(copy);
-	free(arr);
-	return -1;
-}
-
 static void print_probe(const char *name)
 {
 	struct event_spec ev;

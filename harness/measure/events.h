@@ -46,7 +46,14 @@ enum event_source {
 };
 
 struct event_spec {
-	char name[128];			/* exactly as the user spelled it */
+	char name[192];			/* exactly as the user spelled it, or the
+					 * metric a profile names it (tlb.cycles) */
+	char stands_for[192];		/* what was encoded when name is such an
+					 * alias (skl::DTLB_LOAD_MISSES:STLB_HIT);
+					 * "" when name itself was */
+	unsigned int group;		/* 0: counted alone; else the events with
+					 * this number are one perf group, read
+					 * together, the first its leader */
 	enum event_source source;
 	struct perf_event_attr attr;
 	bool hardware;			/* needs a PMU (for "<not supported>" reasons) */
@@ -59,17 +66,6 @@ int events_init(void);
 
 /* Encode one name. 0 on success; -1 with ev->error set ("unknown event ..."). */
 int event_encode(const char *name, struct event_spec *ev);
-
-/*
- * Split a comma-separated list ("page-faults,tlb:tlb_flush,cycles") and
- * encode each; tracepoint names may contain ':' but not ','. libpfm4
- * modifiers use ':' too ("INST_RETIRED:ANY_P:u"). On the first unknown
- * name: -1, *evs freed, and err says which name and to run `thpbench list`.
- * A blank csv is an empty list (0, *n = 0); an empty item ("a,,b") is an
- * error. Items are trimmed of white space.
- */
-int events_parse_list(const char *csv, struct event_spec **evs, size_t *n,
-		      char *err, size_t errlen);
 
 /* Root of tracefs (see above); NULL when it cannot be found or mounted. */
 const char *tracefs_root(void);

@@ -16,6 +16,7 @@
 #include "counters.h"
 #include "system/reap.h"
 #include "spawn.h"
+#include "tlb_profile.h"
 #include "util/util.h"
 #include "vmstat.h"
 
@@ -299,22 +300,21 @@ static void store_workload_metrics(struct live *lv, struct tb_run *run)
 static void store_counters(struct live *lv, struct tb_run *run)
 {
 	const char *why;
-	double v;
+	double v, share;
 	size_t i;
 
 	counters_read(&lv->cs);
 	for (i = 0; i < lv->cs.n; i++) {
 		const struct counter *c = &lv->cs.c[i];
 
-		if (counter_value(c, &v, &why)) {
+		if (counter_value(c, &v, &share, &why)) {
 			metric_set_put(&run->metrics, c->ev->name, v);
-			if (c->enabled)
-				metric_set_put(&run->counted_pct, c->ev->name,
-					       100.0 * (double)c->running / (double)c->enabled);
+			metric_set_put(&run->counted_pct, c->ev->name, share);
 		} else {
 			note_set_put(&run->unsupported, c->ev->name, why);
 		}
 	}
+	tlb_derive(&run->metrics, &run->counted_pct, &run->unsupported);
 }
 
 static void store_rusage(struct tb_run *run, const struct rusage *ru,

@@ -19,8 +19,10 @@
  * it left running - in its process group, or a daemon re-parented to us
  * (reap.h) - is killed and counted in run->leftover, with a warning.
  * After exit: wall_usec, user_usec, sys_usec, minflt, majflt, maxrss_kb
- * (wait4 rusage), vmstat.* deltas, one metric per counted event, and the
- * events that could not be counted in run->unsupported.
+ * (wait4 rusage), vmstat.* deltas, one metric per counted event (scaled
+ * as perf does, its counted share in run->counted_pct), the TLB profile's
+ * derived figures (tlb_profile.h), and the events that could not be
+ * counted in run->unsupported ("<not supported>" or "<not counted>").
  *
  * Exit status: 0 ok; 3 is the workloads' "invalid measurement" (e.g. the
  * pages were not huge) and gives RUN_INVALID; other codes RUN_FAILED; a

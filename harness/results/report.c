@@ -65,7 +65,57 @@ static void print_header(FILE *f, const struct tb_case *c)
 		"( +- stderr )", "n", "min", "median", "max", "metric");
 }
 
-static void print_metric(FILE *f, const char *name, const struct summary *s)
+/*
+ * The least and most share of its enabled time an event was counting,
+ * over the ok runs that counted it; false when no run was multiplexed
+ * (every share 100%, or none recorded: not an event).
+ */
+static bool counted_range(const struct tb_case *c, const char *name,
+			  double *lo, double *hi, size_t *worst_run)
+{
+	bool any = false;
+	size_t i;
+
+	*lo = 100;
+	*hi = 0;
+	for (i = 0; i < c->nruns; i++) {
+		const struct metric *m = metric_set_find(&c->runs[i].counted_pct, name);
+
+		if (c->runs[i].status != RUN_OK || !m)
+			continue;
+		any = true;
+		if (m->value < *lo) {
+			*lo = m->value;
+			*worst_run = i;
+		}
+		if (m->value > *hi)
+			*hi = m->value;
+	}
+	return any && *lo < COUNTED_FULL_PCT;
+}
+
+/* perf prints "(35.70%)" after a multiplexed count; so do we, and warn
+ * where the scaled value rests on a small part of the run. */
+static bool print_counted(FILE *f, const struct tb_case *c, const char *name)
+{
+	double lo, hi;
+	size_t worst = 0;
+
+	if (!counted_range(c, name, &lo, &hi, &worst))
+		return false;
+	if (hi - lo < 0.005)
+		fprintf(f, "  (counted %.2f%%)\n", lo);
+	else
+		fprintf(f, "  (counted %.2f-%.2f%%)\n", lo, hi);
+	if (lo < COUNTED_WARN_PCT)
+		fprintf(f, "%16s ^ warning: counted only %.2f%% of the time in run %zu "
+			"(multiplexed): its scaled value extrapolates from a small part "
+			"of the run; count fewer events at once\n", "", lo, worst + 1);
+	return true;
+}
+
+static bool print_metric(FILE *f, const struct tb_case *c, const char *name,
+			 const struct summary *s)
 {
 	char mean[32], mn[32], med[32], mx[32], pct[32];
 
@@ -78,43 +128,31 @@ static void print_metric(FILE *f, const char *name, const struct summary *s)
 			 100 * s->stderr_mean / fabs(s->mean));
 	else
 		snprintf(pct, sizeof(pct), "%14s", "");
-	fprintf(f, "%16s %-14s %4zu %12s %12s %12s  %s\n", mean, pct, s->n,
+	fprintf(f, "%16s %-14s %4zu %12s %12s %12s  %s", mean, pct, s->n,
 		mn, med, mx, name);
+	if (print_counted(f, c, name))
+		return true;
+	fputc('\n', f);
+	return false;
 }
 
-/* perf prints "(35.70%)" after a multiplexed count; say it in words. */
-static void print_multiplexed(FILE *f, const struct tb_case *c)
+/* counters.c reasons start with the marker the column shows:
+ * "<not supported>" (could not be opened) or "<not counted>" (opened,
+ * never on the PMU). */
+static const char *marker_of(const char *reason, const char **rest)
 {
-	const struct metric_set *first;
-	size_t i, j;
+	static const char *const markers[] = { "<not supported>", "<not counted>" };
+	size_t i, len;
 
-	if (!c->nruns)
-		return;
-	first = &c->runs[0].counted_pct;
-	for (j = 0; j < first->n; j++) {
-		double lo = first->v[j].value;
-
-		for (i = 1; i < c->nruns; i++) {
-			const struct metric *m = metric_set_find(&c->runs[i].counted_pct,
-								 first->v[j].name);
-
-			if (m && m->value < lo)
-				lo = m->value;
+	for (i = 0; i < ARRAY_SIZE(markers); i++) {
+		len = strlen(markers[i]);
+		if (!strncmp(reason, markers[i], len) && !strncmp(reason + len, ": ", 2)) {
+			*rest = reason + len + 2;
+			return markers[i];
 		}
-		if (lo < 99.5)
-			fprintf(f, "%16s %s: counted %.2f%% of the time at worst "
-				"(multiplexed); scaled by enabled/running\n", "",
-				first->v[j].name, lo);
 	}
-}
-
-/* counters.c reasons start with the marker the column already shows. */
-static const char *bare_reason(const char *reason)
-{
-	static const char marker[] = "<not supported>: ";
-
-	return strncmp(reason, marker, sizeof(marker) - 1) ? reason :
-	       reason + sizeof(marker) - 1;
+	*rest = reason;
+	return markers[0];
 }
 
 static void print_unsupported(FILE *f, const struct tb_case *c)
@@ -131,10 +169,12 @@ static void print_unsupported(FILE *f, const struct tb_case *c)
 			for (k = 0; k < i && !seen; k++)
 				seen = note_set_find(&c->runs[k].unsupported,
 						     ns->v[j].name);
-			if (!seen)
+			if (!seen) {
+				const char *rest, *mark = marker_of(ns->v[j].reason, &rest);
+
 				fprintf(f, "%16s %-14s %4s %12s %12s %12s  %s (%s)\n",
-					"<not supported>", "", "", "", "", "",
-					ns->v[j].name, bare_reason(ns->v[j].reason));
+					mark, "", "", "", "", "", ns->v[j].name, rest);
+			}
 		}
 	}
 }
@@ -208,6 +248,7 @@ void report_case(FILE *f, const struct tb_case *c)
 	char **names;
 	double *vals = xmalloc((c->nruns ? c->nruns : 1) * sizeof(*vals));
 	size_t i, n, nn = case_metric_names(c, &names), quiet = 0;
+	bool scaled = false;
 	struct summary s;
 
 	skipped = json_string_value(json_object_get(c->extra, "skipped"));
@@ -227,12 +268,14 @@ void report_case(FILE *f, const struct tb_case *c)
 			quiet++;
 			continue;
 		}
-		print_metric(f, names[i], &s);
+		scaled |= print_metric(f, c, names[i], &s);
 		print_split(f, vals, n);
 	}
 	print_first_warmup(f, c);
 	print_unsupported(f, c);
-	print_multiplexed(f, c);
+	if (scaled)
+		fprintf(f, "%16s (counted x%%): multiplexed, on the PMU x%% of the time it was "
+			"enabled; the value is scaled by enabled/running, as perf stat does\n", "");
 	if (quiet)
 		fprintf(f, "%16s (%zu vmstat counters did not move; all are in results.json)\n",
 			"", quiet);

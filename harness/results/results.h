@@ -60,6 +60,13 @@ enum run_status {
 	RUN_ERROR,	/* could not be started */
 };
 
+/* A share at or above this is "not multiplexed" (time readings differ
+ * by a hair even then). */
+#define COUNTED_FULL_PCT 99.5
+/* Below this share a scaled value extrapolates from a small part of the
+ * run: the summary and compare warn (perf prints the share only). */
+#define COUNTED_WARN_PCT 25.0
+
 const char *run_status_name(enum run_status st);
 /* -1 when s names no status. */
 int run_status_parse(const char *s);
@@ -76,7 +83,9 @@ struct tb_run {
 	bool settings_changed;	/* the workload changed a THP/hugetlb knob */
 	struct metric_set metrics;
 	/* Per event, the share of its enabled time it was counting (100 unless
-	 * the PMU multiplexed it; the value was scaled up by enabled/running). */
+	 * the PMU multiplexed it; the value was scaled up by enabled/running,
+	 * as perf stat does). An event that never ran has no value and no
+	 * share: it is in `unsupported` as "<not counted>: ...". */
 	struct metric_set counted_pct;
 	struct note_set unsupported;
 };

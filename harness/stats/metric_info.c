@@ -51,6 +51,8 @@ static const struct better_rule rules[] = {
 	{ "*faults*", BETTER_LOWER },
 	{ "*-fault*", BETTER_LOWER },
 	{ "tlb:*", BETTER_LOWER },
+	{ "tlb.instructions", BETTER_NEUTRAL },
+	{ "tlb.*", BETTER_LOWER },
 	{ "exceptions:page_fault*", BETTER_LOWER },
 };
 

@@ -111,6 +111,11 @@ static void test_metric_direction(void **state)
 		{ "ops", BETTER_HIGHER }, { "vmstat.pgfault", BETTER_NEUTRAL },
 		{ "vmstat.thp_fault_alloc", BETTER_NEUTRAL },
 		{ "max_rss_kb", BETTER_NEUTRAL }, { "instructions", BETTER_NEUTRAL },
+		/* the TLB profile: fewer walks, walk cycles and STLB trips */
+		{ "tlb.dtlb_walks", BETTER_LOWER }, { "tlb.walks_pki", BETTER_LOWER },
+		{ "tlb.walk_cycles_pct", BETTER_LOWER },
+		{ "tlb.stlb_load_hits", BETTER_LOWER }, { "tlb.cycles", BETTER_LOWER },
+		{ "tlb.instructions", BETTER_NEUTRAL },
 	};
 	size_t i;
 
@@ -759,6 +764,94 @@ static void test_consistency(void **state)
 }
 
 /* 9: %stddev and %change never run together, however wide. */
+/* Shares of the enabled time each side's runs were counting. */
+static void put_shares(struct tb_case *c, const char *metric, const double *pct,
+		       size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		metric_set_put(&c->runs[i].counted_pct, metric, pct[i]);
+}
+
+/*
+ * Multiplexed counters in a comparison: the least share per side is kept
+ * (JSON), and the printed formats say the values were scaled, warning
+ * where a side counted less than COUNTED_WARN_PCT of the time. A counter
+ * counted throughout, and a metric that is no counter, say nothing; an
+ * event that was never on the PMU is "not measured" with its reason.
+ */
+static void test_multiplexed(void **state)
+{
+	const double x[] = { 100, 102, 98, 101, 99 }, y[] = { 50, 51, 49, 50, 50 };
+	const double full[] = { 100, 100, 100, 100, 100 };
+	const double half[] = { 50, 49.5, 50, 50.5, 50 };
+	const double low[] = { 40, 12, 38, 41, 39 };
+	const struct cmp_metric *m;
+	struct fixture f;
+	json_t *j, *jm;
+	json_error_t jerr;
+	char *out;
+	size_t i;
+
+	(void)state;
+	fx_init(&f);
+	fx_put(&f, "tlb.dtlb_walks", x, y, 5);
+	fx_put(&f, "tlb.stlb_hits", x, y, 5);
+	fx_put(&f, "tlb.cycles", x, x, 5);
+	fx_put(&f, "roi_usec", x, x, 5);
+	put_shares(f.ca, "tlb.dtlb_walks", half, 5);
+	put_shares(f.cb, "tlb.dtlb_walks", full, 5);
+	put_shares(f.ca, "tlb.stlb_hits", half, 5);
+	put_shares(f.cb, "tlb.stlb_hits", low, 5);
+	put_shares(f.ca, "tlb.cycles", full, 5);
+	put_shares(f.cb, "tlb.cycles", full, 5);
+	for (i = 0; i < 5; i++)
+		note_set_put(&f.cb->runs[i].unsupported, "tlb.load_walk_cycles",
+			     "<not counted>: its group never got the hardware counters it needs at once");
+	f.o.base_path = "a.json";
+	f.o.new_path = "b.json";
+	assert_int_equal(fx_build(&f), 0);
+	m = find_metric(&f.c, "t", "tlb.dtlb_walks");
+	assert_true(m->a.counted_min == 49.5 && m->b.counted_min == 100);
+	m = find_metric(&f.c, "t", "tlb.stlb_hits");
+	assert_true(m->b.counted_min == 12);
+	assert_true(isnan(find_metric(&f.c, "t", "roi_usec")->a.counted_min));
+	/* scaling does not stop the statistics: half the walks is better */
+	assert_int_equal(find_metric(&f.c, "t", "tlb.dtlb_walks")->verdict,
+			 VERDICT_IMPROVEMENT);
+
+	out = print_to_string(&f.c, CMP_FMT_TEXT);
+	assert_non_null(strstr(out, "note: tlb.dtlb_walks: counted 49.50% of the time at worst in base, 100.00% in new (multiplexed; values scaled by enabled/running)"));
+	assert_non_null(strstr(out, "note: warning: tlb.stlb_hits: counted 49.50% of the time at worst in base, 12.00% in new"));
+	assert_non_null(strstr(out, "extrapolates from a small part of the run"));
+	assert_null(strstr(out, "tlb.cycles: counted"));
+	assert_null(strstr(out, "roi_usec: counted"));
+	assert_non_null(strstr(out, "tlb.load_walk_cycles not measured (<not counted>:"));
+	free(out);
+
+	out = print_to_string(&f.c, CMP_FMT_MD);
+	assert_non_null(strstr(out, "tlb.dtlb_walks: counted 49.50%"));
+	free(out);
+
+	out = print_to_string(&f.c, CMP_FMT_JSON);
+	j = json_loads(out, 0, &jerr);
+	assert_non_null(j);
+	jm = NULL;
+	json_array_foreach(json_object_get(json_array_get(json_object_get(j, "pairs"), 0),
+					   "metrics"), i, jm)
+		if (!strcmp(json_string_value(json_object_get(jm, "name")), "tlb.stlb_hits"))
+			break;
+	assert_non_null(jm);
+	assert_true(json_number_value(json_object_get(json_object_get(jm, "base"),
+						      "counted_pct_min")) == 49.5);
+	assert_true(json_number_value(json_object_get(json_object_get(jm, "new"),
+						      "counted_pct_min")) == 12);
+	json_decref(j);
+	free(out);
+	fx_free(&f);
+}
+
 static void test_text_columns(void **state)
 {
 	const double x[] = { 1, 1, 1, 1, 40 };
@@ -968,6 +1061,7 @@ int main(void)
 		cmocka_unit_test(test_negative_direction),
 		cmocka_unit_test(test_near_zero),
 		cmocka_unit_test(test_consistency),
+		cmocka_unit_test(test_multiplexed),
 		cmocka_unit_test(test_text_columns),
 		cmocka_unit_test(test_gauges_and_tally),
 		cmocka_unit_test(test_error_advice),

@@ -23,6 +23,7 @@
 #include <unistd.h>
 
 #include "measure/counters.h"
+#include "measure/event_list.h"
 #include "measure/events.h"
 #include "pmu.h"
 #include "util/util.h"
@@ -173,7 +174,7 @@ static double value_of(struct run *r, size_t i)
 	const char *why;
 	double v;
 
-	if (!counter_value(&r->cs.c[i], &v, &why))
+	if (!counter_value(&r->cs.c[i], &v, NULL, &why))
 		fail_msg("%s: no value: %s", r->evs[i].name, why);
 	return v;
 }
@@ -300,9 +301,76 @@ static void test_hardware_event_contract(void **state)
 		fail_msg("reason '%s'", c->reason);
 	if (no_cpu_pmu() && !strstr(c->reason, "no hardware PMU"))
 		fail_msg("no PMU here, yet reason '%s'", c->reason);
-	assert_false(counter_value(c, &v, &why));
+	assert_false(counter_value(c, &v, NULL, &why));
 	assert_ptr_equal(why, c->reason);
 	assert_true(v == -1);	/* untouched: never read as 0 */
+	done(&r);
+}
+
+/* A group: opened on the leader, read at once, one enabled/running pair. */
+static void test_group_reads_together(void **state)
+{
+	struct run r;
+
+	(void)state;
+	run_child(&r, "{task-clock,page-faults,minor-faults},context-switches",
+		  "t2500");
+	assert_int_equal(r.opened, 4);
+	assert_int_equal(r.evs[0].group, 1);
+	assert_int_equal(r.evs[2].group, 1);
+	assert_int_equal(r.evs[3].group, 0);
+	assert_int_equal(r.cs.c[1].leader, 0);
+	assert_int_equal(r.cs.c[2].leader, 0);
+	assert_int_equal(r.cs.c[3].leader, 3);
+	assert_true(r.cs.c[0].read_format & PERF_FORMAT_GROUP);
+	assert_false(r.cs.c[3].read_format & PERF_FORMAT_GROUP);
+	/* members carry the leader's times */
+	assert_true(r.cs.c[0].enabled > 0);
+	assert_int_equal(r.cs.c[1].enabled, r.cs.c[0].enabled);
+	assert_int_equal(r.cs.c[2].running, r.cs.c[0].running);
+	assert_true(value_of(&r, 0) > 0);
+	assert_between(value_of(&r, 1), 2500, 2500 + SLACK, "page-faults");
+	assert_true(value_of(&r, 1) == value_of(&r, 2));
+	done(&r);
+}
+
+/* ROI and inherited children: the group read folds children in too. */
+static void test_group_roi_and_children(void **state)
+{
+	struct run r;
+
+	(void)state;
+	run_child(&r, "{page-faults,minor-faults}", "t3000,b,f1500,t500,e,t2000");
+	assert_between(value_of(&r, 0), 2000, 2000 + 2 * SLACK, "ROI page-faults");
+	assert_true(value_of(&r, 0) == value_of(&r, 1));
+	done(&r);
+}
+
+/* A member whose leader cannot be opened is not opened alone: a ratio
+ * needs both, counted over the same time. */
+static void test_group_needs_its_leader(void **state)
+{
+	struct run r;
+	const char *why = NULL;
+	double v = -1;
+
+	(void)state;
+	run_child(&r, "{cycles,page-faults},minor-faults", "t100");
+	if (r.cs.c[0].fd >= 0) {
+		assert_false(no_cpu_pmu());
+		assert_true(value_of(&r, 1) > 0);
+		done(&r);
+		return;
+	}
+	assert_int_equal(r.opened, 1);
+	assert_int_equal(r.cs.c[1].fd, -1);
+	assert_false(counter_value(&r.cs.c[1], &v, NULL, &why));
+	assert_true(v == -1);
+	if (!strstr(why, "<not supported>: its group's leader cycles was not opened"))
+		fail_msg("member reason: %s", why);
+	if (no_cpu_pmu() && !strstr(why, "no hardware PMU"))
+		fail_msg("member reason lacks the leader's: %s", why);
+	assert_true(value_of(&r, 2) > 0);	/* the lone event still counts */
 	done(&r);
 }
 
@@ -312,35 +380,46 @@ static void test_counter_value_logic(void **state)
 	struct counter c = { .ev = &ev, .fd = -1, .open_errno = ENOENT,
 			     .reason = "<not supported>: test" };
 	const char *why;
-	double v = -1;
+	double v = -1, share;
 
 	(void)state;
-	assert_false(counter_value(&c, &v, &why));
+	assert_false(counter_value(&c, &v, NULL, &why));
 	assert_string_equal(why, "<not supported>: test");
-	assert_false(counter_value(&c, &v, NULL));
+	assert_false(counter_value(&c, &v, NULL, NULL));
 
 	/* open but never enabled: neither the workload nor an ROI ran */
 	c.fd = 0;
 	c.raw = 0;
-	assert_false(counter_value(&c, &v, &why));
+	assert_false(counter_value(&c, &v, NULL, &why));
 	assert_non_null(strstr(why, "<not counted>"));
 
 	/* enabled but multiplexed out the whole time */
 	c.enabled = 1000;
-	assert_false(counter_value(&c, &v, &why));
+	assert_false(counter_value(&c, &v, NULL, &why));
 	assert_non_null(strstr(why, "<not counted>"));
 	assert_true(v == -1);
 
 	/* ran a quarter of the time: scaled by enabled/running */
 	c.raw = 100;
 	c.running = 250;
-	assert_true(counter_value(&c, &v, &why));
+	assert_true(counter_value(&c, &v, NULL, &why));
 	assert_true(v == 400.0);
 	assert_null(why);
 
 	c.running = 1000;
-	assert_true(counter_value(&c, &v, NULL));
+	assert_true(counter_value(&c, &v, NULL, NULL));
 	assert_true(v == 100.0);
+
+	/* the share comes back; a grouped event that never ran says why */
+	c.running = 500;
+	share = -1;
+	assert_true(counter_value(&c, &v, &share, &why));
+	assert_true(v == 200.0 && share == 50.0);
+	ev.group = 2;
+	c.running = 0;
+	assert_false(counter_value(&c, &v, &share, &why));
+	assert_non_null(strstr(why, "<not counted>: its group never got"));
+	assert_true(share == 50.0);
 }
 
 static void test_gone_process(void **state)
@@ -365,7 +444,7 @@ static void test_gone_process(void **state)
 	counters_roi_begin(&cs);	/* harmless on unopened counters */
 	counters_roi_end(&cs);
 	counters_read(&cs);
-	assert_false(counter_value(&cs.c[0], &v, &why));
+	assert_false(counter_value(&cs.c[0], &v, NULL, &why));
 	counters_close(&cs);
 	assert_null(cs.c);
 	free(evs);
@@ -484,6 +563,9 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_roi_discards_exited_children),
 		cmocka_unit_test(test_roi_counts_children_inside),
 		cmocka_unit_test(test_hardware_event_contract),
+		cmocka_unit_test(test_group_reads_together),
+		cmocka_unit_test(test_group_roi_and_children),
+		cmocka_unit_test(test_group_needs_its_leader),
 		cmocka_unit_test(test_counter_value_logic),
 		cmocka_unit_test(test_gone_process),
 		cmocka_unit_test(test_probe),

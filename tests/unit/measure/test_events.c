@@ -16,7 +16,9 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "measure/event_list.h"
 #include "measure/events.h"
+#include "measure/tlb_profile.h"
 #include "pmu.h"
 #include "util/util.h"
 
@@ -348,6 +350,87 @@ static void test_parse_list_errors(void **state)
 	assert_non_null(strstr(err, "bad_id"));
 }
 
+/* perf's braces: the items inside are one group, numbered in order. */
+static void test_parse_groups(void **state)
+{
+	struct event_spec *evs;
+	char err[256] = "";
+	size_t n;
+
+	(void)state;
+	assert_int_equal(events_parse_list("{page-faults,minor-faults},task-clock, { cs , migrations },{faults}",
+					   &evs, &n, err, sizeof(err)), 0);
+	assert_int_equal(n, 6);
+	assert_string_equal(evs[0].name, "page-faults");
+	assert_int_equal(evs[0].group, 1);
+	assert_int_equal(evs[1].group, 1);
+	assert_int_equal(evs[2].group, 0);
+	assert_string_equal(evs[3].name, "cs");
+	assert_int_equal(evs[3].group, 2);
+	assert_string_equal(evs[4].name, "migrations");
+	assert_int_equal(evs[4].group, 2);
+	assert_int_equal(evs[5].group, 3);
+	assert_string_equal(evs[0].stands_for, "");
+	free(evs);
+}
+
+static void expect_list_error(const char *csv, const char *what)
+{
+	struct event_spec *evs = (void *)1;
+	char err[512] = "";
+	size_t n = 99;
+
+	if (events_parse_list(csv, &evs, &n, err, sizeof(err)) != -1)
+		fail_msg("'%s' parsed", csv);
+	assert_null(evs);
+	assert_int_equal(n, 0);
+	if (!strstr(err, what))
+		fail_msg("'%s': error '%s' lacks '%s'", csv, err, what);
+}
+
+static void test_parse_group_errors(void **state)
+{
+	(void)state;
+	expect_list_error("{page-faults,{minor-faults}}", "do not nest");
+	expect_list_error("{page-faults,minor-faults", "never closed");
+	expect_list_error("page-faults}", "'}' without '{'");
+	expect_list_error("{page-faults,minor-faults}:u", "no modifiers after a group");
+	expect_list_error("{page-faults,,minor-faults}", "item 2 is empty");
+	expect_list_error("{}", "item 1 is empty");
+	expect_list_error("{tlb}", "list it outside braces");
+	expect_list_error("{page-faults,tlb}", "list it outside braces");
+	expect_list_error("tlb,page-faults,tlb", "listed twice");
+	expect_list_error("{page-faults,bogus}", "unknown event 'bogus'");
+}
+
+/* `tlb` is this CPU's profile, its groups numbered after the list's. */
+static void test_parse_tlb(void **state)
+{
+	const struct tlb_profile *p;
+	struct event_spec *evs;
+	struct tlb_host h;
+	char err[256] = "";
+	size_t n, i;
+
+	(void)state;
+	tlb_host_detect(&h);
+	p = h.profile;
+	assert_int_equal(events_parse_list("{page-faults,minor-faults}, tlb ,task-clock",
+					   &evs, &n, err, sizeof(err)), 0);
+	assert_int_equal(n, 3 + p->nev);
+	for (i = 0; i < p->nev; i++) {
+		const struct event_spec *ev = &evs[2 + i];
+
+		assert_string_equal(ev->name, tlb_role_metric(p->ev[i].role));
+		assert_string_equal(ev->stands_for, p->ev[i].event);
+		assert_int_equal(ev->group, 1 + p->ev[i].group);
+		assert_true(ev->hardware);
+	}
+	assert_string_equal(evs[n - 1].name, "task-clock");
+	assert_int_equal(evs[n - 1].group, 0);
+	free(evs);
+}
+
 static char *capture_print_usable(void)
 {
 	char path[] = "/tmp/thpbench-test-events-XXXXXX";
@@ -423,6 +506,9 @@ int main(void)
 		cmocka_unit_test(test_unknown),
 		cmocka_unit_test(test_parse_list),
 		cmocka_unit_test(test_parse_list_errors),
+		cmocka_unit_test(test_parse_groups),
+		cmocka_unit_test(test_parse_group_errors),
+		cmocka_unit_test(test_parse_tlb),
 		cmocka_unit_test(test_print_usable),
 	};
 

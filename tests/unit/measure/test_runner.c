@@ -16,6 +16,7 @@
 #include <signal.h>
 #include <unistd.h>
 
+#include "measure/event_list.h"
 #include "measure/events.h"
 #include "measure/runner.h"
 #include "util/util.h"

@@ -195,10 +195,96 @@ static void test_report_dialect(void **state)
 	assert_non_null(strstr(text, "run 4: timeout: killed after the timeout"));
 	assert_non_null(strstr(text, "<not supported>"));
 	assert_non_null(strstr(text, "dTLB-load-misses (no hardware PMU)"));
-	assert_non_null(strstr(text, "cycles: counted 50.00% of the time at worst"));
+	assert_non_null(strstr(text, "  cycles  (counted 50.00-52.00%)\n"));
+	assert_non_null(strstr(text, "scaled by enabled/running"));
+	assert_null(strstr(text, "warning: counted only"));
 	assert_non_null(strstr(text, "standard error of the mean"));
 	free(text);
 	results_free(&r);
+}
+
+/*
+ * A profile's worth of counters as a PMU with too few counters leaves
+ * them: one counted throughout, one multiplexed (50%), one barely
+ * counted in one run (10%: a warning), one never on the PMU (<not
+ * counted>), one that could not be opened (<not supported>). Through
+ * results.json and back, and into the summary.
+ */
+static void build_multiplexed(struct tb_results *r)
+{
+	static const double share[][3] = {
+		{ 100, 100, 100 }, { 50, 50, 50 }, { 40, 10, 45 },
+	};
+	static const char *const names[] = {
+		"tlb.cycles", "tlb.dtlb_walks", "tlb.stlb_hits",
+	};
+	struct tb_case *c;
+	size_t i, k;
+
+	memset(r, 0, sizeof(*r));
+	r->env = json_pack("{s:s, s:b}", "kernel", "6.1.0", "pmu", 1);
+	r->meta = json_pack("{s:s}", "suite", "t");
+	c = results_add_case(r);
+	c->id = xstrdup("chase/thp=never");
+	c->name = xstrdup("chase");
+	c->workload = xstrdup("pchase");
+	c->args = xcalloc(1, sizeof(char *));
+	c->thp = xstrdup("never");
+	c->label = xstrdup("");
+	c->settings = json_object();
+	for (i = 0; i < 3; i++) {
+		struct tb_run *run = case_add_run(c);
+
+		run->status = RUN_OK;
+		run->huge = 0;
+		for (k = 0; k < ARRAY_SIZE(names); k++) {
+			metric_set_put(&run->metrics, names[k], 1e6 * (double)(k + 1));
+			metric_set_put(&run->counted_pct, names[k], share[k][i]);
+		}
+		note_set_put(&run->unsupported, "tlb.load_walk_cycles",
+			     "<not counted>: its group never got the hardware counters it needs at once");
+		note_set_put(&run->unsupported, "dTLB-load-misses",
+			     "<not supported>: no hardware PMU (ENOENT)");
+	}
+}
+
+static void test_report_multiplexed(void **state)
+{
+	struct tb_results r, back;
+	char path[128], err[256], *text = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	(void)state;
+	build_multiplexed(&r);
+	snprintf(path, sizeof(path), "%s/mux.json", dir);
+	assert_int_equal(store_write(&r, path, err, sizeof(err)), 0);
+	assert_int_equal(store_load(path, &back, err, sizeof(err)), 0);
+	unlink(path);
+	assert_true(metric_set_find(&back.cases[0].runs[1].counted_pct,
+				    "tlb.stlb_hits")->value == 10);
+	assert_null(metric_set_find(&back.cases[0].runs[0].metrics,
+				    "tlb.load_walk_cycles"));
+	assert_non_null(strstr(note_set_find(&back.cases[0].runs[0].unsupported,
+					     "tlb.load_walk_cycles")->reason,
+			       "<not counted>"));
+	f = open_memstream(&text, &len);
+	report_results(f, &back);
+	fclose(f);
+	/* counted throughout: no share printed */
+	assert_non_null(strstr(text, "  tlb.cycles\n"));
+	assert_non_null(strstr(text, "  tlb.dtlb_walks  (counted 50.00%)\n"));
+	assert_non_null(strstr(text, "  tlb.stlb_hits  (counted 10.00-45.00%)\n"));
+	assert_non_null(strstr(text, "warning: counted only 10.00% of the time in run 2"));
+	assert_null(strstr(text, "counted only 50"));
+	assert_non_null(strstr(text, "  <not counted>"));
+	assert_non_null(strstr(text, "tlb.load_walk_cycles (its group never got"));
+	assert_non_null(strstr(text, "<not supported>"));
+	assert_non_null(strstr(text, "dTLB-load-misses (no hardware PMU (ENOENT))"));
+	assert_non_null(strstr(text, "(counted x%): multiplexed"));
+	free(text);
+	results_free(&r);
+	results_free(&back);
 }
 
 static void test_grouping(void **state)
@@ -223,6 +309,7 @@ int main(void)
 		cmocka_unit_test(test_load_errors),
 		cmocka_unit_test(test_log),
 		cmocka_unit_test(test_report_dialect),
+		cmocka_unit_test(test_report_multiplexed),
 		cmocka_unit_test(test_grouping),
 	};
 	int rc;

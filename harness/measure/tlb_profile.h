@@ -1,0 +1,118 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * tlb_profile - the counters that show what huge pages do to the TLB, per
+ * microarchitecture.
+ *
+ * `-e tlb` (and `tlb` in a suite's `events`) expands to the profile of the
+ * core PMU libpfm4 finds here (LIBPFM_FORCE_PMU=<pmu> picks one, as in
+ * libpfm(3)). Each event is stored under a role name that is the same on
+ * every model, so runs on different machines read alike:
+ *   tlb.cycles              unhalted core cycles
+ *   tlb.instructions        instructions retired
+ *   tlb.dtlb_load_walks     load misses in every TLB level whose page walk
+ *   tlb.dtlb_store_walks    completed (Intel *_MISSES.WALK_COMPLETED)
+ *   tlb.dtlb_walks          loads and stores (AMD Zen counts only both
+ *                           together: L1 DTLB reloads that missed the L2 TLB)
+ *   tlb.load_walk_cycles    cycles with a load / store page walk in
+ *   tlb.store_walk_cycles   progress (WALK_ACTIVE; Haswell/Broadwell
+ *                           WALK_DURATION). Zen has no such event.
+ *   tlb.stlb_load_hits      first-level misses that hit the second-level
+ *   tlb.stlb_store_hits     TLB (STLB) and so needed no walk
+ *   tlb.stlb_hits           both (Zen: L1 DTLB reloads that hit the L2 TLB)
+ * and, where the model has no profile, perf's generic names:
+ *   tlb.dtlb_load_misses, tlb.dtlb_store_misses (dTLB-load-misses and
+ *   dTLB-store-misses: whatever the kernel maps them to on that CPU).
+ *
+ * Groups: the events a ratio divides are one perf group (read together,
+ * on the PMU together), so a multiplexed group's ratio compares the same
+ * time slices; the STLB hits form a second group where the first would
+ * need more than four general-purpose counters.
+ *
+ * Derived per run (tlb_derive()), from the counted values:
+ *   tlb.dtlb_walks, tlb.stlb_hits   load + store, where not counted as one
+ *   tlb.walk_cycles_pct   100 * (load + store walk cycles) / cycles; the
+ *                         two kinds of walk may overlap, so this is an
+ *                         upper bound of the cycles with any walk
+ *   tlb.walks_pki         dTLB walks per 1000 instructions
+ *   tlb.misses_pki        generic profile: dTLB misses per 1000 instructions
+ * A derived figure whose input was not counted is not counted either (with
+ * the input's reason); its counted share is the least of its inputs'.
+ *
+ * Every model's encodings are checked against the perf JSON event tables
+ * of the kernel source (tests/unit/measure/test_tlb_profile.c): `perf`
+ * names the JSON event(s) each event must equal, "a+b" meaning the same
+ * event code with the unit masks of a and b OR'd.
+ */
+#ifndef THPBENCH_TLB_PROFILE_H
+#define THPBENCH_TLB_PROFILE_H
+
+#include <stddef.h>
+
+#include "results/results.h"
+
+enum tlb_role {
+	TLB_CYCLES,
+	TLB_INSTRUCTIONS,
+	TLB_LOAD_WALKS,
+	TLB_STORE_WALKS,
+	TLB_WALKS,
+	TLB_LOAD_WALK_CYCLES,
+	TLB_STORE_WALK_CYCLES,
+	TLB_STLB_LOAD_HITS,
+	TLB_STLB_STORE_HITS,
+	TLB_STLB_HITS,
+	TLB_LOAD_MISSES,
+	TLB_STORE_MISSES,
+	TLB_NROLES,
+};
+
+struct tlb_event {
+	enum tlb_role role;
+	const char *event;	/* what event_encode() is given */
+	const char *perf;	/* perf JSON EventName(s) it equals; NULL: a
+				 * perf generic name, nothing to check */
+	unsigned int group;	/* 1, 2: perf group inside the profile */
+};
+
+struct tlb_profile {
+	const char *pmu;	/* libpfm4 PMU name; "" for the generic one */
+	const char *model;	/* "Intel Skylake (client)" */
+	const char *perf_dir;	/* tools/perf/pmu-events/arch/<perf_dir> */
+	const struct tlb_event *ev;
+	size_t nev;
+};
+
+/* The models with a profile, in a fixed order (for tests and list). */
+size_t tlb_profile_count(void);
+const struct tlb_profile *tlb_profile_at(size_t i);
+/* NULL when pmu (a libpfm4 PMU name) has no profile. */
+const struct tlb_profile *tlb_profile_find(const char *pmu);
+/* perf's generic names, for a CPU without a profile. */
+const struct tlb_profile *tlb_profile_generic(void);
+
+struct tlb_host {
+	const struct tlb_profile *profile;	/* never NULL */
+	char pmu[64];		/* libpfm4's core PMU here; "" if none */
+	char desc[128];		/* its description ("Intel Skylake") */
+};
+
+/*
+ * The core PMU libpfm4 finds present (from CPUID, or LIBPFM_FORCE_PMU)
+ * and its profile, else the generic one. Says nothing about whether the
+ * kernel lets it count here (a VM without a virtual PMU): opening does.
+ */
+void tlb_host_detect(struct tlb_host *h);
+
+const char *tlb_role_metric(enum tlb_role r);	/* "tlb.dtlb_load_walks" */
+const char *tlb_role_text(enum tlb_role r);	/* what it counts, in words */
+
+/* The derived figures a profile's events allow, with what each is; up to
+ * max of them. */
+size_t tlb_profile_derived(const struct tlb_profile *p, const char **names,
+			   const char **texts, size_t max);
+
+/* The derived figures of one run's tlb.* metrics (see above). */
+void tlb_derive(struct metric_set *metrics, struct metric_set *counted_pct,
+		struct note_set *unsupported);
+
+#endif
