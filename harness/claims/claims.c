@@ -59,7 +59,7 @@ static int load_sample(const struct tb_results *r, const char *id,
 		       const char *metric, struct sample *s, char *why,
 		       size_t len)
 {
-	const char *unsup;
+	const char *unsup, *lacks;
 
 	s->c = results_find_case(r, id);
 	if (!s->c) {
@@ -68,6 +68,11 @@ static int load_sample(const struct tb_results *r, const char *id,
 	}
 	s->v = xmalloc((s->c->nruns + 1) * sizeof(double));
 	s->n = case_metric_values(s->c, metric, s->v, s->c->nruns);
+	lacks = json_string_value(json_object_get(s->c->extra, "unsupported"));
+	if (!s->n && lacks) {
+		snprintf(why, len, "%s not measurable here: %s", id, lacks);
+		return -1;
+	}
 	unsup = unsupported_reason(s->c, metric);
 	if (!s->n && unsup) {
 		snprintf(why, len, "%s not counted here: %s", metric, unsup);

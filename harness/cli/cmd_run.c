@@ -585,6 +585,38 @@ static void begin_settings(struct session *ss, struct plan_opts *po)
 	}
 }
 
+/*
+ * What this host lacks, said once per cause with the cases it takes out:
+ * "not measurable here: this CPU has no 1 GiB pages (...): clear_1G/...".
+ */
+static void say_unsupported(const struct session *ss)
+{
+	char ids[1024];
+	size_t i, j, used;
+
+	for (i = 0; i < ss->plan.n; i++) {
+		const struct plan_item *it = &ss->plan.items[i];
+
+		if (!it->unsupported)
+			continue;
+		for (j = 0; j < i; j++)
+			if (ss->plan.items[j].unsupported &&
+			    !strcmp(ss->plan.items[j].skip, it->skip))
+				break;
+		if (j < i)
+			continue;	/* said already */
+		used = 0;
+		ids[0] = '\0';
+		for (j = i; j < ss->plan.n && used < sizeof(ids); j++)
+			if (ss->plan.items[j].unsupported &&
+			    !strcmp(ss->plan.items[j].skip, it->skip))
+				used += (size_t)snprintf(ids + used, sizeof(ids) - used,
+							 "%s%s", used ? ", " : "",
+							 ss->res.cases[ss->plan.items[j].case_idx].id);
+		tb_warn("not measurable here: %s; not run: %s", it->skip, ids);
+	}
+}
+
 static void build_plan(struct session *ss, struct plan_opts *po)
 {
 	char err[256];
@@ -597,12 +629,15 @@ static void build_plan(struct session *ss, struct plan_opts *po)
 	if (ss->o->thp && parse_thp_list(ss->o->thp, &po->thp_override,
 					 &po->nthp_override, err, sizeof(err)))
 		tb_die("--thp: %s", err);
+	po->sysfs_root = ss->settings.root;
+	po->proc_root = ss->settings.proc_root;
 	plan_build(&ss->suite, po, &ss->plan, &ss->res);
 	collect_touched(ss);
 	for (i = 0; i < ss->plan.n; i++)
-		if (ss->plan.items[i].skip)
+		if (ss->plan.items[i].skip && !ss->plan.items[i].unsupported)
 			tb_warn("%s: skipped: %s", ss->res.cases[ss->plan.items[i].case_idx].id,
 				ss->plan.items[i].skip);
+	say_unsupported(ss);
 }
 
 static json_t *make_meta(struct session *ss, int argc, char **argv,

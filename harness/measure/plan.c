@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 #include "plan.h"
+#include "system/hugetlb_pool.h"
 
 #include <limits.h>
 #include <stdio.h>
@@ -124,6 +125,27 @@ static void skip_if_needed(struct plan_item *it, const struct plan_opts *o,
 	it->skip = xstrdup(why);
 }
 
+/* A case that needs a hugetlb pool this host does not have. */
+static void unsupported_if_needed(struct plan_item *it,
+				  const struct plan_opts *o)
+{
+	char why[512];
+	size_t i;
+
+	if (!o->sysfs_root)
+		return;
+	for (i = 0; i < it->nknobs; i++) {
+		if (hugetlb_is_pool_knob(it->knobs[i].key) &&
+		    hugetlb_pool_missing(o->sysfs_root, it->knobs[i].key,
+					 o->proc_root ? o->proc_root : "/proc",
+					 why, sizeof(why))) {
+			it->skip = xstrdup(why);
+			it->unsupported = true;
+			return;
+		}
+	}
+}
+
 static void add_item(struct plan *plan, struct tb_results *r, const struct suite *s,
 		     const struct suite_case *sc, const char *mode,
 		     const struct plan_opts *o)
@@ -157,11 +179,14 @@ static void add_item(struct plan *plan, struct tb_results *r, const struct suite
 	it->timeout_s = o->timeout_s >= 0 ? o->timeout_s : sc->timeout_s >= 0 ?
 			sc->timeout_s : s->timeout_s;
 	it->expect_huge = c->expect_huge;
-	skip_if_needed(it, o, mode);
+	unsupported_if_needed(it, o);
+	if (!it->skip)
+		skip_if_needed(it, o, mode);
 	if (it->skip) {
 		if (!c->extra)
 			c->extra = json_object();
-		json_object_set_new(c->extra, "skipped", json_string(it->skip));
+		json_object_set_new(c->extra, it->unsupported ? "unsupported" :
+				    "skipped", json_string(it->skip));
 	}
 }
 

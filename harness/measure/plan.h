@@ -3,7 +3,10 @@
  * plan - a suite (or a bare command) expanded into what will run: one
  * item per case x THP mode, with the knobs it needs, the resolved
  * executable, its repetitions, and whether it must be skipped here (not
- * root and a mode other than the current one, say).
+ * root and a mode other than the current one, say). A case that needs
+ * what this host lacks (a hugetlb pool of a size it does not have: 1 GiB
+ * pages on a CPU without pdpe1gb) is "not measurable here": never run,
+ * the cause recorded in the case's extra.unsupported, not an error.
  *
  * Workload names without a '/' are looked up in $THPBENCH_WORKLOADS, then
  * ../workloads next to the thpbench binary, then ./workloads, then PATH.
@@ -28,6 +31,7 @@ struct plan_item {
 	double timeout_s;
 	bool expect_huge;
 	char *skip;		/* why it is skipped; NULL when it runs */
+	bool unsupported;	/* skipped: this host lacks what it needs */
 };
 
 struct plan {
@@ -43,6 +47,8 @@ struct plan_opts {
 	const char *label;	/* --label; NULL: the case's */
 	const char *current_thp;	/* THP enabled as found */
 	bool can_write;		/* knobs can be changed here */
+	const char *sysfs_root;	/* mm sysfs root: which hugetlb pools exist */
+	const char *proc_root;	/* /proc (cpuinfo: why a pool is missing) */
 };
 
 /* Expand s into plan and the (still run-less) cases of r. */

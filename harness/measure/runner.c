@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "counters.h"
+#include "err_tail.h"
 #include "system/reap.h"
 #include "spawn.h"
 #include "tlb_profile.h"
@@ -28,7 +29,7 @@ void runner_abort(void)
 }
 
 struct pipes {
-	int go[2], err[2], ctl[2], ack[2], met[2];
+	int go[2], err[2], ctl[2], ack[2], met[2], out2[2];
 };
 
 struct line_buf {
@@ -42,6 +43,7 @@ struct live {
 	struct pipes p;
 	struct counter_set cs;
 	struct line_buf ctl, met;
+	struct err_tail stderr_tail;	/* the workload's fd 2 */
 	double anon_huge_kb, hugetlb_kb;
 	bool roi, timed_out, smaps_seen;
 };
@@ -56,7 +58,7 @@ static void close_fd(int *fd)
 static int open_pipes(struct pipes *p)
 {
 	/* The child's ends first: low fd numbers, which even dash can redirect. */
-	int *all[] = { p->ctl, p->ack, p->met, p->go, p->err };
+	int *all[] = { p->ctl, p->ack, p->met, p->go, p->err, p->out2 };
 	size_t i;
 
 	for (i = 0; i < ARRAY_SIZE(all); i++)
@@ -69,7 +71,7 @@ static int open_pipes(struct pipes *p)
 
 static void close_pipes(struct pipes *p)
 {
-	int *all[] = { p->go, p->err, p->ctl, p->ack, p->met };
+	int *all[] = { p->go, p->err, p->ctl, p->ack, p->met, p->out2 };
 	size_t i;
 
 	for (i = 0; i < ARRAY_SIZE(all); i++) {
@@ -88,7 +90,7 @@ static pid_t start_child(const struct run_spec *spec, struct pipes *p,
 	 * we have returned: static, and one child at a time.
 	 */
 	static char ctl[32], ack[32], met[40];
-	static int keep[3], parent_ends[5];
+	static int keep[3], parent_ends[6];
 	static struct spawn_req req;
 	char **extra = xcalloc(spec->nenv + 3, sizeof(char *));
 
@@ -100,6 +102,7 @@ static pid_t start_child(const struct run_spec *spec, struct pipes *p,
 	parent_ends[2] = p->ctl[0];
 	parent_ends[3] = p->ack[1];
 	parent_ends[4] = p->met[0];
+	parent_ends[5] = p->out2[0];
 
 	snprintf(ctl, sizeof(ctl), "PERF_CTL_FD=%d", p->ctl[1]);
 	snprintf(ack, sizeof(ack), "PERF_ACK_FD=%d", p->ack[0]);
@@ -115,6 +118,7 @@ static pid_t start_child(const struct run_spec *spec, struct pipes *p,
 	req = (struct spawn_req){
 		.path = *path, .argv = spec->argv, .envp = *envp,
 		.go_fd = p->go[0], .err_fd = p->err[1], .out_fd = spec->out_fd,
+		.stderr_fd = p->out2[1],
 		.keep = keep, .nkeep = ARRAY_SIZE(keep),
 		.close = parent_ends, .nclose = ARRAY_SIZE(parent_ends),
 	};
@@ -232,7 +236,7 @@ static void kill_child(struct live *lv)
 /* Serve the control and metric pipes until the child exits. */
 static void supervise(struct live *lv, double timeout_s, double t0)
 {
-	struct pollfd pfd[3];
+	struct pollfd pfd[4];
 	double deadline = timeout_s > 0 ? t0 + timeout_s * 1e6 : 0;
 	int wait_ms;
 
@@ -240,13 +244,17 @@ static void supervise(struct live *lv, double timeout_s, double t0)
 		pfd[0] = (struct pollfd){ .fd = lv->pidfd, .events = POLLIN };
 		pfd[1] = (struct pollfd){ .fd = lv->p.ctl[0], .events = POLLIN };
 		pfd[2] = (struct pollfd){ .fd = lv->p.met[0], .events = POLLIN };
+		pfd[3] = (struct pollfd){ .fd = lv->p.out2[0], .events = POLLIN };
 		wait_ms = lv->pidfd >= 0 ? 200 : 10;
-		if (poll(pfd, 3, wait_ms) < 0 && errno != EINTR)
+		if (poll(pfd, 4, wait_ms) < 0 && errno != EINTR)
 			break;
 		if (pfd[1].revents)
 			drain(&lv->p.ctl[0], &lv->ctl);
 		if (pfd[2].revents)
 			drain(&lv->p.met[0], &lv->met);
+		if (pfd[3].revents &&
+		    !err_tail_pump(&lv->stderr_tail, lv->p.out2[0]))
+			close_fd(&lv->p.out2[0]);
 		serve_control(lv);
 		if (child_gone(lv, pfd[0].revents))
 			break;
@@ -278,6 +286,8 @@ static void drain_rest(struct live *lv)
 			close_fd(&lv->p.met[0]);
 		}
 	}
+	if (lv->p.out2[0] >= 0)
+		err_tail_pump(&lv->stderr_tail, lv->p.out2[0]);
 }
 
 static void store_workload_metrics(struct live *lv, struct tb_run *run)
@@ -351,9 +361,11 @@ static void judge_huge(struct live *lv, struct tb_run *run)
 	run->huge = thp > 0 || lv->anon_huge_kb > 0 || lv->hugetlb_kb > 0;
 }
 
-static void set_status(struct tb_run *run, int wstatus, bool timed_out)
+/* A failed run's reason ends with the workload's last word on stderr. */
+static void set_status(struct tb_run *run, int wstatus, bool timed_out,
+		       const char *last_err)
 {
-	char why[128];
+	char why[128 + ERR_TAIL_LINE];
 
 	if (WIFEXITED(wstatus)) {
 		run->exit_code = WEXITSTATUS(wstatus);
@@ -373,6 +385,9 @@ static void set_status(struct tb_run *run, int wstatus, bool timed_out)
 			 "killed after the timeout" : "killed by signal %d (%s)",
 			 run->signal, strsignal(run->signal));
 	}
+	if (*last_err && run->status != RUN_TIMEOUT)
+		snprintf(why + strlen(why), sizeof(why) - strlen(why), ": %s",
+			 last_err);
 	free(run->reason);
 	run->reason = xstrdup(why);
 }
@@ -419,7 +434,8 @@ static void finish(struct live *lv, const struct run_spec *spec,
 	store_workload_metrics(lv, run);
 	run->roi = lv->roi;
 	judge_huge(lv, run);
-	set_status(run, wstatus, lv->timed_out);
+	set_status(run, wstatus, lv->timed_out,
+		   err_tail_last(&lv->stderr_tail));
 }
 
 int runner_run(const struct run_spec *spec, struct tb_run *run)
@@ -453,8 +469,12 @@ int runner_run(const struct run_spec *spec, struct tb_run *run)
 	close_fd(&lv.p.ctl[1]);
 	close_fd(&lv.p.ack[0]);
 	close_fd(&lv.p.met[1]);
+	close_fd(&lv.p.out2[1]);
 	fcntl(lv.p.ctl[0], F_SETFL, O_NONBLOCK);
 	fcntl(lv.p.met[0], F_SETFL, O_NONBLOCK);
+	fcntl(lv.p.out2[0], F_SETFL, O_NONBLOCK);
+	err_tail_init(&lv.stderr_tail, spec->out_fd >= 0 ? spec->out_fd :
+		      STDERR_FILENO);
 	lv.pidfd = (int)syscall(SYS_pidfd_open, lv.pid, 0);
 	counters_open(&lv.cs, spec->evs, spec->nevs, lv.pid);
 	memset(&before, 0, sizeof(before));

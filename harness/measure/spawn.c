@@ -63,6 +63,8 @@ static int child_main(void *arg)
 		dup2(req->out_fd, STDOUT_FILENO);
 		dup2(req->out_fd, STDERR_FILENO);
 	}
+	if (req->stderr_fd >= 0)
+		dup2(req->stderr_fd, STDERR_FILENO);
 	if (read(req->go_fd, &c, 1) != 1)
 		_exit(127);
 	execve(req->path, req->argv, req->envp);

@@ -30,6 +30,7 @@ struct spawn_req {
 	int go_fd;		/* the child reads one byte here before exec */
 	int err_fd;		/* close-on-exec; gets errno if execve fails */
 	int out_fd;		/* stdout and stderr; -1: inherit */
+	int stderr_fd;		/* stderr instead (after out_fd); -1: as out_fd */
 	const int *keep;	/* fds to keep open across the exec */
 	size_t nkeep;
 	const int *close;	/* fds the child must not hold (the parent's ends) */

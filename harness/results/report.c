@@ -244,22 +244,26 @@ static void print_first_warmup(FILE *f, const struct tb_case *c)
 
 void report_case(FILE *f, const struct tb_case *c)
 {
-	const char *skipped;
+	const char *skipped, *unsupported;
 	char **names;
 	double *vals = xmalloc((c->nruns ? c->nruns : 1) * sizeof(*vals));
 	size_t i, n, nn = case_metric_names(c, &names), quiet = 0;
 	bool scaled = false;
 	struct summary s;
 
+	unsupported = json_string_value(json_object_get(c->extra, "unsupported"));
 	skipped = json_string_value(json_object_get(c->extra, "skipped"));
-	if (skipped && !c->nruns) {
-		fprintf(f, "\n %s: skipped: %s\n", c->id, skipped);
+	if ((unsupported || skipped) && !c->nruns) {
+		fprintf(f, "\n %s: %s: %s\n", c->id, unsupported ?
+			"not measurable here" : "skipped",
+			unsupported ? unsupported : skipped);
 		free(names);
 		free(vals);
 		return;
 	}
 	print_header(f, c);
-	qsort(names, nn, sizeof(*names), cmp_rank);
+	if (nn)
+		qsort(names, nn, sizeof(*names), cmp_rank);
 	for (i = 0; i < nn; i++) {
 		n = case_metric_values(c, names[i], vals, c->nruns);
 		if (stats_summary(vals, n, &s))

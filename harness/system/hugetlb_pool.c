@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 static bool ends_with(const char *s, const char *suffix)
 {
@@ -199,5 +200,65 @@ int hugetlb_pool_surplus_note(const char *name, const char *abspath,
 		 "%s is back to its size, but %ld surplus huge page(s) are still in use%s%s; the kernel frees them when they are let go",
 		 pool, s, *users ? " by " : " (no process maps huge pages: hugetlbfs files or SysV shm?)",
 		 users);
+	return 1;
+}
+
+/* Does proc_root/FILE hold word (a flag, a boot option) on a line starting
+ * with prefix (NULL: any line)? -1 when the file cannot be read. */
+static int file_has_word(const char *proc_root, const char *file,
+			 const char *prefix, const char *word)
+{
+	char path[PATH_MAX], line[8192];
+	int found = 0, seen = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", proc_root, file);
+	f = fopen(path, "re");
+	if (!f)
+		return -1;
+	while (!found && fgets(line, sizeof(line), f)) {
+		if (prefix && strncmp(line, prefix, strlen(prefix)))
+			continue;
+		seen = 1;
+		str_trim(line);
+		found = knob_word_in(line, word);
+	}
+	fclose(f);
+	return found ? 1 : seen ? 0 : -1;
+}
+
+int hugetlb_pool_missing(const char *root, const char *name,
+			 const char *proc_root, char *why, size_t len)
+{
+	char pool[64], dir[PATH_MAX];
+	struct stat st;
+	long kb;
+
+	hugetlb_pool_of(name, pool, sizeof(pool));
+	snprintf(dir, sizeof(dir), "%s/" HUGETLB_DIR "/%s", root, pool);
+	if (!stat(dir, &st) && S_ISDIR(st.st_mode))
+		return 0;
+	snprintf(dir, sizeof(dir), "%s/" HUGETLB_DIR, root);
+	if (stat(dir, &st)) {
+		snprintf(why, len,
+			 "this kernel has no hugetlb pools (no %s: CONFIG_HUGETLBFS off)",
+			 dir);
+		return 1;
+	}
+	if (sscanf(pool, "hugepages-%ldkB", &kb) == 1 && kb == 1048576) {
+		if (file_has_word(proc_root, "cpuinfo", "flags", "pdpe1gb") == 0) {
+			snprintf(why, len,
+				 "this CPU has no 1 GiB pages (no pdpe1gb flag in %s/cpuinfo)",
+				 proc_root);
+			return 1;
+		}
+		if (file_has_word(proc_root, "cmdline", NULL, "nogbpages") == 1) {
+			snprintf(why, len,
+				 "1 GiB pages are off on this kernel (nogbpages on its command line)");
+			return 1;
+		}
+	}
+	snprintf(why, len, "this kernel offers no %s pool (no %s/%s)", pool,
+		 dir, pool);
 	return 1;
 }

@@ -71,6 +71,16 @@ void hugetlb_pool_stuck_why(const char *name, const char *want,
 			    char *why, size_t len);
 
 /*
+ * Pool knob name names a pool this host does not have: 1 with the cause
+ * in why, said as a kernel developer would look for it (a 1 GiB pool on
+ * an x86 CPU without the pdpe1gb flag in proc_root/cpuinfo: "this CPU has
+ * no 1 GiB pages"; nogbpages on proc_root/cmdline; a kernel without
+ * hugetlb, or without that size). 0 when the pool is there.
+ */
+int hugetlb_pool_missing(const char *root, const char *name,
+			 const char *proc_root, char *why, size_t len);
+
+/*
  * After a pool size at abspath went back: when surplus pages of it are
  * still in use (they leave when their user lets go), describe them and
  * who holds them in note and return 1; else 0.

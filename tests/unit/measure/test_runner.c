@@ -10,6 +10,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -124,6 +125,61 @@ static void test_statuses(void **state)
 	run_free(&slow);
 }
 
+/* A run of script with stdout and stderr going to the file at log. */
+static struct tb_run run_sh_logged(const char *script, const char *log)
+{
+	char *argv[] = { "sh", "-c", (char *)script, NULL };
+	struct run_spec spec = { .path = "/bin/sh", .argv = argv };
+	struct tb_run run;
+
+	memset(&run, 0, sizeof(run));
+	run.huge = -1;
+	spec.out_fd = open(log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	assert_true(spec.out_fd >= 0);
+	runner_run(&spec, &run);
+	close(spec.out_fd);
+	return run;
+}
+
+/*
+ * A failed run says why in the workload's own words: its last non-empty
+ * stderr line follows the status (control characters shown as '?'), and
+ * its output still reaches its log whole.
+ */
+static void test_failed_run_says_why(void **state)
+{
+	char log[] = "/tmp/thpbench-runner-XXXXXX", text[1024];
+	struct tb_run failed, odd, quiet, fine;
+	int fd = mkstemp(log);
+
+	(void)state;
+	assert_true(fd >= 0);
+	close(fd);
+	failed = run_sh_logged("echo result; echo 'warming up' >&2; "
+			       "echo 'the pool has 1014 free, it needs 1024' >&2; "
+			       "echo >&2; exit 1", log);
+	assert_int_equal(failed.status, RUN_FAILED);
+	assert_string_equal(failed.reason,
+			    "exited with status 1: the pool has 1014 free, it needs 1024");
+	assert_int_equal(read_file_str(log, text, sizeof(text)), 0);
+	assert_non_null(strstr(text, "result\n"));
+	assert_non_null(strstr(text, "warming up\nthe pool has 1014 free, it needs 1024"));
+	odd = run_sh_logged("printf 'x\\033[2J\\rboom' >&2; kill -ABRT $$", log);
+	assert_int_equal(odd.status, RUN_SIGNALED);
+	assert_non_null(strstr(odd.reason, "killed by signal 6"));
+	assert_non_null(strstr(odd.reason, ": x?[2J?boom"));
+	quiet = run_sh_logged("echo only stdout; exit 5", log);
+	assert_string_equal(quiet.reason, "exited with status 5");
+	fine = run_sh_logged("echo 'a warning' >&2", log);
+	assert_int_equal(fine.status, RUN_OK);
+	assert_null(fine.reason);
+	unlink(log);
+	run_free(&failed);
+	run_free(&odd);
+	run_free(&quiet);
+	run_free(&fine);
+}
+
 static void test_exec_failure(void **state)
 {
 	char *argv[] = { "nope", NULL };
@@ -213,6 +269,7 @@ int main(void)
 		cmocka_unit_test(test_metric_fd),
 		cmocka_unit_test(test_roi_limits_counting),
 		cmocka_unit_test(test_statuses),
+		cmocka_unit_test(test_failed_run_says_why),
 		cmocka_unit_test(test_exec_failure),
 		cmocka_unit_test(test_fake_vmstat_deltas),
 		cmocka_unit_test(test_leftover_children),

@@ -282,6 +282,85 @@ static void test_plan_not_root_skips_other_modes(void **state)
 	suite_free(&s);
 }
 
+static void put_file(const char *dir, const char *rel, const char *text)
+{
+	char path[512], cmd[600];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, rel);
+	snprintf(cmd, sizeof(cmd), "mkdir -p \"$(dirname '%s')\"", path);
+	assert_int_equal(system(cmd), 0);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fputs(text, f);
+	fclose(f);
+}
+
+/* The 1 GiB case of suite text on a host whose proc_root says flags. */
+static void plan_1g(const char *base, const char *flags, const char *cmdline,
+		    struct plan *p, struct tb_results *r, struct suite *s)
+{
+	char root[256], proc[256], err[256], line[256];
+	struct plan_opts o = { .reps = -1, .warmup = -1, .timeout_s = -1,
+			       .current_thp = "madvise", .can_write = true };
+
+	snprintf(root, sizeof(root), "%s/mm", base);
+	snprintf(proc, sizeof(proc), "%s/proc", base);
+	put_file(root, "hugepages/hugepages-2048kB/nr_hugepages", "0\n");
+	snprintf(line, sizeof(line), "processor\t: 0\nflags\t\t: %s\n", flags);
+	put_file(proc, "cpuinfo", line);
+	put_file(proc, "cmdline", cmdline);
+	o.sysfs_root = root;
+	o.proc_root = proc;
+	assert_int_equal(load("[case clear_2M]\nworkload = /bin/true\nhugetlb.2048kB = 4\n"
+			      "[case clear_1G]\nworkload = /bin/true\nhugetlb.1048576kB = 2\n",
+			      s, err, sizeof(err)), 0);
+	plan_build(s, &o, p, r);
+	assert_int_equal(p->n, 2);
+	assert_null(p->items[0].skip);
+	assert_true(p->items[1].unsupported);
+	assert_null(json_object_get(r->cases[1].extra, "skipped"));
+}
+
+/*
+ * A host without 1 GiB pages: the 1G case is "not measurable here" with
+ * the cause (no pdpe1gb, nogbpages, or the kernel), never run, while the
+ * 2M case runs.
+ */
+static void test_plan_host_without_1g_pages(void **state)
+{
+	char base[] = "/tmp/thpbench-plan-XXXXXX", want[512], cmd[600];
+	struct tb_results r = { 0 };
+	struct plan p;
+	struct suite s;
+
+	(void)state;
+	assert_non_null(mkdtemp(base));
+	plan_1g(base, "fpu pse pae pge pse36 sse2 ht", "ro quiet\n", &p, &r, &s);
+	snprintf(want, sizeof(want),
+		 "this CPU has no 1 GiB pages (no pdpe1gb flag in %s/proc/cpuinfo)", base);
+	assert_string_equal(p.items[1].skip, want);
+	assert_string_equal(json_string_value(json_object_get(r.cases[1].extra,
+							      "unsupported")), want);
+	plan_free(&p);
+	results_free(&r);
+	suite_free(&s);
+	plan_1g(base, "fpu pse pdpe1gb sse2", "ro nogbpages quiet\n", &p, &r, &s);
+	assert_string_equal(p.items[1].skip,
+			    "1 GiB pages are off on this kernel (nogbpages on its command line)");
+	plan_free(&p);
+	results_free(&r);
+	suite_free(&s);
+	plan_1g(base, "fpu pse pdpe1gb sse2", "ro\n", &p, &r, &s);
+	assert_non_null(strstr(p.items[1].skip,
+			       "this kernel offers no hugepages-1048576kB pool"));
+	plan_free(&p);
+	results_free(&r);
+	suite_free(&s);
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", base);
+	assert_int_equal(system(cmd), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -295,6 +374,7 @@ int main(void)
 		cmocka_unit_test(test_split_args),
 		cmocka_unit_test(test_plan_expands_modes),
 		cmocka_unit_test(test_plan_not_root_skips_other_modes),
+		cmocka_unit_test(test_plan_host_without_1g_pages),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
