@@ -204,6 +204,16 @@ step()
 }
 log "results directory: $outdir"
 
+# How long each step took: said at the end, kept in ab.json (timings_s).
+t_steps=() t_last=$SECONDS t_begin=$SECONDS
+took()
+{
+	t_steps+=("$1=$((SECONDS - t_last))")
+	t_last=$SECONDS
+}
+# "built" or "cached": whether kernel dir $1 was made after stamp $2.
+built_or_cached() { if [ "$1/ok" -nt "$2" ]; then echo built; else echo cached; fi; }
+
 # 1. Kernels.
 # A prebuilt image: its release from the image header, its config when given.
 prebuilt()
@@ -242,20 +252,25 @@ if [ -n "$series$tree" ] && [ -z "$preB" ]; then
 	else
 		"$S/series.sh" -o "$outdir/series" "$series" > /dev/null
 	fi
+	took series
 fi
 if [ -n "$preA" ]; then
 	kA=$(prebuilt A "$preA")
 else
+	touch "$outdir/.stamp"
 	step "$S/build-kernel.sh" "${kargs[@]}" > "$outdir/.kernel"
 	kA=$(cat "$outdir/.kernel")
+	took "kernel A ($(built_or_cached "$kA" "$outdir/.stamp"))"
 fi
 if [ -n "$preB" ]; then
 	kB=$(prebuilt B "$preB")
 else
+	touch "$outdir/.stamp"
 	step "$S/build-kernel.sh" "${kargs[@]}" --series "$outdir/series" --name "$name" > "$outdir/.kernel"
 	kB=$(cat "$outdir/.kernel")
+	took "kernel B ($(built_or_cached "$kB" "$outdir/.stamp"))"
 fi
-rm -f "$outdir/.kernel"
+rm -f "$outdir/.kernel" "$outdir/.stamp"
 relA=$(cat "$kA/kernelrelease")
 relB=$(cat "$kB/kernelrelease")
 [ "$relA" != "$relB" ] ||
@@ -308,6 +323,7 @@ if [ -n "${THPBENCH_AB_STATIC:-}" ]; then
 else
 	static_dir
 fi
+took "static harness"
 [ -z "${THPBENCH_AB_STATIC:-}" ] || [ ! -f "$sdir/build.log" ] || cp "$sdir/build.log" "$outdir/build-static.log"
 rargs=()
 [ -z "$reps" ] || rargs=(--reps "$reps")
@@ -326,6 +342,7 @@ fi
 "$S/mkinitramfs.sh" -o "$outdir/initramfs.gz" --suite "$suite" \
 	--thpbench "$sdir/harness/thpbench" --workloads "$sdir/workloads" "${rargs[@]}" "${files[@]}"
 cp "$suite" "$outdir/suite.conf"
+took initramfs
 
 # Provenance: what exactly ran, in ab.json and in every results.json.
 cfg_sha() { if [ -f "$1/config" ]; then sha256_stdin < "$1/config"; else echo null; fi; }
@@ -428,6 +445,7 @@ if [ "$kexec" = 1 ]; then
 	log "one guest: kernel A, then kexec into $(printf '%s' "${seq:1}" | sed 's/./& /g')(thpbench.kexec=$seq)"
 	qemu_run A 1 "$outdir/console-kexec.log" " thpbench.kexec=$seq thpbench.step=0" \
 		$((timeout * 2 * boots))
+	took "boots (kexec chain)"
 	for st in $(seq 0 $((2 * boots - 1))); do
 		collect "${seq:$st:1}" $((st / 2 + 1)) "$outdir/console-kexec.log" "$st"
 	done
@@ -437,6 +455,7 @@ else
 			log "boot $i/$boots: kernel $k ($(cat "$( [ "$k" = A ] && echo "$kA" || echo "$kB")/kernelrelease")), accel $accel"
 			qemu_run "$k" "$i" "$outdir/console-$k-$i.log" "" "$timeout"
 			collect "$k" "$i" "$outdir/console-$k-$i.log"
+			took "boot $k-$i"
 		done
 	done
 fi
@@ -490,20 +509,26 @@ if [ "$boots" -ge 3 ]; then
 fi
 "$tb" plot "$outdir/A.json" "$outdir/B.json" -o "$outdir/plots" \
 	> "$outdir/plot.log" 2>&1 || log "warning: thpbench plot failed; see $outdir/plot.log"
+took "compare and plot"
+timings_json=$(printf '%s\n' "${t_steps[@]}" | jq -Rn '[inputs | capture("^(?<step>.*)=(?<seconds>[0-9]+)$") | .seconds |= tonumber]')
+timings_line=$(for s in "${t_steps[@]}"; do printf '%s %s, ' "${s%=*}" "$(secs "${s##*=}")"; done)
+timings_line="${timings_line}total $(secs $((SECONDS - t_begin)))"
 
 jq -n --argjson p "$provenance" --arg suite "$(basename "$suite")" \
 	--arg accel "$accel" --arg why "$accel_line" --argjson boots "$boots" \
 	--arg qemu "$("${THPBENCH_QEMU:-qemu-system-x86_64}" --version | head -n 1)" \
 	--arg mem "$mem" --argjson smp "$smp" --arg date "$(date -Iseconds)" \
 	--argjson rc "$rc" --arg fail_on "$fail_on" --argjson kexec "$kexec" \
+	--argjson timings "$timings_json" \
 	'$p + { suite: $suite, date: $date, boots: $boots, order: "A B A B ...",
 	   boot_method: (if $kexec == 1 then "kexec chain in one guest" else "one qemu boot each" end),
 	   qemu: { version: $qemu, accel: $accel, accel_reason: $why,
 		   mem: $mem, smp: $smp, emulated_timings: ($accel == "tcg") },
-	   compare_exit: $rc, fail_on: $fail_on }' > "$outdir/ab.json"
+	   compare_exit: $rc, fail_on: $fail_on, timings_s: $timings }' > "$outdir/ab.json"
 
 cat "$outdir/comparison.txt"
 [ "$boots" -lt 3 ] || { printf '\n'; tail -n +"$(( $(wc -l < "$outdir/header.txt") + 1 ))" "$outdir/comparison-boots.txt"; }
+log "took: $timings_line"
 log "everything is in $outdir"
 [ "$rc" = 0 ] || log "a verdict failed --fail-on $fail_on: exit 1"
 exit "$rc"

@@ -121,11 +121,15 @@ qemu_wait()
 qemu_boot() { qemu_start "$@"; qemu_wait; }
 
 # Echo the console as it grows, line by line (sed -u reads and writes
-# unbuffered), minus the base64 lines of the result transfer.
+# unbuffered), minus the base64 lines of the result transfer. What a
+# terminal would redraw in place (a status line rewritten after \r,
+# escape sequences) becomes plain lines, one per state shown, so a log
+# or a `tee` gets no control characters.
 follow_console()
 {
 	tail -n +1 -s 0.2 --pid="$1" -f "$2" 2>/dev/null |
-		sed -u -e 's/\r$//' -e '/^[A-Za-z0-9+\/=]\{1,76\}$/d' -e 's/^/guest| /' >&2
+		sed -u -e 's/\x1b\[[0-9;?]*[A-Za-z]//g' -e 's/\r$//' -e 's/\r\r*/\n/g' |
+		sed -u -e 's/[\x01-\x08\x0b-\x1f\x7f]//g' -e '/^[[:space:]]*$/d' -e '/^[A-Za-z0-9+\/=]\{1,76\}$/d' -e 's/^/guest| /' >&2
 }
 
 if [ "$accel" = auto ]; then

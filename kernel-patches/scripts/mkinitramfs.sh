@@ -22,7 +22,7 @@
 #                           payload as /boot/payload.cpio, so init can hand
 #                           the same initramfs to the next kernel (init.c)
 # argv runs "thpbench run /etc/thpbench/suite.conf -o /tmp/out --label
-# @LABEL@ [-r N] [MORE...]"; init fills @LABEL@ from thpbench.label= on the
+# @LABEL@ --progress lines [-r N] [MORE...]"; init fills @LABEL@ from thpbench.label= on the
 # kernel command line, so one archive serves kernels A and B alike.
 # Exit 0, or 2 with a message naming the file that is missing or dynamic.
 set -euo pipefail
@@ -108,8 +108,11 @@ for fd in "${files[@]}"; do
 	install -D -m 0644 "$fsrc" "$stage$fdst"
 done
 {
+	# --progress lines: the serial console is a terminal, but its output
+	# lands in a log and on the host's screen line by line; no \r status
+	# line, no escape codes.
 	printf '%s\n' /bin/thpbench run /etc/thpbench/suite.conf -o /tmp/out \
-		--label @LABEL@
+		--label @LABEL@ --progress lines
 	[ -z "$reps" ] || printf '%s\n' -r "$reps"
 	[ ${#extra[@]} -eq 0 ] || printf '%s\n' "${extra[@]}"
 } > "$stage/etc/thpbench/argv"

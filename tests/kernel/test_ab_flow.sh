@@ -93,6 +93,8 @@ if [ -f "$j" ]; then
 	[ "$(jq -r .series "$j")" = fake-series ] || fail "ab.json series: $(jq -c .series "$j")"
 	[ "$(jq -r .thpbench_version "$j")" != null ] || fail "ab.json lacks thpbench_version"
 	[ "$(jq -r .qemu.emulated_timings "$j")" = true ] || fail "ab.json does not say emulated"
+	[ "$(jq -r '[.timings_s[].step] | join(",")' "$j")" = "static harness,initramfs,boot A-1,boot B-1,compare and plot" ] ||
+		fail "ab.json timings_s: $(jq -c .timings_s "$j")"
 	for r in "$out"/A-1/results.json "$out"/B-1/results.json; do
 		[ "$(jq -r .meta.provenance.series "$r")" = fake-series ] || fail "$r lacks meta.provenance"
 		jq -r .meta.timings "$r" | grep -q '^emulated' || fail "$r: meta.timings not emulated"
@@ -237,6 +239,8 @@ FAKE_ANSWER=$FIX/base.json THPBENCH_BUILD_DIR=$t_tmp/build-tree \
 [ "$(sed -n 's/^  CC *//p' "$t_tmp/tree-run/build-B.log" 2>/dev/null)" = mm/mremap.o ] ||
 	fail "--tree O=: B compiled '$(sed -n 's/^  CC *//p' "$t_tmp/tree-run/build-B.log" 2>/dev/null | paste -sd' ')', want mm/mremap.o"
 [ -f "$t_tmp/tree-obj/mm/mremap.o" ] || fail "--tree O=: no objects in the O= directory"
+grep -q 'took: series [0-9]* s, kernel A (built) [0-9]* s, kernel B (built) [0-9]* s, .*total' "$t_tmp/tree.out" ||
+	fail "--tree: no timings line ($(grep took: "$t_tmp/tree.out"))"
 [ -z "$(git -C "$repo" status --porcelain --ignored)" ] || fail "--tree: the author's tree changed"
 [ "$T_FAILS" -eq 0 ] && ok "--tree O=: B built incrementally in the author's O=, tree untouched"
 

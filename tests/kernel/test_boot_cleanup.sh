@@ -22,6 +22,8 @@ cat > "$fake" <<'FAKE'
 # Stand-in for qemu-system-x86_64: a console, then exit or hang.
 printf 'Linux version 6.1.0-fake\r\n'
 printf 'guest early line\r\n'
+# A status line redrawn in place (what thpbench prints on a terminal).
+printf '\r\033[K[1/2] mremap rep 1/2\r\033[K[2/2] mremap rep 2/2\r\033[K\r\n'
 printf 'QUJDREVGR0hJSktMTU5PUFFSU1RVVldYWVo=\r\n'
 case $FAKE_MODE in
 hang) while :; do sleep 0.2; done ;;
@@ -50,6 +52,10 @@ wait "$pipe_pid" || rc=$?
 [ "$rc" = 0 ] || fail "piped boot.sh did not return by itself (exit $rc; 124 = still running after 30 s)"
 grep -q 'guest| guest late line' "$t_tmp/out1" || fail "late guest line missing"
 grep -q 'QUJDREVG' "$t_tmp/out1" && fail "base64 transfer lines echoed"
+grep -q '^guest| \[1/2\] mremap rep 1/2$' "$t_tmp/out1" && grep -q '^guest| \[2/2\] mremap rep 2/2$' "$t_tmp/out1" ||
+	fail "a redrawn status line is not one plain line per state: $(grep mremap "$t_tmp/out1" | cat -A | head -n 3)"
+grep -q $'\e' "$t_tmp/out1" && fail "escape codes in the piped output"
+grep -q '^guest| $' "$t_tmp/out1" && fail "empty guest lines in the piped output"
 grep -q '^accel=tcg' "$t_tmp/out1" || fail "no accel= line on stdout"
 sleep 0.5
 left=$(leftovers)

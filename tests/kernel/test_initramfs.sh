@@ -45,7 +45,7 @@ mkdir "$t_tmp/x"
 cmp -s "$t_tmp/x/init" "$t_tmp/init" || fail "/init is not the init given"
 [ -x "$t_tmp/x/init" ] || fail "/init is not executable"
 want=$(printf '%s\n' /bin/thpbench run /etc/thpbench/suite.conf -o /tmp/out \
-	--label @LABEL@ -r 3 --thp always)
+	--label @LABEL@ --progress lines -r 3 --thp always)
 [ "$(cat "$t_tmp/x/etc/thpbench/argv")" = "$want" ] ||
 	fail "argv is '$(tr '\n' ' ' < "$t_tmp/x/etc/thpbench/argv")'"
 grep -qx 'THPBENCH_WORKLOADS=/workloads' "$t_tmp/x/etc/thpbench/env" ||

@@ -31,7 +31,7 @@ if [ ! -f "$dir/linux.ready" ]; then
 	rm -rf "$repo"
 	mkdir -p "$repo"
 	tar -xJf "$tarball" -C "$repo" --strip-components=1 || exit 2
-	git -C "$repo" init -q && git -C "$repo" add -A &&
+	git -C "$repo" init -q && git -C "$repo" add -f -A &&
 		git -C "$repo" commit -q -m "Linux $(basename "$tarball" .tar.xz)" &&
 		git -C "$repo" tag -f base > /dev/null || exit 2
 	touch "$dir/linux.ready"
