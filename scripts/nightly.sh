@@ -62,6 +62,20 @@ name=$(basename "$suite" .conf)
 set -- --db "$db"
 [ -n "$kid" ] && set -- "$@" --kernel-id "$kid"
 
+# GitLab Runner cleans the checkout before every job (git clean -ffdx) or
+# clones it afresh: an SQLite history inside it would start empty every
+# night and never gate (docs/ci/gitlab-ci.yml).
+case $db in
+postgres://*|postgresql://*) ;;
+*)
+	if [ "${GITLAB_CI:-}" = true ] && [ -n "${CI_PROJECT_DIR:-}" ]; then
+		case $(realpath -m -- "$db")/ in
+		"$(realpath -m -- "$CI_PROJECT_DIR")"/*)
+			die "--db $db is inside the checkout, which GitLab cleans before every job: every night would start with an empty history. Give a path outside it (e.g. /var/lib/thpbench/history.sqlite) or a postgresql:// URI (docs/ci/gitlab-ci.yml)" ;;
+		esac
+	fi ;;
+esac
+
 # The database must open before an hour of benchmarks, not after: a
 # directory that is not there, a server that does not answer.
 $TB history init --db "$db" || die "cannot open the history database $db (above); nothing was run"

@@ -49,6 +49,27 @@ n=$("$PG_BIN/psql" -At -d "$uri" -c "SELECT count(*) FROM night_metrics nm JOIN 
 check "the Otava table holds both v6.18 runs' summaries ($n rows)" test "$n" -gt 0
 n=$("$PG_BIN/psql" -At -d "$uri" -c "SELECT count(*) FROM (SELECT time, kernel_id, mean FROM night_metrics WHERE host = 'testbox' AND case_id = 'mremap/thp=always' AND metric = 'roi_usec' ORDER BY time) s")
 check "the README's series query runs ($n nights)" test "$n" -ge 2
+# docs/ci/otava.yaml's query, as Otava runs it, on this server: the
+# example's box1/nightly stand for this test's host and suite. Otava finds
+# the time column, the attributes and the metrics by name, and compares
+# times with a time-zone-aware --since (a timestamptz).
+if perl -MYAML::XS -e1 2>/dev/null; then
+	otava=$(perl -MYAML::XS=LoadFile -e 'my $t = LoadFile($ARGV[0])->{tests}{"box1-mremap-roi"};
+		print join(",", $t->{time_column}, @{$t->{attributes}}, sort keys %{$t->{metrics}}), "\n", $t->{query}' \
+		docs/ci/otava.yaml)
+	want=$(echo "$otava" | head -n 1)
+	q=$(echo "$otava" | tail -n +2 | sed "s/'box1'/'testbox'/; s/'nightly'/'fixture'/")
+	"$PG_BIN/psql" -X -A -F, -P footer=off -d "$uri" -c "$q" >"$TMPD/otava.csv" 2>"$TMPD/otava.err"
+	check "Otava's query runs" test $? -eq 0 -a ! -s "$TMPD/otava.err"
+	head -n 1 "$TMPD/otava.csv" | tr , '\n' | sort >"$TMPD/cols"
+	missing=$(echo "$want" | tr , '\n' | sort | comm -23 - "$TMPD/cols" | tr '\n' ' ')
+	check "  with the columns its test names ($want; missing: ${missing:-none})" test -z "$missing"
+	rows=$(($(wc -l <"$TMPD/otava.csv") - 1))
+	check "  a row per night, in time order ($rows)" \
+		sh -c "test $rows -ge 2 && tail -n +2 '$TMPD/otava.csv' | cut -d, -f1 | sort -c"
+	check "  its time column a timestamptz" test "$("$PG_BIN/psql" -X -At -d "$uri" \
+		-c "SELECT DISTINCT pg_typeof(time) FROM ($q) s")" = "timestamp with time zone"
+fi
 check "list --host filters" \
 	test "$($TB history list --db "$uri" --host nosuchhost --format json | jq length)" -eq 0
 
