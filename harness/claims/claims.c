@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 #include "claims.h"
+#include "claims_events.h"
 #include "claims_supersede.h"
 
 #include <math.h>
@@ -308,6 +309,7 @@ static json_t *evaluate_one(const struct suite_claim *cl, const struct tb_result
 	if (*claim_field(cl, "note"))
 		json_object_set_new(o, "note", json_string(claim_field(cl, "note")));
 	add_caveats(o, cl, r);
+	claims_name_events(o, metric, r->env);
 	if (!*claim_field(cl, "base") ||
 	    load_sample(r, claim_field(cl, "base"), metric, &a, why, sizeof(why)) ||
 	    (*claim_field(cl, "new") &&

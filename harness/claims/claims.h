@@ -37,6 +37,8 @@
  *                     with glibc < 2.35, `needs = kernel-ab ...`, the
  *                     metric was not counted, or a case has < 3 ok runs;
  *                     the reason says which (what was measured is kept)
+ * A metric of the TLB profile (tlb.*) gets "events": the events it is
+ * counted with on the run's machine (claims_events.h), measurable or not.
  * `depends = vm,page-reporting,numa,pmu` (any of them) adds a caveat line
  * where this machine is of that kind. `note` is printed under the row:
  * what became of the posting's headline on today's kernels.
@@ -52,7 +54,8 @@
 #include "measure/suite.h"
 
 /* One object per claim: id, posting, comparison, claimed, factor, ci_lo,
- * ci_hi, of_claimed, measured (text), verdict, reason, caveats, note. */
+ * ci_hi, of_claimed, measured (text), verdict, reason, caveats, note,
+ * events. */
 json_t *claims_evaluate(const struct suite_claim *claims, size_t n,
 			const struct tb_results *r);
 /* The table, headed by the environment that bounds its verdicts. */

@@ -34,6 +34,12 @@ static void print_env(FILE *f, const json_t *env)
 		(long long)nodes, nodes == 1 ? "" : "s",
 		json_is_true(json_object_get(env, "pmu")) ?
 		"hardware PMU usable" : "no usable PMU (TLB-miss claims not measurable)");
+	if (*jstr(json_object_get(env, "tlb_profile"), "model"))
+		fprintf(f, "             TLB events (-e tlb): %s%s%s%s\n",
+			jstr(json_object_get(env, "tlb_profile"), "model"),
+			*jstr(json_object_get(env, "tlb_profile"), "pmu") ? " (libpfm4 " : "",
+			jstr(json_object_get(env, "tlb_profile"), "pmu"),
+			*jstr(json_object_get(env, "tlb_profile"), "pmu") ? ")" : "");
 	if (json_is_true(jpath(plat, "page_reporting", "on")))
 		fprintf(f, "             free page reporting on (order %lld): "
 			"first touch of fresh memory is slow\n",
@@ -54,6 +60,8 @@ static void print_row(FILE *f, const json_t *o)
 		jstr(o, "verdict"));
 	if (*jstr(o, "reason"))
 		fprintf(f, "%-11s   (%s)\n", "", jstr(o, "reason"));
+	if (*jstr(o, "events"))
+		fprintf(f, "%-11s   events: %s\n", "", jstr(o, "events"));
 	json_array_foreach(json_object_get(o, "caveats"), i, c)
 		fprintf(f, "%-11s   caveat: %s\n", "", json_string_value(c));
 	if (*jstr(o, "note"))

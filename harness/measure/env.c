@@ -15,6 +15,7 @@
 
 #include "util/hash.h"
 #include "platform.h"
+#include "tlb_profile.h"
 #include "util/util.h"
 
 bool env_has_pmu(void)
@@ -176,6 +177,7 @@ json_t *env_collect(const char *sysfs_root, const struct snapshot *snap)
 {
 	json_t *env = json_object();
 	struct snapshot own = { 0 };
+	struct tlb_host tlb;
 	struct utsname u;
 	char cpu[256], microcode[64], err[256];
 
@@ -201,6 +203,8 @@ json_t *env_collect(const char *sysfs_root, const struct snapshot *snap)
 	json_object_set_new(env, "glibc", json_string(gnu_get_libc_version()));
 	json_object_set_new(env, "glibc_malloc_hugetlb", json_boolean(glibc_has_hugetlb_tunable()));
 	json_object_set_new(env, "pmu", json_boolean(env_has_pmu()));
+	tlb_host_detect(&tlb);
+	json_object_set_new(env, "tlb_profile", tlb_host_json(&tlb));
 	json_object_set_new(env, "root", json_boolean(geteuid() == 0));
 	json_object_set_new(env, "platform", platform_collect(NULL));
 	if (!snap && !snapshot_take(sysfs_root, &own, err, sizeof(err)))

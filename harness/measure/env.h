@@ -4,8 +4,9 @@
  * (uname -r and -v; kernel_config: "sha256:<64 hex>" of the config text,
  * from /proc/config.gz or /boot/config-<uname -r>, else null), hostname,
  * CPU model, nr_cpus, memory, NUMA nodes, glibc version, whether a
- * hardware PMU answers, the THP knobs and hugetlb pools as found (before
- * the run changed anything), start time.
+ * hardware PMU answers and what `-e tlb` stands for here (tlb_profile,
+ * tlb_profile.h), the THP knobs and hugetlb pools as found (before the
+ * run changed anything), start time.
  * compare.c decides from these whether two files are comparable.
  */
 #ifndef THPBENCH_ENV_H

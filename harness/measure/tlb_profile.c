@@ -331,6 +331,40 @@ size_t tlb_profile_derived(const struct tlb_profile *p, const char **names,
 	return n;
 }
 
+json_t *tlb_host_json(const struct tlb_host *h)
+{
+	const struct tlb_profile *p = h->profile;
+	json_t *o = json_object(), *ev = json_object(), *dv = json_object();
+	const char *names[ARRAY_SIZE(derived)], *texts[ARRAY_SIZE(derived)];
+	struct inputs in;
+	size_t i, k, j, n;
+
+	json_object_set_new(o, "pmu", json_string(p->pmu));
+	json_object_set_new(o, "model", json_string(p->model));
+	if (!p->pmu[0] && h->pmu[0])
+		json_object_set_new(o, "cpu_pmu", json_string(h->pmu));
+	for (i = 0; i < p->nev; i++)
+		json_object_set_new(ev, tlb_role_metric(p->ev[i].role),
+				    json_string(p->ev[i].event));
+	n = tlb_profile_derived(p, names, texts, ARRAY_SIZE(names));
+	for (i = 0; i < n; i++)
+		for (k = 0; k < ARRAY_SIZE(derived); k++) {
+			json_t *d, *from;
+
+			if (strcmp(derived[k].name, names[i]))
+				continue;
+			derived_inputs(&derived[k], &in);
+			from = json_array();
+			for (j = 0; j < in.n; j++)
+				json_array_append_new(from, json_string(in.name[j]));
+			d = json_pack("{s:o, s:s}", "from", from, "is", texts[i]);
+			json_object_set_new(dv, names[i], d);
+		}
+	json_object_set_new(o, "events", ev);
+	json_object_set_new(o, "derived", dv);
+	return o;
+}
+
 void tlb_derive(struct metric_set *metrics, struct metric_set *counted_pct,
 		struct note_set *unsupported)
 {

@@ -46,6 +46,7 @@
 #ifndef THPBENCH_TLB_PROFILE_H
 #define THPBENCH_TLB_PROFILE_H
 
+#include <jansson.h>
 #include <stddef.h>
 
 #include "results/results.h"
@@ -102,6 +103,19 @@ struct tlb_host {
  * kernel lets it count here (a VM without a virtual PMU): opening does.
  */
 void tlb_host_detect(struct tlb_host *h);
+
+/*
+ * What `tlb` stands for on the host, for results.json's env.tlb_profile,
+ * so a results file says which events its tlb.* figures were (or would
+ * have been) counted with:
+ *   { "pmu": "skl", "model": "Intel Skylake (client)",
+ *     "events": { "tlb.cycles": "skl::CPU_CLK_UNHALTED:THREAD_P", ... },
+ *     "derived": { "tlb.dtlb_walks": { "from": ["tlb.dtlb_load_walks",
+ *                  "tlb.dtlb_store_walks"], "is": "load + store page walks" } } }
+ * pmu is "" for the generic profile, with cpu_pmu the core PMU libpfm4
+ * found (if any).
+ */
+json_t *tlb_host_json(const struct tlb_host *h);
 
 const char *tlb_role_metric(enum tlb_role r);	/* "tlb.dtlb_load_walks" */
 const char *tlb_role_text(enum tlb_role r);	/* what it counts, in words */
