@@ -28,7 +28,7 @@ override CFLAGS += -std=c11 -D_GNU_SOURCE $(WARN) -MMD -MP
 override CXXFLAGS += -std=c++17 $(WARN)
 LDLIBS_HARNESS := -lpfm -lnuma -lgsl -lgslcblas -ljansson -linih -lsqlite3 -lpq -lcrypto -lz -lm
 PQ_CFLAGS := $(shell pkg-config --cflags libpq 2>/dev/null || echo -I/usr/include/postgresql)
-LDLIBS_WL := -lnuma -lpthread -lm
+LDLIBS_WL := -lnuma -lgsl -lgslcblas -lpthread -lm
 
 ifeq ($(STATIC),1)
 override LDFLAGS += -static

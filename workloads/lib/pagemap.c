@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * Physical backing of one 2 MiB range, from /proc/self/pagemap and
+ * Physical backing of one THP or mTHP range, from /proc/self/pagemap and
  * /proc/kpageflags (both need CAP_SYS_ADMIN for frame numbers). This is a
  * second opinion next to smaps' AnonHugePages: it looks at the page
  * itself, not at the counter the kernel keeps for the mapping.
@@ -15,7 +15,6 @@
 #define KPF_COMPOUND_HEAD 15
 #define KPF_COMPOUND_TAIL 16
 #define KPF_THP 22
-#define PMD_PAGES (WL_PMD_SIZE / WL_BASE_PAGE)
 
 static int open_once(int *fd, const char *path)
 {
@@ -41,26 +40,31 @@ static int pfn_of(int pm, uintptr_t vaddr, uint64_t *pfn)
 	return 0;
 }
 
-int wl_pagemap_is_thp(const void *addr)
+int wl_pagemap_is_large(const void *addr, uint64_t size)
 {
 	static int pm = -1, kf = -1;
 	uintptr_t va = (uintptr_t)addr;
-	uint64_t first, last, ff, lf;
+	uint64_t pages = size / WL_BASE_PAGE, first, last, ff, lf;
 
 	if (open_once(&pm, "/proc/self/pagemap") < 0 ||
 	    open_once(&kf, "/proc/kpageflags") < 0)
 		return -1;
 	if (pfn_of(pm, va, &first) ||
-	    pfn_of(pm, va + WL_PMD_SIZE - WL_BASE_PAGE, &last))
+	    pfn_of(pm, va + size - WL_BASE_PAGE, &last))
 		return -1;
 	/* Without CAP_SYS_ADMIN pagemap reads frame 0: we cannot tell. */
 	if (!first && !last)
 		return -1;
-	if (!first || last != first + PMD_PAGES - 1 || first % PMD_PAGES)
+	if (!first || last != first + pages - 1 || first % pages)
 		return 0;
 	if (read_u64(kf, first, &ff) || read_u64(kf, last, &lf))
 		return -1;
 	return (ff & (1ULL << KPF_THP)) && (lf & (1ULL << KPF_THP)) &&
 	       (ff & (1ULL << KPF_COMPOUND_HEAD)) &&
 	       (lf & (1ULL << KPF_COMPOUND_TAIL));
+}
+
+int wl_pagemap_is_thp(const void *addr)
+{
+	return wl_pagemap_is_large(addr, WL_PMD_SIZE);
 }

@@ -169,6 +169,18 @@ long wl_hugetlb_total(uint64_t page_size);
  * 1 yes, 0 no, -1 when pagemap or kpageflags cannot be read (not root).
  */
 int wl_pagemap_is_thp(const void *addr);
+/*
+ * Is the touched range [addr, addr + size) one large folio of that size
+ * (size a power of two from 8 KiB to 2 MiB, addr aligned to it): an mTHP?
+ * The same test as wl_pagemap_is_thp() for any size. 1, 0, -1 as there.
+ */
+int wl_pagemap_is_large(const void *addr, uint64_t size);
+
+/* --- free memory by block size (buddy.c) --- */
+
+/* Free blocks of order >= order in /proc/buddyinfo, in order-order units
+ * (order 9: how many 2 MiB blocks are free); -1 when unreadable. */
+double wl_free_blocks(int order);
 
 #ifdef __cplusplus
 }

@@ -1,0 +1,222 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * fragment - break up free memory, as the selftests' and mmtests'
+ * fragmenters do, so that THP allocation can be measured under known
+ * fragmentation (the harness's --memory-state fragmented runs it first).
+ *
+ * Batch by batch, so that at most one batch is in use at a time: fault
+ * THPs (MADV_HUGEPAGE; where a fault got base pages MADV_COLLAPSE, which
+ * ignores the THP sysfs settings), split each (MADV_COLD on part of a THP
+ * splits the folio at once, unlike MADV_DONTNEED's deferred split), keep
+ * one 4 KiB page in every --every bytes of it and give the rest back
+ * (MADV_DONTNEED). Each 2 MiB block that held a THP then has pages in use
+ * that only compaction can move, and no free block of order log2(--every)
+ * or more is left in it. The kept pages are MADV_NOHUGEPAGE so that
+ * khugepaged does not collapse them back. Batches go on until the THPs
+ * broken cover --share of the free memory in blocks of 2 MiB or more
+ * (/proc/buddyinfo: what a THP can come from; MemFree can be much more,
+ * twice as much in this VM, whose host plugs memory in late), or --size,
+ * or until no THP can be had.
+ */
+#include "wl.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <unistd.h>
+
+#ifndef MADV_COLLAPSE
+#define MADV_COLLAPSE 25
+#endif
+
+static const char usage[] =
+	"usage: fragment [--share F | --size SIZE] [--every SIZE] [--batch SIZE]\n"
+	"                [--hold]\n"
+	"  --share F     break up THPs covering F of the free memory in blocks\n"
+	"                of 2 MiB or more, /proc/buddyinfo (0 < F <= 0.99;\n"
+	"                default 0.9)\n"
+	"  --size SIZE   break up THPs covering SIZE instead\n"
+	"  --every SIZE  keep one 4 KiB page in every SIZE of each THP (a power\n"
+	"                of two, 8K..2M; default 2M: one page per THP). No free\n"
+	"                block of that size or larger is left where a THP was\n"
+	"  --batch SIZE  memory faulted at a time, the peak use (default 64M)\n"
+	"  --hold        then print 'ready' and keep the kept pages until\n"
+	"                SIGTERM, SIGINT or SIGHUP, or until the parent exits\n"
+	"Prints 'target_kb N', 'chunks N' (2 MiB chunks faulted), 'thp_chunks N'\n"
+	"(of them THPs, broken up), 'fragmented_kb N', 'kept_kb N', 'usec N',\n"
+	"'free_2m_before N' and 'free_2m_after N' (free blocks of order >= 9 in\n"
+	"/proc/buddyinfo); metrics of the same names. Exit 0 ok, 1 no THP could\n"
+	"be had at all, 2 usage.\n";
+
+#define PMD_ORDER 9
+
+struct opts {
+	double share;
+	uint64_t size;		/* 0: --share of the free 2 MiB blocks */
+	uint64_t every;
+	uint64_t batch;
+	int hold;
+};
+
+struct tally {
+	uint64_t chunks, thp_chunks, kept;
+};
+
+static double parse_share(const char *arg)
+{
+	char *end;
+	double v = strtod(arg, &end);
+
+	if (end == arg || *end || !(v > 0 && v <= 0.99))
+		wl_usage_error(usage, "--share: '%s' is not a share in (0, 0.99]", arg);
+	return v;
+}
+
+static void parse_args(int argc, char **argv, struct opts *o)
+{
+	static const struct option longopts[] = {
+		{ "share", required_argument, NULL, 's' },
+		{ "size", required_argument, NULL, 'S' },
+		{ "every", required_argument, NULL, 'e' },
+		{ "batch", required_argument, NULL, 'b' },
+		{ "hold", no_argument, NULL, 'H' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int c;
+
+	*o = (struct opts){ .share = 0.9, .every = WL_PMD_SIZE, .batch = 64 * WL_MIB };
+	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+		switch (c) {
+		case 's': o->share = parse_share(optarg); break;
+		case 'S': o->size = wl_opt_size("--size", optarg, usage); break;
+		case 'e': o->every = wl_opt_size("--every", optarg, usage); break;
+		case 'b': o->batch = wl_opt_size("--batch", optarg, usage); break;
+		case 'H': o->hold = 1; break;
+		default: wl_opt_fallback(c, usage);
+		}
+	}
+	wl_no_operands(argc, argv, usage);
+	if (o->every < 2 * WL_BASE_PAGE || o->every > WL_PMD_SIZE ||
+	    (o->every & (o->every - 1)))
+		wl_usage_error(usage, "--every must be a power of two from 8K to 2M");
+	if (o->batch % WL_PMD_SIZE)
+		wl_usage_error(usage, "--batch must be a multiple of 2M");
+}
+
+/* Die with the parent: a harness killed with SIGKILL must not leave this
+ * holding memory in pieces. */
+static void follow_parent(const sigset_t *stop)
+{
+	pid_t parent = getppid();
+
+	sigprocmask(SIG_BLOCK, stop, NULL);
+	if (prctl(PR_SET_PDEATHSIG, SIGTERM))
+		wl_warn("PR_SET_PDEATHSIG failed: %s", strerror(errno));
+	if (getppid() != parent)
+		exit(WL_EXIT_OK);
+}
+
+/* Split each THP of the batch, keep one page per o->every, free the rest. */
+static void break_up(char *p, const struct opts *o)
+{
+	uint64_t off, blk;
+
+	for (off = 0; off < o->batch; off += WL_PMD_SIZE) {
+		if (madvise(p + off, WL_BASE_PAGE, MADV_COLD) && errno != EINVAL)
+			wl_fail("madvise(MADV_COLD) failed: %s", strerror(errno));
+		for (blk = off; blk < off + WL_PMD_SIZE; blk += o->every) {
+			if (madvise(p + blk + WL_BASE_PAGE, o->every - WL_BASE_PAGE,
+				    MADV_DONTNEED))
+				wl_fail("madvise(MADV_DONTNEED) failed: %s", strerror(errno));
+		}
+	}
+	madvise(p, o->batch, MADV_NOHUGEPAGE);
+}
+
+/* One batch: fault it as THPs, break them up. The THPs it held. */
+static uint64_t one_batch(const struct opts *o, struct tally *t)
+{
+	char *p = wl_map_aligned(o->batch, WL_PMD_SIZE, PROT_READ | PROT_WRITE);
+	uint64_t off, thps;
+	long long huge;
+
+	if (!p)
+		wl_fail("mmap of %llu bytes failed: %s",
+			(unsigned long long)o->batch, strerror(errno));
+	madvise(p, o->batch, MADV_HUGEPAGE);
+	for (off = 0; off < o->batch; off += WL_PMD_SIZE)
+		p[off] = 1;
+	huge = wl_range_anon_huge_kb(p, o->batch);
+	if (huge < 0 || (uint64_t)huge * WL_KIB < o->batch) {
+		/* EAGAIN, ENOMEM: as many as it could; EINVAL: no MADV_COLLAPSE. */
+		madvise(p, o->batch, MADV_COLLAPSE);
+		huge = wl_range_anon_huge_kb(p, o->batch);
+	}
+	thps = huge > 0 ? (uint64_t)huge * WL_KIB / WL_PMD_SIZE : 0;
+	t->chunks += o->batch / WL_PMD_SIZE;
+	t->thp_chunks += thps;
+	t->kept += thps * (WL_PMD_SIZE / o->every) + o->batch / WL_PMD_SIZE - thps;
+	break_up(p, o);
+	return thps;
+}
+
+static void report(const char *name, double v)
+{
+	printf("%s %.0f\n", name, v);
+	wl_metric(name, v);
+}
+
+static void hold(const sigset_t *stop)
+{
+	int sig;
+
+	printf("ready\n");
+	fflush(stdout);
+	sigwait(stop, &sig);
+}
+
+int main(int argc, char **argv)
+{
+	struct tally t = { 0 };
+	double before, t0, t1;
+	uint64_t target;
+	struct opts o;
+	sigset_t stop;
+
+	parse_args(argc, argv, &o);
+	sigemptyset(&stop);
+	sigaddset(&stop, SIGTERM);
+	sigaddset(&stop, SIGINT);
+	sigaddset(&stop, SIGHUP);
+	if (o.hold)
+		follow_parent(&stop);
+	before = wl_free_blocks(PMD_ORDER);
+	if (!o.size && before < 0)
+		wl_die("cannot read /proc/buddyinfo for --share; give --size");
+	target = o.size ? o.size : (uint64_t)(o.share * before) * WL_PMD_SIZE;
+	target -= target % WL_PMD_SIZE;
+	t0 = wl_now_usec();
+	while (t.thp_chunks * WL_PMD_SIZE < target)
+		if (!one_batch(&o, &t))
+			break;	/* no THP to be had: as broken as it gets */
+	t1 = wl_now_usec();
+	report("target_kb", (double)(target / WL_KIB));
+	report("chunks", (double)t.chunks);
+	report("thp_chunks", (double)t.thp_chunks);
+	report("fragmented_kb", (double)(t.thp_chunks * WL_PMD_SIZE / WL_KIB));
+	report("kept_kb", (double)(t.kept * WL_BASE_PAGE / WL_KIB));
+	report("usec", t1 - t0);
+	report("free_2m_before", before);
+	report("free_2m_after", wl_free_blocks(PMD_ORDER));
+	if (!t.thp_chunks)
+		wl_fail("no THP could be had (is THP compiled in?); nothing was broken up");
+	if (o.hold)
+		hold(&stop);
+	return 0;
+}
