@@ -27,11 +27,13 @@ struct cli {
 static void usage(FILE *f)
 {
 	fputs("usage: thpbench compare BASE.json NEW.json [options]\n"
-	      "       thpbench compare RESULTS.json --by thp|label [--base VALUE] [options]\n"
+	      "       thpbench compare RESULTS.json --by thp|label|mthp|mem [--base VALUE] [options]\n"
 	      "options:\n"
 	      "  -f, --format FMT        text (default), ministat, welch, email, md, csv, json\n"
-	      "  -b, --by thp|label      compare THP modes or labels inside one file\n"
-	      "      --base VALUE        the THP mode or label to compare against\n"
+	      "  -b, --by thp|label|mthp|mem  compare THP modes, labels, mTHP sizes or\n"
+	      "                          memory states inside one file\n"
+	      "      --base VALUE        the THP mode, label, mTHP size or memory state\n"
+	      "                          to compare against\n"
 	      "                          (default: the first of each case in file order)\n"
 	      "  -c, --confidence PCT    confidence level, default 95 (also 0.95)\n"
 	      "  -t, --threshold [METRIC=]PCT%\n"
@@ -199,12 +201,9 @@ static int parse_opt(struct cli *c, int opt, const char *arg)
 		c->format = (enum cmp_format)v;
 		return 0;
 	case 'b':
-		if (!strcmp(arg, "thp"))
-			c->o.by = CMP_BY_THP;
-		else if (!strcmp(arg, "label"))
-			c->o.by = CMP_BY_LABEL;
-		else
+		if ((v = cmp_by_parse(arg)) < 0)
 			goto bad;
+		c->o.by = (enum cmp_by)v;
 		return 0;
 	case OPT_BASE:
 		c->o.base_value = arg;
@@ -271,7 +270,7 @@ static int parse_args(struct cli *c, int argc, char **argv)
 	}
 	npos = argc - optind;
 	if (c->o.by == CMP_FILES && npos != 2) {
-		tb_err("compare: expected BASE.json NEW.json (or one file with --by thp|label)");
+		tb_err("compare: expected BASE.json NEW.json (or one file with --by thp|label|mthp|mem)");
 		return -1;
 	}
 	if (c->o.by != CMP_FILES && npos != 1) {
@@ -279,7 +278,7 @@ static int parse_args(struct cli *c, int argc, char **argv)
 		return -1;
 	}
 	if (c->o.base_value && c->o.by == CMP_FILES) {
-		tb_err("compare: --base only applies with --by thp|label");
+		tb_err("compare: --base only applies with --by");
 		return -1;
 	}
 	c->o.base_path = argv[optind];

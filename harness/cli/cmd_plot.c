@@ -42,8 +42,8 @@ static void usage(FILE *f)
 	      "file's in DIR/NAME.\n\n"
 	      "  -o, --output DIR     where the .gp, .dat, .png and .svg "
 	      "files go\n"
-	      "  --by thp|label       one file: also A/B charts of its "
-	      "THP modes or labels\n"
+	      "  --by thp|label|mthp|mem  one file: also A/B charts of its THP\n"
+	      "                       modes, labels, mTHP sizes or memory states\n"
 	      "  --base VALUE         with --by: the mode or label to "
 	      "compare against\n"
 	      "  --force              compare even when the environments "
@@ -66,7 +66,7 @@ static const struct option long_opts[] = {
 /* 0 go on, 1 done (help), -1 usage error (said). */
 static int parse_args(struct plot_cli *c, int argc, char **argv)
 {
-	int opt;
+	int opt, by;
 
 	optind = 0;	/* GNU: start afresh (tests call us repeatedly) */
 	while ((opt = getopt_long(argc, argv, "o:h", long_opts, NULL)) != -1) {
@@ -75,14 +75,11 @@ static int parse_args(struct plot_cli *c, int argc, char **argv)
 			c->outdir = optarg;
 			break;
 		case 'B':
-			if (!strcmp(optarg, "thp")) {
-				c->o.by = CMP_BY_THP;
-			} else if (!strcmp(optarg, "label")) {
-				c->o.by = CMP_BY_LABEL;
-			} else {
-				tb_err("--by %s: expected thp or label", optarg);
+			if ((by = cmp_by_parse(optarg)) < 0) {
+				tb_err("--by %s: expected thp, label, mthp or mem", optarg);
 				return -1;
 			}
+			c->o.by = (enum cmp_by)by;
 			c->by = true;
 			break;
 		case 'b':

@@ -20,12 +20,14 @@
 #include "measure/env.h"
 #include "measure/event_list.h"
 #include "measure/events.h"
+#include "measure/memstate.h"
 #include "measure/plan.h"
 #include "measure/progress.h"
 #include "plot/plot.h"
 #include "results/report.h"
 #include "measure/runner.h"
 #include "system/hugetlb_pool.h"
+#include "system/mthp.h"
 #include "system/settings.h"
 #include "results/store.h"
 #include "results/store_log.h"
@@ -50,6 +52,7 @@ struct run_opts {
 	unsigned long seed;
 	bool seed_set;
 	enum progress_mode progress;
+	struct axes axes;	/* --mthp, --mthp-shmem, --memory-state, --fragment-share */
 };
 
 struct session {
@@ -63,6 +66,7 @@ struct session {
 	char **touched;		/* every knob any item sets */
 	size_t ntouched;
 	json_t *pool_got;	/* pool knob -> what the kernel gave, when short */
+	struct mthp_size mthp_sizes[MTHP_MAX_SIZES];	/* what this kernel offers */
 	char logdir[4096];
 	struct store_log log;	/* results.jsonl: each repetition as it ends */
 	long seq;
@@ -86,6 +90,8 @@ static void usage(FILE *f)
 		"                    [--timeout SEC] [--order interleave|shuffle|sequential]\n"
 		"                    [--kernel-id ID] [--progress auto|tty|lines|none]\n"
 		"                    [--wait[=SECONDS]]\n"
+		"                    [--mthp 16K,64K,2M] [--mthp-shmem MODE]\n"
+		"                    [--memory-state fresh,compacted,fragmented] [--fragment-share F]\n"
 		"       thpbench run [opts] -- COMMAND [ARGS...]\n");
 }
 
@@ -105,16 +111,26 @@ static int parse_opts(int argc, char **argv, struct run_opts *o)
 		{ "kernel-id", required_argument, NULL, 'K' },
 		{ "progress", required_argument, NULL, 'P' },
 		{ "wait", optional_argument, NULL, 'W' },
+		{ "mthp", required_argument, NULL, 'A' },
+		{ "mthp-shmem", required_argument, NULL, 'A' },
+		{ "memory-state", required_argument, NULL, 'A' },
+		{ "fragment-share", required_argument, NULL, 'A' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
 	};
+	char err[400];
+	int c, idx = 0;
 	long v;
-	int c;
 
+	axes_init(&o->axes);
 	o->reps = o->warmup = -1;
 	o->timeout_s = -1;
-	while ((c = getopt_long(argc, argv, "o:r:e:h", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "o:r:e:h", longopts, &idx)) != -1) {
 		switch (c) {
+		case 'A':
+			if (axes_key(&o->axes, longopts[idx].name, optarg, err, sizeof(err)) < 0)
+				tb_die("--%s: %s", longopts[idx].name, err);
+			break;
 		case 'o': o->outdir = optarg; break;
 		case 'e': o->events = optarg; break;
 		case 't': o->thp = optarg; break;
@@ -426,10 +442,17 @@ static void execute(struct session *ss, const struct plan_item *it,
 	struct tb_case *c = &ss->res.cases[it->case_idx];
 	struct tb_run scratch = { .huge = -1 };
 	struct tb_run *run = record ? case_add_run(c) : &scratch;
+	struct sysstate_spec sys = {
+		.mm_root = ss->settings.root,
+		.mthp_kb = it->mthp.kb, .nmthp = it->has_mthp ? it->mthp.n : 0,
+	};
+	struct memstate_opts mo = { .stop = &stop_requested };
+	struct memstate ms = { 0 };
 	struct run_spec spec = {
 		.path = it->path, .argv = it->argv, .env_extra = c->env,
 		.nenv = c->nenv, .evs = ss->evs, .nevs = ss->nevs,
 		.timeout_s = it->timeout_s, .on_spawn = settings_set_child,
+		.sys = &sys,
 	};
 	char err[512];
 
@@ -442,8 +465,16 @@ static void execute(struct session *ss, const struct plan_item *it,
 		tb_err("%s: %s", c->id, err);
 		goto out;
 	}
+	if (it->has_mem && memstate_prepare(it->mem, it->fragment_share, &mo, &ms,
+					      &run->metrics, err, sizeof(err))) {
+		run->status = RUN_ERROR;
+		run->reason = xstrdup(err);
+		tb_err("%s: %s", c->id, err);
+		goto out;
+	}
 	spec.out_fd = open_log(ss, c);
 	runner_run(&spec, run);
+	memstate_release(&ms);
 	if (spec.out_fd >= 0)
 		close(spec.out_fd);
 	check_drift(ss, it, run);
@@ -626,6 +657,10 @@ static void build_plan(struct session *ss, struct plan_opts *po)
 	po->warmup = ss->o->warmup;
 	po->timeout_s = ss->o->timeout_s;
 	po->label = ss->o->label;
+	po->axes = &ss->o->axes;
+	po->nmthp_sizes = mthp_list_sizes(ss->settings.root, ss->mthp_sizes,
+					   MTHP_MAX_SIZES);
+	po->mthp_sizes = ss->mthp_sizes;
 	if (ss->o->thp && parse_thp_list(ss->o->thp, &po->thp_override,
 					 &po->nthp_override, err, sizeof(err)))
 		tb_die("--thp: %s", err);
@@ -784,5 +819,6 @@ int cmd_run(int argc, char **argv)
 	free(ss.touched);
 	free_strv(po.thp_override, po.nthp_override);
 	free((char *)po.current_thp);
+	axes_free(&o.axes);
 	return stop_requested ? 128 + SIGINT : rc;
 }

@@ -14,6 +14,7 @@ enum {
 	KEY_ENV = 1,
 	KEY_THP = 2,
 	KEY_LABEL = 4,
+	KEY_DIMS = 8,	/* the dimensions but the one compared along */
 };
 
 static const char *const test_names[] = {
@@ -39,6 +40,62 @@ int cmp_test_parse(const char *s)
 		if (!strcmp(s, test_names[i]))
 			return (int)i;
 	return -1;
+}
+
+static const char *const by_names[] = {
+	[CMP_FILES] = "files",
+	[CMP_BY_THP] = "thp",
+	[CMP_BY_LABEL] = "label",
+	[CMP_BY_MTHP] = "mthp",
+	[CMP_BY_MEM] = "mem",
+};
+
+static const char *const by_words[] = {
+	[CMP_FILES] = "file",
+	[CMP_BY_THP] = "THP mode",
+	[CMP_BY_LABEL] = "label",
+	[CMP_BY_MTHP] = "mTHP size",
+	[CMP_BY_MEM] = "memory state",
+};
+
+const char *cmp_by_name(enum cmp_by by)
+{
+	return (size_t)by < ARRAY_SIZE(by_names) ? by_names[by] : "files";
+}
+
+const char *cmp_by_what(enum cmp_by by)
+{
+	return (size_t)by < ARRAY_SIZE(by_words) ? by_words[by] : "file";
+}
+
+int cmp_by_parse(const char *s)
+{
+	size_t i;
+
+	for (i = CMP_BY_THP; i < ARRAY_SIZE(by_names); i++)
+		if (!strcmp(s, by_names[i]))
+			return (int)i;
+	return -1;
+}
+
+/* The dimension a "by" compares along, NULL for thp and label. */
+static const char *by_dim(enum cmp_by by)
+{
+	return by == CMP_BY_MTHP || by == CMP_BY_MEM ? by_names[by] : NULL;
+}
+
+static const char *or_empty(const char *s)
+{
+	return s ? s : "";
+}
+
+const char *cmp_by_value(const struct tb_case *c, enum cmp_by by)
+{
+	if (by == CMP_BY_THP)
+		return or_empty(c->thp);
+	if (by == CMP_BY_LABEL)
+		return or_empty(c->label);
+	return or_empty(json_string_value(json_object_get(c->dims, by_dim(by))));
 }
 
 void cmp_opts_init(struct cmp_opts *o)
@@ -80,7 +137,23 @@ static void sb_strv(struct sbuf *b, char **v, size_t n, const char *sep)
 	}
 }
 
-static char *case_key(const struct tb_case *c, int fields)
+/* " mthp=64K mem=fragmented": every dimension of c but skip's. */
+static void sb_dims(struct sbuf *b, const struct tb_case *c, const char *skip)
+{
+	const char *key;
+	json_t *v;
+
+	json_object_foreach(c->dims, key, v) {
+		if (skip && !strcmp(key, skip))
+			continue;
+		sb_add(b, " ");
+		sb_add(b, key);
+		sb_add(b, "=");
+		sb_add(b, or_empty(json_string_value(v)));
+	}
+}
+
+static char *case_key(const struct tb_case *c, int fields, enum cmp_by by)
 {
 	struct sbuf b = { 0 };
 
@@ -99,12 +172,11 @@ static char *case_key(const struct tb_case *c, int fields)
 		sb_add(&b, "\x1flabel=");
 		sb_add(&b, c->label ? c->label : "");
 	}
+	if (fields & KEY_DIMS) {
+		sb_add(&b, "\x1f");
+		sb_dims(&b, c, by_dim(by));
+	}
 	return b.s;
-}
-
-static const char *or_empty(const char *s)
-{
-	return s ? s : "";
 }
 
 /* What was run, in the words of the command line. */
@@ -122,6 +194,7 @@ static char *case_title(const struct tb_case *c, enum cmp_by by)
 		sb_strv(&b, c->env, c->nenv, " ");
 		sb_add(&b, "]");
 	}
+	sb_dims(&b, c, by_dim(by));
 	if (by != CMP_BY_THP && c->thp && *c->thp) {
 		sb_add(&b, " thp=");
 		sb_add(&b, c->thp);
@@ -141,6 +214,10 @@ static char *side_name(const struct tb_case *c, enum cmp_by by,
 	if (by == CMP_BY_THP) {
 		snprintf(buf, sizeof(buf), "thp=%s",
 			 c->thp && *c->thp ? c->thp : "(as found)");
+		return xstrdup(buf);
+	}
+	if (by_dim(by)) {
+		snprintf(buf, sizeof(buf), "%s=%s", by_dim(by), cmp_by_value(c, by));
 		return xstrdup(buf);
 	}
 	if (c->label && *c->label)
@@ -207,23 +284,33 @@ static long best_partner(const struct tb_case *a, const char *key,
 	return by_name >= 0 ? by_name : first;
 }
 
+/* Why tc has no partner in the other file (a static buffer). */
+static const char *no_partner(const struct tb_case *tc, const char *other)
+{
+	static char why[160];
+
+	snprintf(why, sizeof(why), "no case in %s with the same workload, arguments, "
+		 "environment%s and THP mode", other,
+		 json_object_size(tc->dims) ? ", dimensions (mthp, mem)" : "");
+	return why;
+}
+
 static void pair_files(struct comparison *c)
 {
 	const struct tb_results *ra = c->ra, *rb = c->rb;
-	int fields = KEY_ENV | KEY_THP;
+	int fields = KEY_ENV | KEY_THP | KEY_DIMS;
 	char **kb = xcalloc(rb->ncases + 1, sizeof(*kb));
 	bool *used = xcalloc(rb->ncases + 1, sizeof(*used));
 	size_t i;
 
 	for (i = 0; i < rb->ncases; i++)
-		kb[i] = case_key(&rb->cases[i], fields);
+		kb[i] = case_key(&rb->cases[i], fields, c->opts.by);
 	for (i = 0; i < ra->ncases; i++) {
-		char *ka = case_key(&ra->cases[i], fields);
+		char *ka = case_key(&ra->cases[i], fields, c->opts.by);
 		long j = best_partner(&ra->cases[i], ka, rb, kb, used);
 
 		if (j < 0)
-			add_unmatched(c, &ra->cases[i], "base",
-				      "no case in NEW with the same workload, arguments, environment and THP mode");
+			add_unmatched(c, &ra->cases[i], "base", no_partner(&ra->cases[i], "NEW"));
 		else {
 			used[j] = true;
 			add_pair(c, &ra->cases[i], &rb->cases[j]);
@@ -232,17 +319,11 @@ static void pair_files(struct comparison *c)
 	}
 	for (i = 0; i < rb->ncases; i++) {
 		if (!used[i])
-			add_unmatched(c, &rb->cases[i], "new",
-				      "no case in BASE with the same workload, arguments, environment and THP mode");
+			add_unmatched(c, &rb->cases[i], "new", no_partner(&rb->cases[i], "BASE"));
 		free(kb[i]);
 	}
 	free(kb);
 	free(used);
-}
-
-static const char *by_value(const struct tb_case *tc, enum cmp_by by)
-{
-	return or_empty(by == CMP_BY_THP ? tc->thp : tc->label);
 }
 
 /* The base of one group: --base if given, else the first in file order. */
@@ -255,7 +336,7 @@ static long group_base(const struct comparison *c, char **keys, size_t i0)
 		return (long)i0;
 	for (j = i0; j < r->ncases; j++)
 		if (!strcmp(keys[j], keys[i0]) &&
-		    !strcmp(by_value(&r->cases[j], c->opts.by), c->opts.base_value))
+		    !strcmp(cmp_by_value(&r->cases[j], c->opts.by), c->opts.base_value))
 			return (long)j;
 	return -1;
 }
@@ -264,7 +345,7 @@ static void pair_group(struct comparison *c, char **keys, bool *done,
 		       size_t i0)
 {
 	const struct tb_results *r = c->ra;
-	const char *what = c->opts.by == CMP_BY_THP ? "THP mode" : "label";
+	const char *what = cmp_by_what(c->opts.by);
 	long base = group_base(c, keys, i0);
 	size_t j, k, members = 0;
 	char why[300];
@@ -284,14 +365,14 @@ static void pair_group(struct comparison *c, char **keys, bool *done,
 			continue;
 		for (k = i0; k < j; k++)
 			if (!strcmp(keys[k], keys[j]) &&
-			    !strcmp(by_value(&r->cases[k], c->opts.by),
-				    by_value(&r->cases[j], c->opts.by)))
+			    !strcmp(cmp_by_value(&r->cases[k], c->opts.by),
+				    cmp_by_value(&r->cases[j], c->opts.by)))
 				break;
-		if (k < j || !strcmp(by_value(&r->cases[j], c->opts.by),
-				     by_value(&r->cases[base], c->opts.by))) {
+		if (k < j || !strcmp(cmp_by_value(&r->cases[j], c->opts.by),
+				     cmp_by_value(&r->cases[base], c->opts.by))) {
 			snprintf(why, sizeof(why),
 				 "another case has the same workload, arguments and %s '%s': ambiguous",
-				 what, by_value(&r->cases[j], c->opts.by));
+				 what, cmp_by_value(&r->cases[j], c->opts.by));
 			add_unmatched(c, &r->cases[j], "", why);
 			continue;
 		}
@@ -307,13 +388,15 @@ static void pair_group(struct comparison *c, char **keys, bool *done,
 static void pair_by(struct comparison *c)
 {
 	const struct tb_results *r = c->ra;
-	int fields = c->opts.by == CMP_BY_THP ? KEY_ENV | KEY_LABEL : KEY_THP;
+	int fields = c->opts.by == CMP_BY_THP ? KEY_ENV | KEY_LABEL | KEY_DIMS :
+		     c->opts.by == CMP_BY_LABEL ? KEY_THP | KEY_DIMS :
+		     KEY_ENV | KEY_LABEL | KEY_THP | KEY_DIMS;
 	char **keys = xcalloc(r->ncases + 1, sizeof(*keys));
 	bool *done = xcalloc(r->ncases + 1, sizeof(*done));
 	size_t i;
 
 	for (i = 0; i < r->ncases; i++)
-		keys[i] = case_key(&r->cases[i], fields);
+		keys[i] = case_key(&r->cases[i], fields, c->opts.by);
 	for (i = 0; i < r->ncases; i++)
 		if (!done[i])
 			pair_group(c, keys, done, i);

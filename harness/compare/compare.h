@@ -56,6 +56,8 @@ enum cmp_by {
 	CMP_FILES,
 	CMP_BY_THP,
 	CMP_BY_LABEL,
+	CMP_BY_MTHP,	/* the "mthp" dimension of the cases (measure/axes.h) */
+	CMP_BY_MEM,	/* the "mem" dimension */
 };
 
 enum cmp_test {
@@ -63,6 +65,14 @@ enum cmp_test {
 	CMP_TEST_MW,
 	CMP_TEST_BOTH,	/* both must be significant */
 };
+
+/* "files", "thp", "label", "mthp", "mem"; -1 when s is none but files. */
+const char *cmp_by_name(enum cmp_by by);
+int cmp_by_parse(const char *s);
+/* In words: "THP mode", "label", "mTHP size", "memory state". */
+const char *cmp_by_what(enum cmp_by by);
+/* What a case is along by ("always", "64K"); "" when it has no value. */
+const char *cmp_by_value(const struct tb_case *c, enum cmp_by by);
 
 const char *cmp_test_name(enum cmp_test t);
 int cmp_test_parse(const char *s);

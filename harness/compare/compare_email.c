@@ -151,7 +151,7 @@ void compare_print_email(const struct comparison *c, FILE *out)
 		wrap(out, "  new:  ", "    ", buf);
 	} else {
 		snprintf(buf, sizeof(buf), "%s (%s), by %s", ka, c->opts.base_path,
-			 c->opts.by == CMP_BY_THP ? "THP mode" : "label");
+			 cmp_by_what(c->opts.by));
 		wrap(out, "  runs: ", "    ", buf);
 	}
 	snprintf(buf, sizeof(buf),

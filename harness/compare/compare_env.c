@@ -100,13 +100,33 @@ bool compare_is_mode_knob(const char *name)
 	       !strcmp(name, "transparent_hugepage/enabled");
 }
 
+/* A per-size mTHP knob, as env ("hugepages-64kB/enabled") or a case's
+ * settings ("transparent_hugepage/hugepages-64kB/shmem_enabled") name it. */
+static bool is_mthp_knob(const char *name)
+{
+	const char *slash = strrchr(name, '/');
+
+	if (!strncmp(name, "transparent_hugepage/", 21))
+		name += 21;
+	return !strncmp(name, "hugepages-", 10) && slash &&
+	       (!strcmp(slash, "/enabled") || !strcmp(slash, "/shmem_enabled"));
+}
+
+enum { EXEMPT_MODE = 1, EXEMPT_MTHP = 2 };
+
+static bool exempt(const char *name, int what)
+{
+	return ((what & EXEMPT_MODE) && compare_is_mode_knob(name)) ||
+	       ((what & EXEMPT_MTHP) && is_mthp_knob(name));
+}
+
 /*
  * one_sided: a key only one side has is reported, never blocking (a knob
  * the patched kernel adds); otherwise it blocks like any difference.
  */
 static void diff_objects(struct comparison *c, const char *prefix,
 			 const json_t *a, const json_t *b, bool blocking,
-			 bool exempt_mode, bool one_sided)
+			 int exempt_what, bool one_sided)
 {
 	const char **keys;
 	const json_t *va, *vb;
@@ -115,8 +135,8 @@ static void diff_objects(struct comparison *c, const char *prefix,
 
 	n = key_union(a, b, &keys);
 	for (i = 0; i < n; i++) {
-		/* The mode is what is compared, or each case set its own. */
-		if (exempt_mode && compare_is_mode_knob(keys[i]))
+		/* What is compared, or what each case set for itself. */
+		if (exempt(keys[i], exempt_what))
 			continue;
 		snprintf(what, sizeof(what), "%s%s", prefix, keys[i]);
 		va = json_object_get(a, keys[i]);
@@ -136,10 +156,11 @@ void compare_env_check(struct comparison *c, bool modes_set)
 		diff_value(c, machine_keys[i], json_object_get(ea, machine_keys[i]),
 			   json_object_get(eb, machine_keys[i]), true);
 	diff_objects(c, "thp.", json_object_get(ea, "thp"),
-		     json_object_get(eb, "thp"), true, modes_set, true);
+		     json_object_get(eb, "thp"), true,
+		     modes_set ? EXEMPT_MODE : 0, true);
 	/* Pools are sized per case by the runner; the boot value is news. */
 	diff_objects(c, "hugetlb.", json_object_get(ea, "hugetlb"),
-		     json_object_get(eb, "hugetlb"), false, false, false);
+		     json_object_get(eb, "hugetlb"), false, 0, false);
 	for (i = 0; i < ARRAY_SIZE(info_keys); i++)
 		diff_value(c, info_keys[i], json_object_get(ea, info_keys[i]),
 			   json_object_get(eb, info_keys[i]), false);
@@ -151,5 +172,6 @@ void compare_settings_check(struct comparison *c, const struct cmp_pair *p)
 
 	snprintf(prefix, sizeof(prefix), "settings of %s: ", p->title);
 	diff_objects(c, prefix, p->a->settings, p->b->settings, true,
-		     c->opts.by == CMP_BY_THP, false);
+		     c->opts.by == CMP_BY_THP ? EXEMPT_MODE | EXEMPT_MTHP :
+		     c->opts.by == CMP_BY_MTHP ? EXEMPT_MTHP : 0, false);
 }

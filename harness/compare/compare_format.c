@@ -262,7 +262,7 @@ void cf_print_sources(const struct comparison *c, FILE *out,
 		fprintf(out, "%sfile: %s%s%s\n", indent, c->opts.base_path,
 			*ka ? ", " : "", ka);
 		fprintf(out, "%scompared: by %s, base %s\n", indent,
-			c->opts.by == CMP_BY_THP ? "THP mode" : "label",
+			cmp_by_what(c->opts.by),
 			c->opts.base_value ? c->opts.base_value :
 			"the first of each case in file order");
 	}

@@ -119,10 +119,8 @@ static json_t *pair_json(const struct cmp_pair *p)
 
 static json_t *opts_json(const struct comparison *c)
 {
-	static const char *const by[] = { "files", "thp", "label" };
-
 	return json_pack("{s:s, s:s?, s:s?, s:s?, s:f, s:f, s:f, s:s, s:s, s:b, s:s?}",
-			 "by", by[c->opts.by], "base", c->opts.base_path,
+			 "by", cmp_by_name(c->opts.by), "base", c->opts.base_path,
 			 "new", c->opts.new_path, "base_value", c->opts.base_value,
 			 "confidence", c->opts.confidence,
 			 "threshold", c->opts.threshold, "power", c->opts.power,

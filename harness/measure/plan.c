@@ -73,23 +73,63 @@ static bool wants_hugetlb(const struct suite_case *sc)
 	return false;
 }
 
-static bool expect_huge(const struct suite_case *sc, const char *mode)
+/* One point of a case's axes: what add_item expands it with. */
+struct variant {
+	const struct mthp_choice *mthp;	/* NULL: no mTHP dimension */
+	const char *shmem;		/* shmem_enabled of the chosen sizes */
+	const enum mem_state *mem;	/* NULL: no memory dimension */
+	double fragment_share;
+	const char *mode;		/* THP mode */
+};
+
+/* The anon mode the chosen mTHP sizes end up in. */
+static const char *mthp_mode(const struct variant *v)
+{
+	const char *m = v->mthp->mode;
+
+	return !*m || !strcmp(m, "inherit") ? v->mode : m;
+}
+
+static bool expect_huge(const struct suite_case *sc, const struct variant *v)
 {
 	if (sc->expect_huge == EXPECT_YES)
 		return true;
 	if (sc->expect_huge == EXPECT_NO)
 		return false;
-	return !strcmp(mode, "always") || wants_hugetlb(sc);
+	return !strcmp(v->mthp ? mthp_mode(v) : v->mode, "always") ||
+	       wants_hugetlb(sc);
+}
+
+/* "NAME[/mthp=X][/mem=Y]/thp=MODE", and the dims object. */
+static void name_case(struct tb_case *c, const struct suite_case *sc,
+		      const struct variant *v)
+{
+	char id[512];
+	size_t n;
+
+	n = (size_t)snprintf(id, sizeof(id), "%s", sc->name);
+	if (v->mthp || v->mem)
+		c->dims = json_object();
+	if (v->mthp) {
+		n += (size_t)snprintf(id + n, sizeof(id) - n, "/mthp=%s", v->mthp->name);
+		json_object_set_new(c->dims, "mthp", json_string(v->mthp->name));
+	}
+	if (v->mem && n < sizeof(id)) {
+		n += (size_t)snprintf(id + n, sizeof(id) - n, "/mem=%s",
+				      mem_state_name(*v->mem));
+		json_object_set_new(c->dims, "mem", json_string(mem_state_name(*v->mem)));
+	}
+	if (n < sizeof(id))
+		snprintf(id + n, sizeof(id) - n, "/thp=%s", v->mode);
+	c->id = xstrdup(id);
 }
 
 static void fill_case(struct tb_case *c, const struct suite_case *sc,
-		      const char *mode, const struct plan_opts *o)
+		      const struct variant *v, const struct plan_opts *o)
 {
-	char id[512];
 	size_t i;
 
-	snprintf(id, sizeof(id), "%s/thp=%s", sc->name, mode);
-	c->id = xstrdup(id);
+	name_case(c, sc, v);
 	c->name = xstrdup(sc->name);
 	c->workload = xstrdup(sc->workload);
 	c->nargs = sc->nargs;
@@ -100,9 +140,9 @@ static void fill_case(struct tb_case *c, const struct suite_case *sc,
 	c->env = xcalloc(sc->nenv + 1, sizeof(char *));
 	for (i = 0; i < sc->nenv; i++)
 		c->env[i] = xstrdup(sc->env[i]);
-	c->thp = xstrdup(mode);
+	c->thp = xstrdup(v->mode);
 	c->label = xstrdup(o->label ? o->label : sc->label ? sc->label : "");
-	c->expect_huge = expect_huge(sc, mode);
+	c->expect_huge = expect_huge(sc, v);
 	c->settings = json_object();
 	c->extra = json_deep_copy(sc->extra);
 }
@@ -112,9 +152,15 @@ static void skip_if_needed(struct plan_item *it, const struct plan_opts *o,
 {
 	char why[256];
 
-	if (o->can_write || !it->nknobs)
+	if (it->skip || o->can_write)
 		return;
-	if (strcmp(mode, o->current_thp))
+	if (it->has_mem && it->mem != MEM_FRESH)
+		snprintf(why, sizeof(why),
+			 "not root: memory cannot be %s here",
+			 mem_state_name(it->mem));
+	else if (!it->nknobs)
+		return;
+	else if (strcmp(mode, o->current_thp))
 		snprintf(why, sizeof(why),
 			 "not root: THP is \"%s\" here and cannot be switched to \"%s\"",
 			 o->current_thp, mode);
@@ -132,7 +178,7 @@ static void unsupported_if_needed(struct plan_item *it,
 	char why[512];
 	size_t i;
 
-	if (!o->sysfs_root)
+	if (!o->sysfs_root || it->skip)
 		return;
 	for (i = 0; i < it->nknobs; i++) {
 		if (hugetlb_is_pool_knob(it->knobs[i].key) &&
@@ -146,8 +192,36 @@ static void unsupported_if_needed(struct plan_item *it,
 	}
 }
 
+static void add_mthp_knob(const char *knob, const char *value, void *arg)
+{
+	add_knob(arg, knob, value);
+}
+
+/* The variant's mTHP knobs and memory state; a size this kernel lacks
+ * makes the item "not measurable here". */
+static void add_axes(struct plan_item *it, const struct variant *v,
+		     const struct plan_opts *o)
+{
+	char why[256];
+
+	if (v->mem) {
+		it->has_mem = true;
+		it->mem = *v->mem;
+		it->fragment_share = v->fragment_share;
+	}
+	if (!v->mthp)
+		return;
+	it->has_mthp = true;
+	it->mthp = *v->mthp;
+	if (mthp_choice_knobs(v->mthp, v->mode, v->shmem, o->mthp_sizes,
+			      o->nmthp_sizes, add_mthp_knob, it, why, sizeof(why))) {
+		it->skip = xstrdup(why);
+		it->unsupported = true;
+	}
+}
+
 static void add_item(struct plan *plan, struct tb_results *r, const struct suite *s,
-		     const struct suite_case *sc, const char *mode,
+		     const struct suite_case *sc, const struct variant *v,
 		     const struct plan_opts *o)
 {
 	struct tb_case *c = results_add_case(r);
@@ -159,9 +233,10 @@ static void add_item(struct plan *plan, struct tb_results *r, const struct suite
 	memset(it, 0, sizeof(*it));
 	it->case_idx = r->ncases - 1;
 	it->sc = sc;
-	fill_case(c, sc, mode, o);
-	if (o->can_write || strcmp(mode, o->current_thp))
-		add_knob(it, "transparent_hugepage/enabled", mode);
+	fill_case(c, sc, v, o);
+	if (o->can_write || strcmp(v->mode, o->current_thp))
+		add_knob(it, "transparent_hugepage/enabled", v->mode);
+	add_axes(it, v, o);
 	for (i = 0; i < sc->nset; i++)
 		add_knob(it, sc->set[i].key, sc->set[i].value);
 	for (i = 0; i < it->nknobs; i++)
@@ -181,7 +256,7 @@ static void add_item(struct plan *plan, struct tb_results *r, const struct suite
 	it->expect_huge = c->expect_huge;
 	unsupported_if_needed(it, o);
 	if (!it->skip)
-		skip_if_needed(it, o, mode);
+		skip_if_needed(it, o, v->mode);
 	if (it->skip) {
 		if (!c->extra)
 			c->extra = json_object();
@@ -190,28 +265,45 @@ static void add_item(struct plan *plan, struct tb_results *r, const struct suite
 	}
 }
 
+/* Every point of the case's mTHP x memory x THP axes, in that order. */
+static void add_case(struct plan *plan, struct tb_results *r,
+		     const struct suite *s, const struct suite_case *sc,
+		     const struct plan_opts *o)
+{
+	static char *current_only[] = { "current" };
+	char **modes = o->thp_override ? o->thp_override : sc->thp ? sc->thp :
+		       s->thp ? s->thp : current_only;
+	size_t nmodes = o->thp_override ? o->nthp_override : sc->thp ? sc->nthp :
+			s->thp ? s->nthp : 1;
+	size_t im, ie, j;
+	struct variant v;
+	struct axes ax;
+
+	axes_resolve(&s->axes, &sc->axes, o->axes, &ax);
+	for (im = 0; im < (ax.mthp ? ax.nmthp : 1); im++)
+		for (ie = 0; ie < (ax.mem ? ax.nmem : 1); ie++)
+			for (j = 0; j < nmodes; j++) {
+				v = (struct variant){
+					.mthp = ax.mthp ? &ax.mthp[im] : NULL,
+					.shmem = ax.mthp_shmem,
+					.mem = ax.mem ? &ax.mem[ie] : NULL,
+					.fragment_share = axes_fragment_share(&ax),
+					.mode = strcmp(modes[j], "current") ?
+						modes[j] : o->current_thp,
+				};
+				add_item(plan, r, s, sc, &v, o);
+			}
+	axes_free(&ax);
+}
+
 void plan_build(const struct suite *s, const struct plan_opts *o,
 		struct plan *plan, struct tb_results *r)
 {
-	static char *current_only[] = { "current" };
-	size_t i, j, nmodes;
-	char **modes;
+	size_t i;
 
 	memset(plan, 0, sizeof(*plan));
-	for (i = 0; i < s->ncases; i++) {
-		const struct suite_case *sc = &s->cases[i];
-
-		modes = o->thp_override ? o->thp_override : sc->thp ? sc->thp :
-			s->thp ? s->thp : current_only;
-		nmodes = o->thp_override ? o->nthp_override : sc->thp ? sc->nthp :
-			 s->thp ? s->nthp : 1;
-		for (j = 0; j < nmodes; j++) {
-			const char *mode = strcmp(modes[j], "current") ?
-					   modes[j] : o->current_thp;
-
-			add_item(plan, r, s, sc, mode, o);
-		}
-	}
+	for (i = 0; i < s->ncases; i++)
+		add_case(plan, r, s, &s->cases[i], o);
 }
 
 void plan_free(struct plan *plan)

@@ -1,12 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * plan - a suite (or a bare command) expanded into what will run: one
- * item per case x THP mode, with the knobs it needs, the resolved
- * executable, its repetitions, and whether it must be skipped here (not
- * root and a mode other than the current one, say). A case that needs
- * what this host lacks (a hugetlb pool of a size it does not have: 1 GiB
- * pages on a CPU without pdpe1gb) is "not measurable here": never run,
- * the cause recorded in the case's extra.unsupported, not an error.
+ * item per case x mTHP choice x memory state x THP mode (axes.h), with
+ * the knobs it needs, the resolved executable, its repetitions, and
+ * whether it must be skipped here (not root and a mode other than the
+ * current one, say). A case that needs what this host lacks (a hugetlb
+ * pool of a size it does not have: 1 GiB pages on a CPU without pdpe1gb;
+ * an mTHP size the kernel does not offer) is "not measurable here": never
+ * run, the cause recorded in the case's extra.unsupported, not an error.
  *
  * Workload names without a '/' are looked up in $THPBENCH_WORKLOADS, then
  * ../workloads next to the thpbench binary, then ./workloads, then PATH.
@@ -17,13 +18,15 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "axes.h"
 #include "results/results.h"
 #include "suite.h"
+#include "system/mthp.h"
 
 struct plan_item {
 	size_t case_idx;	/* index into tb_results.cases */
 	const struct suite_case *sc;
-	struct kv *knobs;	/* THP mode and the case's "set"s */
+	struct kv *knobs;	/* THP mode, mTHP sizes and the case's "set"s */
 	size_t nknobs;
 	char *path;		/* executable */
 	char **argv;		/* NULL-terminated */
@@ -32,6 +35,11 @@ struct plan_item {
 	bool expect_huge;
 	char *skip;		/* why it is skipped; NULL when it runs */
 	bool unsupported;	/* skipped: this host lacks what it needs */
+	bool has_mthp;		/* an mTHP choice is one of its dimensions */
+	struct mthp_choice mthp;
+	bool has_mem;		/* a memory state is one of its dimensions */
+	enum mem_state mem;
+	double fragment_share;	/* for MEM_FRAGMENTED */
 };
 
 struct plan {
@@ -49,6 +57,9 @@ struct plan_opts {
 	bool can_write;		/* knobs can be changed here */
 	const char *sysfs_root;	/* mm sysfs root: which hugetlb pools exist */
 	const char *proc_root;	/* /proc (cpuinfo: why a pool is missing) */
+	const struct axes *axes;	/* --mthp, --memory-state ...; NULL: none */
+	const struct mthp_size *mthp_sizes;	/* what this kernel offers */
+	size_t nmthp_sizes;
 };
 
 /* Expand s into plan and the (still run-less) cases of r. */

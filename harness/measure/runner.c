@@ -17,6 +17,7 @@
 #include "err_tail.h"
 #include "system/reap.h"
 #include "spawn.h"
+#include "sysstate.h"
 #include "tlb_profile.h"
 #include "util/util.h"
 #include "vmstat.h"
@@ -347,12 +348,30 @@ static double metric_or_zero(const struct tb_run *run, const char *name)
 	return m ? m->value : 0;
 }
 
+/* mTHP folios allocated in the run: anon_fault_alloc and shmem_alloc of
+ * every size recorded (mthp_stats.h). */
+static double mthp_allocs(const struct tb_run *run)
+{
+	double n = 0;
+	size_t i;
+
+	for (i = 0; i < run->metrics.n; i++) {
+		const char *name = run->metrics.v[i].name;
+		const char *dot = strrchr(name, '.');
+
+		if (!strncmp(name, "mthp.", 5) && dot &&
+		    (!strcmp(dot, ".anon_fault_alloc") || !strcmp(dot, ".shmem_alloc")))
+			n += run->metrics.v[i].value;
+	}
+	return n;
+}
+
 static void judge_huge(struct live *lv, struct tb_run *run)
 {
 	double thp = metric_or_zero(run, "vmstat.thp_fault_alloc") +
 		     metric_or_zero(run, "vmstat.thp_collapse_alloc") +
 		     metric_or_zero(run, "anon_huge_kb") +
-		     metric_or_zero(run, "hugetlb_pages");
+		     metric_or_zero(run, "hugetlb_pages") + mthp_allocs(run);
 
 	if (lv->smaps_seen) {
 		metric_set_put(&run->metrics, "roi.anon_huge_kb", lv->anon_huge_kb);
@@ -409,9 +428,11 @@ static int exec_error(struct live *lv, const struct run_spec *spec,
 }
 
 static void finish(struct live *lv, const struct run_spec *spec,
-		   struct tb_run *run, double t0, struct vmstat_snap *before)
+		   struct tb_run *run, double t0, struct vmstat_snap *before,
+		   const struct sysstate *sys_before)
 {
 	struct vmstat_snap after;
+	struct sysstate sys_after;
 	struct rusage ru;
 	int wstatus = 0;
 	double wall;
@@ -429,6 +450,11 @@ static void finish(struct live *lv, const struct run_spec *spec,
 		vmstat_delta(before, &after, &run->metrics);
 		vmstat_free(&after);
 	}
+	if (spec->sys) {
+		sysstate_take(spec->sys, &sys_after);
+		sysstate_record(spec->sys, sys_before, &sys_after, &run->metrics);
+		sysstate_free(&sys_after);
+	}
 	store_rusage(run, &ru, wall);
 	store_counters(lv, run);
 	store_workload_metrics(lv, run);
@@ -443,6 +469,7 @@ int runner_run(const struct run_spec *spec, struct tb_run *run)
 	struct live lv = { .pidfd = -1 };
 	char *path = NULL, **envp = NULL;
 	struct vmstat_snap before;
+	struct sysstate sys_before = { 0 };
 	double t0;
 	int rc = 0;
 
@@ -479,6 +506,8 @@ int runner_run(const struct run_spec *spec, struct tb_run *run)
 	counters_open(&lv.cs, spec->evs, spec->nevs, lv.pid);
 	memset(&before, 0, sizeof(before));
 	vmstat_read(spec->vmstat_path, &before);
+	if (spec->sys)
+		sysstate_take(spec->sys, &sys_before);
 	t0 = now_usec();
 	if (write(lv.p.go[1], "g", 1) != 1)
 		kill_child(&lv);
@@ -488,11 +517,12 @@ int runner_run(const struct run_spec *spec, struct tb_run *run)
 		waitpid(lv.pid, NULL, 0);
 		rc = -1;
 	} else {
-		finish(&lv, spec, run, t0, &before);
+		finish(&lv, spec, run, t0, &before, &sys_before);
 	}
 	if (spec->on_spawn)
 		spec->on_spawn(0);
 	vmstat_free(&before);
+	sysstate_free(&sys_before);
 	counters_close(&lv.cs);
 	free(path);
 	free(envp);

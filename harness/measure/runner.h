@@ -19,7 +19,8 @@
  * it left running - in its process group, or a daemon re-parented to us
  * (reap.h) - is killed and counted in run->leftover, with a warning.
  * After exit: wall_usec, user_usec, sys_usec, minflt, majflt, maxrss_kb
- * (wait4 rusage), vmstat.* deltas, one metric per counted event (scaled
+ * (wait4 rusage), vmstat.* deltas, with spec->sys the mTHP stats and
+ * buddyinfo levels of sysstate.h, one metric per counted event (scaled
  * as perf does, its counted share in run->counted_pct), the TLB profile's
  * derived figures (tlb_profile.h), and the events that could not be
  * counted in run->unsupported ("<not supported>" or "<not counted>").
@@ -28,7 +29,8 @@
  * pages were not huge) and gives RUN_INVALID; other codes RUN_FAILED; a
  * signal RUN_SIGNALED; the timeout kills the process group: RUN_TIMEOUT.
  * run->huge is 1 when THP or hugetlb backing was seen (vmstat thp_*alloc,
- * smaps samples, workload-reported anon_huge_kb / hugetlb_pages), else 0.
+ * mTHP anon_fault_alloc or shmem_alloc, smaps samples, workload-reported
+ * anon_huge_kb / hugetlb_pages), else 0.
  */
 #ifndef THPBENCH_RUNNER_H
 #define THPBENCH_RUNNER_H
@@ -38,6 +40,7 @@
 #include <sys/types.h>
 
 #include "events.h"
+#include "sysstate.h"
 #include "results/results.h"
 
 #define WORKLOAD_EXIT_INVALID 3
@@ -52,6 +55,7 @@ struct run_spec {
 	double timeout_s;		/* 0: none */
 	int out_fd;			/* child's stdout and stderr; -1: inherit */
 	const char *vmstat_path;	/* NULL: /proc/vmstat */
+	const struct sysstate_spec *sys;	/* mTHP stats, buddyinfo; NULL: none */
 	void (*on_spawn)(pid_t pid);	/* told the child's pid (0 after it is reaped) */
 };
 

@@ -162,6 +162,19 @@ static bool event_list_ok(const char *val)
 	return true;
 }
 
+/* An axes.h key (mthp, memory_state, ...): true when it is one, with
+ * ps->err set when its value is bad. */
+static bool is_axis_key(struct parse_state *ps, struct axes *a,
+			const char *key, const char *val)
+{
+	char why[400];
+	int rc = axes_key(a, key, val, why, sizeof(why));
+
+	if (rc < 0)
+		fail(ps, "%s: %s", key, why);
+	return rc != 0;
+}
+
 static int suite_key(struct parse_state *ps, const char *key, const char *val)
 {
 	struct suite *s = ps->s;
@@ -199,6 +212,8 @@ static int suite_key(struct parse_state *ps, const char *key, const char *val)
 			return fail(ps, "seed: \"%s\" is not a whole number%s", val, "");
 		s->seed = (unsigned long)v;
 		s->seed_set = true;
+	} else if (is_axis_key(ps, &s->axes, key, val)) {
+		return !ps->err[0];
 	} else {
 		return fail(ps, "unknown key \"%s\" in [suite]%s", key, "");
 	}
@@ -363,6 +378,8 @@ static int case_key(struct parse_state *ps, const char *key, const char *val)
 		return to_seconds(ps, key, val, &c->timeout_s);
 	else if (metric_of(key))
 		return metric_key(ps, key, val);
+	else if (is_axis_key(ps, &c->axes, key, val))
+		return !ps->err[0];
 	else
 		return fail(ps, "unknown key \"%s\" in [case %s]", key, c->name);
 	return 1;
@@ -640,6 +657,7 @@ void suite_free(struct suite *s)
 		}
 		free(c->set);
 		json_decref(c->extra);
+		axes_free(&c->axes);
 	}
 	for (i = 0; i < s->nclaims; i++) {
 		free(s->claims[i].id);
@@ -653,6 +671,7 @@ void suite_free(struct suite *s)
 	free(s->events);
 	free_strv(s->thp, s->nthp);
 	free(s->order);
+	axes_free(&s->axes);
 	memset(s, 0, sizeof(*s));
 }
 

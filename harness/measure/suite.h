@@ -7,6 +7,8 @@
  *                      thp (comma list of always/madvise/never, or
  *                      "current"), order (interleave | shuffle |
  *                      sequential), seed
+ *                      and the axes of axes.h: mthp, mthp_shmem,
+ *                      memory_state, fragment_share
  *   [case NAME]        workload (required), args, thp, label, env
  *                      (repeatable KEY=VALUE), set (repeatable
  *                      knob=value, knob relative to /sys/kernel/mm),
@@ -15,6 +17,7 @@
  *                      repetitions, warmup, timeout, better.METRIC
  *                      (lower|higher), threshold.METRIC (percent),
  *                      description
+ *                      and the axes of axes.h, for this case
  *   [claim ID]         a posting's claim checked after the run
  *                      (claims.h): posting, comparison, metric, base,
  *                      new, claimed, claimed_value, better, sense, needs,
@@ -32,6 +35,8 @@
 #include <jansson.h>
 #include <stdbool.h>
 #include <stddef.h>
+
+#include "axes.h"
 
 enum expect_huge { EXPECT_AUTO, EXPECT_YES, EXPECT_NO };
 
@@ -56,6 +61,7 @@ struct suite_case {
 	int repetitions, warmup;	/* -1: the suite's */
 	double timeout_s;		/* <0: the suite's */
 	json_t *extra;		/* {"metric":{NAME:{"better":..,"threshold":..}}} */
+	struct axes axes;	/* what this case sets of them */
 	int line;
 };
 
@@ -77,6 +83,7 @@ struct suite {
 	char *order;
 	unsigned long seed;
 	bool seed_set;
+	struct axes axes;	/* every case's, unless the case sets its own */
 	struct suite_case *cases;
 	size_t ncases, cap;
 	struct suite_claim *claims;

@@ -202,30 +202,51 @@ static size_t pick_panels(const struct group *g, enum pm_kind kind,
 	return n;
 }
 
-/* The x tic text of each case: what differs between the group's cases. */
+/* The values of a case's dimensions, "64K fragmented"; "" for none. */
+static void dims_text(const struct tb_case *c, char *buf, size_t len)
+{
+	const char *key;
+	size_t n = 0;
+	json_t *v;
+
+	buf[0] = '\0';
+	json_object_foreach(c->dims, key, v)
+		if (n < len)
+			n += (size_t)snprintf(buf + n, len - n, "%s%s", n ? " " : "",
+					      json_string_value(v) ? json_string_value(v) : "");
+}
+
+/* The x tic text of each case: what differs between the group's cases
+ * (dimensions, THP mode, label), one line each. */
 static char *case_label(const struct group *g, size_t i)
 {
 	const struct tb_case *c = g->c[i];
-	bool thp = false, label = false;
-	char buf[512];
-	size_t k;
+	bool thp = false, label = false, dims = false;
+	char buf[512], d0[160], dk[160];
+	size_t k, n = 0;
 
+	dims_text(g->c[0], d0, sizeof(d0));
 	for (k = 1; k < g->n; k++) {
 		thp |= strcmp(g->c[k]->thp, g->c[0]->thp) != 0;
 		label |= strcmp(g->c[k]->label, g->c[0]->label) != 0;
+		dims_text(g->c[k], dk, sizeof(dk));
+		dims |= strcmp(dk, d0) != 0;
 	}
-	if (!thp && !label) {
+	if (!thp && !label && !dims) {
 		thp = *c->thp;
 		label = !thp && *c->label;
 	}
-	if (thp && label)
-		snprintf(buf, sizeof(buf), "%s\n%s", *c->thp ? c->thp :
-			 "(as found)", c->label);
-	else if (thp)
-		snprintf(buf, sizeof(buf), "%s", *c->thp ? c->thp : "(as found)");
-	else if (label)
-		snprintf(buf, sizeof(buf), "%s", c->label);
-	else
+	buf[0] = '\0';
+	dims_text(c, dk, sizeof(dk));
+	if (dims)
+		n += (size_t)snprintf(buf + n, sizeof(buf) - n, "%s", dk);
+	if (thp && n < sizeof(buf))
+		n += (size_t)snprintf(buf + n, sizeof(buf) - n, "%s%s", n ? "\n" : "",
+				      *c->thp ? c->thp : "(as found)");
+	if (label && n < sizeof(buf))
+		n += (size_t)snprintf(buf + n, sizeof(buf) - n, "%s%s", n ? "\n" : "",
+				      c->label);
+	if (!n)
 		snprintf(buf, sizeof(buf), "%s", c->id);
 	return xstrdup(buf);
 }

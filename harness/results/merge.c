@@ -12,7 +12,7 @@ static const char *const same_keys[] = {
 };
 
 /* Case fields that define the measurement. */
-static const char *const case_keys[] = { "workload", "args", "env", "thp" };
+static const char *const case_keys[] = { "workload", "args", "env", "thp", "dims" };
 
 static const char *str_of(json_t *v)
 {

@@ -183,12 +183,19 @@ static const char *const rusage_names[] = {
 	"wall_usec", "user_usec", "sys_usec", "minflt", "majflt", "maxrss_kb",
 };
 
-/* Workload figures first, then rusage, then the harness's samples, then vmstat. */
+/*
+ * Workload figures first, then rusage, then the harness's samples, the
+ * mTHP counters, the memory state (buddy.*, memstate.*), then vmstat.
+ */
 static int metric_rank(const char *name)
 {
 	size_t i;
 
 	if (!strncmp(name, "vmstat.", 7))
+		return 5;
+	if (!strncmp(name, "buddy.", 6) || !strncmp(name, "memstate.", 9))
+		return 4;
+	if (!strncmp(name, "mthp.", 5))
 		return 3;
 	if (!strncmp(name, "roi.", 4))
 		return 2;
@@ -268,7 +275,8 @@ void report_case(FILE *f, const struct tb_case *c)
 		n = case_metric_values(c, names[i], vals, c->nruns);
 		if (stats_summary(vals, n, &s))
 			continue;
-		if (!strncmp(names[i], "vmstat.", 7) && s.min == 0 && s.max == 0) {
+		if ((metric_rank(names[i]) == 5 || metric_rank(names[i]) == 3) &&
+		    s.min == 0 && s.max == 0) {
 			quiet++;
 			continue;
 		}
@@ -281,7 +289,7 @@ void report_case(FILE *f, const struct tb_case *c)
 		fprintf(f, "%16s (counted x%%): multiplexed, on the PMU x%% of the time it was "
 			"enabled; the value is scaled by enabled/running, as perf stat does\n", "");
 	if (quiet)
-		fprintf(f, "%16s (%zu vmstat counters did not move; all are in results.json)\n",
+		fprintf(f, "%16s (%zu vmstat or mTHP counters did not move; all are in results.json)\n",
 			"", quiet);
 	free(names);
 	free(vals);

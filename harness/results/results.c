@@ -204,6 +204,7 @@ static void case_free(struct tb_case *c)
 	free_strv(c->args, c->nargs);
 	free_strv(c->env, c->nenv);
 	json_decref(c->settings);
+	json_decref(c->dims);
 	json_decref(c->extra);
 	for (i = 0; i < c->nruns; i++) {
 		free(c->runs[i].reason);

@@ -99,6 +99,9 @@ struct tb_case {
 	char **env;		/* "KEY=VALUE" added to the workload's environment */
 	size_t nenv;
 	char *thp;		/* THP enabled mode asked for; "" = left as found */
+	/* The case's other dimensions (measure/axes.h), name -> value strings:
+	 * {"mthp": "64K", "mem": "fragmented"}; NULL when it has none. */
+	json_t *dims;
 	char *label;		/* "base", a kernel name, a tunable value... */
 	bool expect_huge;	/* the case is meant to be huge-page backed */
 	json_t *settings;	/* knob -> value applied for this case (object) */

@@ -96,6 +96,8 @@ json_t *store_case_json(const struct tb_case *c, bool with_runs)
 	json_object_set_new(o, "args", strv_to_json(c->args, c->nargs));
 	json_object_set_new(o, "env", strv_to_json(c->env, c->nenv));
 	json_object_set_new(o, "thp", json_string(c->thp ? c->thp : ""));
+	if (c->dims && json_object_size(c->dims))
+		json_object_set(o, "dims", c->dims);
 	json_object_set_new(o, "label", json_string(c->label ? c->label : ""));
 	json_object_set_new(o, "expect_huge", json_boolean(c->expect_huge));
 	json_object_set_new(o, "settings",
@@ -180,6 +182,28 @@ int store_load_run(json_t *jr, struct tb_case *c, char *err, size_t errlen)
 	return 0;
 }
 
+/* "dims": an object of strings ({"mthp": "64K"}), or absent. */
+static int load_dims(json_t *jc, struct tb_case *c, char *err, size_t errlen)
+{
+	json_t *d = json_object_get(jc, "dims"), *v;
+	const char *key;
+
+	if (!d)
+		return 0;
+	if (!json_is_object(d)) {
+		snprintf(err, errlen, "case %s: \"dims\" is not an object", c->id);
+		return -1;
+	}
+	json_object_foreach(d, key, v)
+		if (!json_is_string(v)) {
+			snprintf(err, errlen, "case %s: dims.%s is not a string",
+				 c->id, key);
+			return -1;
+		}
+	c->dims = json_incref(d);
+	return 0;
+}
+
 int store_load_case(json_t *jc, struct tb_results *r, bool with_runs,
 		    char *err, size_t errlen)
 {
@@ -202,6 +226,8 @@ int store_load_case(json_t *jc, struct tb_results *r, bool with_runs,
 	c->args = json_to_strv(json_object_get(jc, "args"), &c->nargs);
 	c->env = json_to_strv(json_object_get(jc, "env"), &c->nenv);
 	c->thp = xstrdup(jstr(jc, "thp"));
+	if (load_dims(jc, c, err, errlen))
+		return -1;
 	c->label = xstrdup(jstr(jc, "label"));
 	c->expect_huge = json_is_true(json_object_get(jc, "expect_huge"));
 	v = json_object_get(jc, "settings");

@@ -19,6 +19,10 @@ struct better_rule {
  */
 static const struct better_rule rules[] = {
 	{ "vmstat.*", BETTER_NEUTRAL },
+	{ "mthp.*", BETTER_NEUTRAL },
+	{ "buddy.*", BETTER_NEUTRAL },
+	{ "memstate.*", BETTER_NEUTRAL },
+	{ "*success_pct", BETTER_HIGHER },
 	{ "*gbps*", BETTER_HIGHER },
 	{ "*gb/s*", BETTER_HIGHER },
 	{ "*gb_s", BETTER_HIGHER },
@@ -79,9 +83,15 @@ int better_parse(const char *s)
 	return -1;
 }
 
+/*
+ * Levels, not events of the run: vmstat and mTHP nr_* before and after,
+ * the state of free memory around it (buddy.*), what preparing that
+ * state did (memstate.*).
+ */
 bool metric_is_gauge(const char *name)
 {
-	return !fnmatch("vmstat.nr_*", name, 0);
+	return !fnmatch("vmstat.nr_*", name, 0) || !fnmatch("mthp.*.nr_*", name, 0) ||
+	       !fnmatch("buddy.*", name, 0) || !fnmatch("memstate.*", name, 0);
 }
 
 enum better metric_default_better(const char *name)

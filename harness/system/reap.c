@@ -96,9 +96,32 @@ static int kill_matching(match_fn match, pid_t pgid, pid_t *seen,
 	return n;
 }
 
+static pid_t spared;
+
+void reap_spare(pid_t pid)
+{
+	spared = pid;
+}
+
+pid_t reap_spared(void)
+{
+	return spared;
+}
+
+/* Our zombies; the spared child too when it died (it is then forgotten,
+ * so that nobody signals its pid, which may be reused). */
+static void reap_zombies(void)
+{
+	pid_t pid;
+
+	while ((pid = waitpid(-1, NULL, WNOHANG)) > 0)
+		if (pid == spared)
+			spared = 0;
+}
+
 static bool ours_or_in_group(const struct pstat *ps, pid_t pgid)
 {
-	return ps->pgrp == pgid || ps->ppid == getpid();
+	return ps->pid != spared && (ps->pgrp == pgid || ps->ppid == getpid());
 }
 
 static void pause_10ms(void)
@@ -119,8 +142,7 @@ int reap_leftovers(pid_t pgid)
 	for (round = 0; round < MAX_ROUNDS; round++) {
 		live = kill_matching(ours_or_in_group, pgid, seen, &nseen,
 				     ARRAY_SIZE(seen));
-		while (waitpid(-1, NULL, WNOHANG) > 0)
-			;
+		reap_zombies();
 		if (!live)
 			break;
 		pause_10ms();
@@ -159,8 +181,7 @@ int reap_group(pid_t pgid, unsigned long long start)
 		if (!kill_matching(in_group, pgid, seen, &nseen,
 				   ARRAY_SIZE(seen)))
 			break;
-		while (waitpid(-1, NULL, WNOHANG) > 0)
-			;
+		reap_zombies();
 		pause_10ms();
 	}
 	return (int)nseen;

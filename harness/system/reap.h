@@ -10,8 +10,8 @@
  * (prctl PR_SET_CHILD_SUBREAPER), so orphaned descendants of a workload
  * are re-parented to us instead of init, whatever session or group they
  * moved to. reap_leftovers() then finds every process in the
- * repetition's process group and every child of ours (the runner has no
- * other child while it calls it), SIGKILLs it, reaps our zombies and
+ * repetition's process group and every child of ours (but the one spared
+ * by reap_spare()), SIGKILLs it, reaps our zombies and
  * repeats until none is left (their own children come to us as they
  * die), bounded in time.
  *
@@ -41,6 +41,14 @@ int reap_leftovers(pid_t pgid);
  * signalled; waits up to about two seconds for them to be gone.
  */
 int reap_group(pid_t pgid, unsigned long long start);
+
+/*
+ * A child of ours that is no repetition's leftover (the fragmenter holding
+ * memory broken up for it, measure/memstate.h): reap_leftovers spares
+ * it. 0: none. reap_spared() is that pid while it lives, 0 once reaped.
+ */
+void reap_spare(pid_t pid);
+pid_t reap_spared(void);
 
 /* Start time of pid in clock ticks since boot; 0 when it does not exist. */
 unsigned long long proc_start_time(pid_t pid);

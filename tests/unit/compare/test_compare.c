@@ -339,6 +339,85 @@ static void test_env_mode_exempt(void **state)
 	results_free(&b);
 }
 
+/* A case of the mTHP axis: its dimension and the per-size knobs it set. */
+static struct tb_case *add_mthp_case(struct tb_results *r, const char *size,
+				     const char *thp)
+{
+	char id[64];
+	struct tb_case *c;
+	bool on16 = !strcmp(size, "16K");
+
+	snprintf(id, sizeof(id), "a/mthp=%s/thp=%s", size, thp);
+	c = add_case(r, id, "a", thp, "", NULL);
+	c->dims = json_pack("{ss}", "mthp", size);
+	json_object_set_new(c->settings, "transparent_hugepage/enabled", json_string(thp));
+	json_object_set_new(c->settings, "transparent_hugepage/hugepages-16kB/enabled",
+			    json_string(on16 ? thp : "never"));
+	json_object_set_new(c->settings, "transparent_hugepage/hugepages-64kB/enabled",
+			    json_string(on16 ? "never" : thp));
+	return c;
+}
+
+/* The mTHP size as a case dimension: --by mthp compares sizes within a
+ * THP mode, --by thp modes within a size, two files only equal sizes;
+ * the per-size knobs the axis set are no environment difference. */
+static void test_by_mthp(void **state)
+{
+	struct tb_results r = { 0 }, b = { 0 };
+	struct comparison c;
+	struct cmp_opts o;
+	char err[512];
+
+	(void)state;
+	put_env(&r, "box", "madvise", "6.18");
+	put_env(&b, "box", "madvise", "6.18");
+	add_runs(add_mthp_case(&r, "16K", "always"), "roi_usec", 1000, noise5, 5);
+	add_runs(add_mthp_case(&r, "64K", "always"), "roi_usec", 800, noise5b, 5);
+	add_runs(add_mthp_case(&r, "16K", "never"), "roi_usec", 1500, noise5, 5);
+	add_runs(add_mthp_case(&r, "64K", "never"), "roi_usec", 1500, noise5b, 5);
+	cmp_opts_init(&o);
+	o.by = CMP_BY_MTHP;
+	assert_int_equal(compare_build(&c, &r, &r, &o, err, sizeof(err)), 0);
+	assert_false(c.blocking);
+	assert_int_equal(c.npairs, 2);
+	assert_int_equal(c.nun, 0);
+	assert_string_equal(c.pairs[0].a_name, "mthp=16K");
+	assert_string_equal(c.pairs[0].b_name, "mthp=64K");
+	assert_string_equal(c.pairs[0].a->thp, c.pairs[0].b->thp);
+	assert_non_null(strstr(c.pairs[0].title, "thp=always"));
+	assert_null(strstr(c.pairs[0].title, "mthp="));
+	assert_int_equal(c.pairs[0].m[0].verdict, VERDICT_IMPROVEMENT);
+	compare_free(&c);
+	o.by = CMP_BY_THP;
+	assert_int_equal(compare_build(&c, &r, &r, &o, err, sizeof(err)), 0);
+	assert_false(c.blocking);
+	assert_int_equal(c.npairs, 2);
+	assert_string_equal(c.pairs[0].a->id, "a/mthp=16K/thp=always");
+	assert_string_equal(c.pairs[0].b->id, "a/mthp=16K/thp=never");
+	assert_non_null(strstr(c.pairs[0].title, "mthp=16K"));
+	compare_free(&c);
+	/* Two files: a case pairs only with the same size. */
+	add_runs(add_mthp_case(&b, "64K", "always"), "roi_usec", 800, noise5, 5);
+	o.by = CMP_FILES;
+	assert_int_equal(compare_build(&c, &r, &b, &o, err, sizeof(err)), 0);
+	assert_int_equal(c.npairs, 1);
+	assert_string_equal(c.pairs[0].a->id, "a/mthp=64K/thp=always");
+	assert_int_equal(c.nun, 3);
+	compare_free(&c);
+	/* ...and blocks when the knobs of one size differ between them. */
+	json_object_set_new(b.cases[0].settings,
+			    "transparent_hugepage/hugepages-64kB/enabled",
+			    json_string("madvise"));
+	assert_int_equal(compare_build(&c, &r, &b, &o, err, sizeof(err)), -1);
+	assert_true(c.blocking);
+	compare_free(&c);
+	assert_int_equal(cmp_by_parse("mem"), CMP_BY_MEM);
+	assert_int_equal(cmp_by_parse("files"), -1);
+	assert_string_equal(cmp_by_what(CMP_BY_MTHP), "mTHP size");
+	results_free(&r);
+	results_free(&b);
+}
+
 static void test_by_thp(void **state)
 {
 	struct tb_results r = { 0 };
@@ -1052,6 +1131,7 @@ int main(void)
 		cmocka_unit_test(test_env_refusal),
 		cmocka_unit_test(test_env_mode_exempt),
 		cmocka_unit_test(test_by_thp),
+		cmocka_unit_test(test_by_mthp),
 		cmocka_unit_test(test_by_label),
 		cmocka_unit_test(test_settings_differ),
 		cmocka_unit_test(test_too_few_refused),

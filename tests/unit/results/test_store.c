@@ -40,6 +40,7 @@ static void build(struct tb_results *r)
 	c->label = xstrdup("base");
 	c->expect_huge = true;
 	c->settings = json_pack("{s:s}", "transparent_hugepage/enabled", "always");
+	c->dims = json_pack("{s:s, s:s}", "mthp", "64K", "mem", "fragmented");
 	for (i = 0; i < 3; i++) {
 		struct tb_run *run = case_add_run(c);
 
@@ -90,6 +91,7 @@ static void test_round_trip(void **state)
 	assert_null(metric_set_find(&c->runs[0].metrics, "dTLB-load-misses"));
 	assert_non_null(note_set_find(&c->runs[0].unsupported, "dTLB-load-misses"));
 	assert_string_equal(json_string_value(json_object_get(back.env, "kernel")), "6.1.0");
+	assert_true(json_equal(c->dims, r.cases[0].dims));
 	results_free(&r);
 	results_free(&back);
 	unlink(path);
@@ -132,6 +134,10 @@ static void test_load_errors(void **state)
 			  "must be objects");
 	expect_load_error("{\"schema\": \"thpbench-results/1\", \"cases\": [7]}",
 			  "not an object");
+	expect_load_error("{\"schema\": \"thpbench-results/1\", \"cases\": [{\"id\": \"a\", "
+			  "\"dims\": [\"64K\"], \"runs\": []}]}", "case a: \"dims\" is not an object");
+	expect_load_error("{\"schema\": \"thpbench-results/1\", \"cases\": [{\"id\": \"a\", "
+			  "\"dims\": {\"mthp\": 64}, \"runs\": []}]}", "case a: dims.mthp is not a string");
 }
 
 /* The append-only log keeps every finished repetition of a run that dies. */
