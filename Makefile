@@ -36,7 +36,7 @@ endif
 
 # The layers, bottom up (harness/README.md); a file names another layer's
 # header by its folder ("stats/stats.h"), so one -I serves them all.
-HARNESS_LAYERS := util stats results system measure compare plot claims history cli
+HARNESS_LAYERS := util stats results system measure compare plot claims history bisect cli
 HARNESS_DIRS := $(addprefix harness/,$(HARNESS_LAYERS))
 HARNESS_INC := -Iharness
 HARNESS_SRC := $(filter-out harness/cli/main.c,$(wildcard $(addsuffix /*.c,$(HARNESS_DIRS))))

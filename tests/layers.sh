@@ -24,6 +24,7 @@ compare 4
 plot 5
 claims 5
 history 6
+bisect 6
 cli 7'
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
