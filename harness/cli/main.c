@@ -21,6 +21,7 @@ static const struct {
 	{ "restore", cmd_restore, "undo THP/hugetlb settings left by an interrupted run" },
 	{ "list", cmd_list, "workloads, suites and events usable here" },
 	{ "history", cmd_history, "nightly history: import, list, check, plot, report" },
+	{ "bisect", cmd_bisect, "decisions and report of a kernel bisection (./run.sh bisect)" },
 };
 
 static void usage(FILE *f)

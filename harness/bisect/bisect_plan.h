@@ -1,0 +1,84 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * bisect_plan - where a performance bisection goes next, and what it
+ * found, from what each commit was classified as so far.
+ *
+ * Commits 0..n-1 in history order (first parent): 0 is GOOD, n-1 BAD.
+ * Levels: good 0, partial 1/2, bad 1. A "jump" lies between two
+ * consecutive decided commits of different levels; commits between them
+ * that were not decided (untested, skipped, inconclusive) are where it
+ * may be. The search assumes the level never goes back (a single change,
+ * or a change spread over several commits in one direction) and checks
+ * what it can: a level that does go back is reported, not hidden.
+ *
+ * Next: a commit still being measured goes on; else the first jump
+ * (lowest in history) with an untested commit inside gets the untested
+ * one nearest its middle (ties: the earlier), skipping skipped and
+ * inconclusive ones as git bisect skips; else the search is done.
+ *
+ * Outcome, when done:
+ *   found        one jump, GOOD to BAD level, one suspect: the first bad
+ *                commit
+ *   range        one jump, but skipped or inconclusive commits in it:
+ *                the first bad commit is one of the suspects
+ *   spread       several jumps through a partial level: the change is
+ *                spread over several commits; each jump is reported
+ *   nonmonotone  a level goes back somewhere: the assumption behind the
+ *                search does not hold; each jump is reported
+ */
+#ifndef THPBENCH_BISECT_PLAN_H
+#define THPBENCH_BISECT_PLAN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+enum bisect_class {
+	BC_UNTESTED,
+	BC_MEASURING,		/* measured, not decided yet */
+	BC_GOOD,
+	BC_BAD,
+	BC_PARTIAL,
+	BC_SKIP,		/* did not build, boot or run */
+	BC_INCONCLUSIVE,	/* undecided at the caps */
+};
+
+const char *bisect_class_name(enum bisect_class c);
+/* 0, 0.5, 1 for good, partial, bad; -1 for the others. */
+double bisect_class_level(enum bisect_class c);
+
+/*
+ * The commit to measure next, or SIZE_MAX when the search is done. c[0]
+ * and c[n-1] must be decided (the references).
+ */
+size_t bisect_plan_next(const enum bisect_class *c, size_t n);
+
+/* Commits still untested inside the jumps: an upper bound of the steps
+ * left (about log2 of it when each step halves its jump). */
+size_t bisect_plan_left(const enum bisect_class *c, size_t n);
+
+enum bisect_outcome_kind {
+	BO_FOUND,
+	BO_RANGE,
+	BO_SPREAD,
+	BO_NONMONOTONE,
+};
+const char *bisect_outcome_name(enum bisect_outcome_kind k);
+
+struct bisect_jump {
+	size_t from, to;	/* last commit at the old level, first at the new */
+	double from_level, to_level;
+	size_t first, last;	/* suspects: commits first..last (= from+1..to) */
+};
+
+struct bisect_outcome {
+	enum bisect_outcome_kind kind;
+	struct bisect_jump *jumps;	/* malloc'ed */
+	size_t njumps;
+};
+
+/* The outcome of a finished search (bisect_plan_next() said done). */
+void bisect_plan_outcome(const enum bisect_class *c, size_t n,
+			 struct bisect_outcome *o);
+void bisect_outcome_free(struct bisect_outcome *o);
+
+#endif

@@ -1,0 +1,591 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* bisect_state - see bisect_state.h. */
+#include "bisect_state.h"
+
+#include <ctype.h>
+#include <dirent.h>
+#include <errno.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "results/results.h"
+#include "results/store.h"
+#include "util/util.h"
+
+/* More runs than this in one directory is not a bisection. */
+#define MAX_RUNS 100000
+#define MAX_TEXT 4096
+
+const char *bisect_short(const char *sha, char *buf, size_t len)
+{
+	snprintf(buf, len, "%.12s", sha ? sha : "?");
+	return buf;
+}
+
+static bool is_sha(const char *s)
+{
+	size_t n = strlen(s), i;
+
+	if (n != 40 && n != 64)
+		return false;
+	for (i = 0; i < n; i++)
+		if (!isdigit((unsigned char)s[i]) &&
+		    !(s[i] >= 'a' && s[i] <= 'f'))
+			return false;
+	return true;
+}
+
+/* A string member of o, or NULL (then *bad when present but no string). */
+static const char *str_member(const json_t *o, const char *key, bool *bad)
+{
+	const json_t *v = json_object_get(o, key);
+
+	if (!v || json_is_null(v))
+		return NULL;
+	if (!json_is_string(v) || json_string_length(v) > MAX_TEXT ||
+	    strlen(json_string_value(v)) != json_string_length(v)) {
+		*bad = true;
+		return NULL;
+	}
+	return json_string_value(v);
+}
+
+static char *dup_or_empty(const char *s)
+{
+	return xstrdup(s ? s : "");
+}
+
+static int plan_commits(struct bisect_state *s, const char *path, char *err,
+			size_t errlen)
+{
+	const json_t *arr = json_object_get(s->plan, "commits"), *e;
+	size_t i;
+
+	if (!json_is_array(arr) || json_array_size(arr) < 2 ||
+	    json_array_size(arr) > MAX_RUNS) {
+		snprintf(err, errlen, "%s: \"commits\" must list GOOD, then every commit up to BAD (2 or more)",
+			 path);
+		return -1;
+	}
+	s->n = json_array_size(arr);
+	s->c = xcalloc(s->n, sizeof(*s->c));
+	json_array_foreach(arr, i, e) {
+		struct bisect_commit *c = &s->c[i];
+		bool bad = !json_is_object(e);
+		const char *sha = bad ? NULL : str_member(e, "sha", &bad);
+
+		if (bad || !sha || !is_sha(sha)) {
+			snprintf(err, errlen, "%s: commits[%zu]: needs \"sha\", a full hex commit id",
+				 path, i);
+			return -1;
+		}
+		c->sha = xstrdup(sha);
+		c->subject = dup_or_empty(str_member(e, "subject", &bad));
+		c->author = dup_or_empty(str_member(e, "author", &bad));
+		c->date = dup_or_empty(str_member(e, "date", &bad));
+		c->patch_id = dup_or_empty(str_member(e, "patch_id", &bad));
+		if (bad) {
+			snprintf(err, errlen, "%s: commits[%zu]: subject, author, date and patch_id must be strings",
+				 path, i);
+			return -1;
+		}
+	}
+	for (i = 1; i < s->n; i++)
+		if (!strcmp(s->c[i].sha, s->c[0].sha)) {
+			snprintf(err, errlen, "%s: commit %s is listed twice", path,
+				 s->c[i].sha);
+			return -1;
+		}
+	return 0;
+}
+
+/* One option of plan.json: where it goes (a double or a count) and its
+ * range. */
+struct opt_def {
+	const char *key;
+	double *d;
+	size_t *z;
+	double lo, hi;
+};
+
+static int plan_option(const struct opt_def *defs, size_t ndefs,
+		       const char *path, const char *key, const json_t *v,
+		       char *err, size_t errlen)
+{
+	const struct opt_def *od = NULL;
+	size_t i;
+	double x;
+
+	for (i = 0; i < ndefs && !od; i++)
+		if (!strcmp(defs[i].key, key))
+			od = &defs[i];
+	if (!od) {
+		snprintf(err, errlen, "%s: options: unknown option \"%s\"", path, key);
+		return -1;
+	}
+	x = json_is_number(v) ? json_number_value(v) : NAN;
+	if (!(x >= od->lo && x <= od->hi) || (od->z && x != floor(x))) {
+		snprintf(err, errlen, "%s: options: %s must be a%s number in [%g, %g]",
+			 path, key, od->z ? "n integer" : "", od->lo, od->hi);
+		return -1;
+	}
+	if (od->z)
+		*od->z = (size_t)x;
+	else
+		*od->d = x;
+	return 0;
+}
+
+static int plan_options(struct bisect_state *s, const char *path, char *err,
+			size_t errlen)
+{
+	const json_t *o = json_object_get(s->plan, "options"), *v;
+	struct bisect_opts *bo = &s->opts;
+	const struct opt_def defs[] = {
+		{ "confidence", &bo->confidence, NULL, 0.5, 1 },
+		{ "max_looks", NULL, &bo->max_looks, 1, 100 },
+		{ "max_reps", NULL, &bo->max_reps, 1, 100000 },
+		{ "min_batch", NULL, &bo->min_batch, 1, 10000 },
+		{ "max_batch", NULL, &bo->max_batch, 1, 10000 },
+		{ "margin", &bo->margin, NULL, 0, 0.5 },
+		{ "threshold", &bo->threshold, NULL, 0, 1 },
+		{ "ref_confidence", &bo->ref_confidence, NULL, 0.5, 1 },
+		{ "ref_boots", NULL, &bo->ref_boots, 1, 100 },
+		{ "ref_max_boots", NULL, &bo->ref_max_boots, 1, 100 },
+		{ "ref_reps", NULL, &s->ref_reps, 1, 10000 },
+	};
+	const char *key, *why;
+
+	bisect_opts_init(bo);
+	s->ref_reps = 10;
+	if (!o)
+		return 0;
+	if (!json_is_object(o)) {
+		snprintf(err, errlen, "%s: \"options\" must be an object", path);
+		return -1;
+	}
+	json_object_foreach((json_t *)o, key, v)
+		if (plan_option(defs, ARRAY_SIZE(defs), path, key, v, err, errlen))
+			return -1;
+	why = bisect_opts_check(bo);
+	if (why) {
+		snprintf(err, errlen, "%s: options: %s", path, why);
+		return -1;
+	}
+	return 0;
+}
+
+static int load_plan(struct bisect_state *s, char *err, size_t errlen)
+{
+	char path[4096];
+	json_error_t je;
+	bool bad = false;
+	const char *schema;
+
+	snprintf(path, sizeof(path), "%s/plan.json", s->dir);
+	s->plan = json_load_file(path, JSON_REJECT_DUPLICATES, &je);
+	if (!s->plan) {
+		snprintf(err, errlen, "%s:%d: %s (is this a bisection's results directory?)",
+			 path, je.line, je.text);
+		return -1;
+	}
+	if (!json_is_object(s->plan)) {
+		snprintf(err, errlen, "%s: not a JSON object", path);
+		return -1;
+	}
+	schema = str_member(s->plan, "schema", &bad);
+	if (!schema || strcmp(schema, BISECT_PLAN_SCHEMA)) {
+		snprintf(err, errlen, "%s: schema is not \"%s\"", path, BISECT_PLAN_SCHEMA);
+		return -1;
+	}
+	s->tree = str_member(s->plan, "tree", &bad);
+	s->case_name = str_member(s->plan, "case", &bad);
+	s->metric = str_member(s->plan, "metric", &bad);
+	s->good_ref = str_member(s->plan, "good_ref", &bad);
+	s->bad_ref = str_member(s->plan, "bad_ref", &bad);
+	if (bad || !s->case_name || !*s->case_name || !s->metric || !*s->metric) {
+		snprintf(err, errlen, "%s: needs \"case\" and \"metric\" (strings)", path);
+		return -1;
+	}
+	if (plan_commits(s, path, err, errlen))
+		return -1;
+	return plan_options(s, path, err, errlen);
+}
+
+static struct bisect_commit *find_commit(struct bisect_state *s,
+					 const char *sha)
+{
+	size_t i;
+
+	for (i = 0; i < s->n; i++)
+		if (!strcmp(s->c[i].sha, sha))
+			return &s->c[i];
+	return NULL;
+}
+
+/* The case named by s->case_name: its id, else its only name. */
+static const struct tb_case *pick_case(const struct bisect_state *s,
+				       const struct tb_results *r,
+				       const char *path, char *err,
+				       size_t errlen)
+{
+	const struct tb_case *hit = NULL;
+	size_t i, names = 0;
+
+	for (i = 0; i < r->ncases; i++)
+		if (!strcmp(r->cases[i].id, s->case_name))
+			return &r->cases[i];
+	for (i = 0; i < r->ncases; i++)
+		if (!strcmp(r->cases[i].name, s->case_name)) {
+			hit = &r->cases[i];
+			names++;
+		}
+	if (names == 1)
+		return hit;
+	if (hit)
+		snprintf(err, errlen, "%s: %zu cases are called \"%s\": name one by its id (e.g. %s)",
+			 path, names, s->case_name, hit->id);
+	else
+		snprintf(err, errlen, "%s: no case \"%s\" (give the suite's case name or its id)",
+			 path, s->case_name);
+	return NULL;
+}
+
+static void add_values(struct bisect_commit *c, const double *v, size_t n)
+{
+	size_t i;
+
+	c->boots++;
+	if (!n)
+		return;
+	for (i = 0; i < n; i++) {
+		c->v = xgrow(c->v, sizeof(*c->v), &c->vcap, c->n);
+		c->v[c->n++] = v[i];
+	}
+	c->bn = xgrow(c->bn, sizeof(*c->bn), &c->bcap, c->nb);
+	c->bn[c->nb++] = n;
+}
+
+static void note_timings(struct bisect_state *s, const struct tb_results *r)
+{
+	const json_t *t = json_object_get(r->meta, "timings");
+
+	if (!s->unit_note && json_is_string(t))
+		s->unit_note = xstrndup(json_string_value(t), 200);
+}
+
+static int load_results(struct bisect_state *s, struct bisect_commit *c,
+			const char *path, char *err, size_t errlen)
+{
+	struct tb_results r = { 0 };
+	const struct tb_case *tc;
+	double *v;
+	size_t n;
+	int rc = -1;
+
+	if (store_load(path, &r, err, errlen))
+		return -1;
+	tc = pick_case(s, &r, path, err, errlen);
+	if (tc) {
+		v = xcalloc(tc->nruns + 1, sizeof(*v));
+		n = case_metric_values(tc, s->metric, v, tc->nruns);
+		if (!n && case_ok_runs(tc) > 0) {
+			snprintf(err, errlen, "%s: case %s has no metric \"%s\" in its ok runs (a metric the suite records, e.g. roi_usec or vmstat.thp_split_pmd)",
+				 path, tc->id, s->metric);
+		} else {
+			add_values(c, v, n);
+			note_timings(s, &r);
+			rc = 0;
+		}
+		free(v);
+	}
+	results_free(&r);
+	return rc;
+}
+
+static char *first_line(const char *path)
+{
+	char buf[512];
+	size_t i;
+
+	if (read_file_str(path, buf, sizeof(buf)))
+		return xstrdup("(unreadable skip file)");
+	buf[strcspn(buf, "\n")] = 0;
+	for (i = 0; buf[i]; i++)
+		if ((unsigned char)buf[i] < 0x20 || buf[i] == 0x7f)
+			buf[i] = ' ';
+	return xstrdup(*buf ? buf : "skipped");
+}
+
+static int load_run(struct bisect_state *s, size_t num, const char *rdir,
+		    char *err, size_t errlen)
+{
+	char path[4200], sha[128];
+	struct bisect_commit *c;
+
+	snprintf(path, sizeof(path), "%s/commit", rdir);
+	if (read_file_str(path, sha, sizeof(sha)) || !(c = find_commit(s, str_trim(sha)))) {
+		snprintf(err, errlen, "%s: %s", path, errno && !*sha ? strerror(errno) :
+			 "not a commit of this bisection's plan");
+		return -1;
+	}
+	if (!c->first_run)
+		c->first_run = num;
+	c->last_run = num;
+	snprintf(path, sizeof(path), "%s/results.json", rdir);
+	if (access(path, F_OK) == 0)
+		return load_results(s, c, path, err, errlen);
+	snprintf(path, sizeof(path), "%s/skip", rdir);
+	if (access(path, F_OK) == 0) {
+		free(c->skip);
+		c->skip = first_line(path);
+		return 0;
+	}
+	snprintf(err, errlen, "%s: neither results.json nor skip (remove the directory: the driver's own are renamed into place only when complete)",
+		 rdir);
+	return -1;
+}
+
+static int cmp_size(const void *a, const void *b)
+{
+	size_t x = *(const size_t *)a, y = *(const size_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* A run directory's number: decimal digits only (the leading zeros are
+ * no octal), 1 to 9 digits; 0 for any other name. */
+static size_t run_number(const char *name)
+{
+	size_t v = 0, i;
+	char canon[32];
+
+	for (i = 0; name[i]; i++) {
+		if (!isdigit((unsigned char)name[i]) || i >= 9)
+			return 0;
+		v = v * 10 + (size_t)(name[i] - '0');
+	}
+	snprintf(canon, sizeof(canon), "%04zu", v);
+	return strcmp(canon, name) ? 0 : v;	/* runs/NNNN, as the driver names them */
+}
+
+/* Run numbers under DIR/runs, sorted. */
+static size_t list_runs(const char *dir, size_t **out)
+{
+	char path[4096];
+	DIR *d;
+	struct dirent *e;
+	size_t n = 0, cap = 0;
+
+	*out = NULL;
+	snprintf(path, sizeof(path), "%s/runs", dir);
+	d = opendir(path);
+	if (!d)
+		return 0;
+	while ((e = readdir(d)) && n < MAX_RUNS) {
+		size_t v = run_number(e->d_name);
+
+		if (!v)
+			continue;
+		*out = xgrow(*out, sizeof(**out), &cap, n);
+		(*out)[n++] = v;
+	}
+	closedir(d);
+	if (n)
+		qsort(*out, n, sizeof(**out), cmp_size);
+	return n;
+}
+
+int bisect_state_load(const char *dir, struct bisect_state *st, char *err,
+		      size_t errlen)
+{
+	size_t *runs, nr, i;
+	char rdir[4096];
+
+	memset(st, 0, sizeof(*st));
+	st->dir = xstrdup(dir);
+	if (strlen(dir) > 3000) {
+		snprintf(err, errlen, "%.64s...: path too long", dir);
+		return -1;
+	}
+	if (load_plan(st, err, errlen))
+		return -1;
+	nr = list_runs(dir, &runs);
+	for (i = 0; i < nr; i++) {
+		snprintf(rdir, sizeof(rdir), "%s/runs/%04zu", dir, runs[i]);
+		if (load_run(st, runs[i], rdir, err, errlen)) {
+			free(runs);
+			return -1;
+		}
+	}
+	st->runs = nr;
+	free(runs);
+	return 0;
+}
+
+void bisect_state_free(struct bisect_state *s)
+{
+	size_t i;
+
+	for (i = 0; i < s->n; i++) {
+		struct bisect_commit *c = &s->c[i];
+
+		free(c->sha);
+		free(c->subject);
+		free(c->author);
+		free(c->date);
+		free(c->patch_id);
+		free(c->v);
+		free(c->bn);
+		free(c->skip);
+	}
+	free(s->c);
+	free(s->dir);
+	free(s->unit_note);
+	json_decref(s->plan);
+	memset(s, 0, sizeof(*s));
+}
+
+static struct bisect_sample sample_of(const struct bisect_commit *c)
+{
+	struct bisect_sample x = { c->v, c->n, c->bn, c->nb };
+
+	return x;
+}
+
+/* GOOD and BAD interleaved up to `boots` each; false when done. */
+static bool ref_next(const struct bisect_state *s, size_t boots,
+		     struct bisect_action *a)
+{
+	const struct bisect_commit *g = &s->c[0], *b = &s->c[s->n - 1];
+
+	if (g->boots >= boots && b->boots >= boots)
+		return false;
+	a->kind = BA_MEASURE;
+	a->commit = g->boots <= b->boots ? 0 : s->n - 1;
+	a->reps = s->ref_reps;
+	snprintf(a->why, sizeof(a->why), "reference %s, boot %zu of %zu",
+		 a->commit ? "BAD" : "GOOD", s->c[a->commit].boots + 1, boots);
+	return true;
+}
+
+static bool refs_phase(struct bisect_state *s, struct bisect_action *a)
+{
+	const struct bisect_commit *g = &s->c[0], *b = &s->c[s->n - 1];
+	struct bisect_sample sg = sample_of(g), sb = sample_of(b);
+	size_t want = s->opts.ref_boots;
+
+	for (;;) {
+		if (g->skip || b->skip) {
+			a->kind = BA_ERROR;
+			snprintf(a->why, sizeof(a->why), "%s cannot be measured: %s",
+				 g->skip ? "GOOD" : "BAD", g->skip ? g->skip : b->skip);
+			return true;
+		}
+		if (ref_next(s, want, a))
+			return true;
+		if (bisect_refs(&sg, &sb, &s->opts, &s->refs)) {
+			a->kind = BA_ERROR;
+			snprintf(a->why, sizeof(a->why), "%s has fewer than 2 ok repetitions of %s in %zu boots",
+				 g->n < 2 ? "GOOD" : "BAD", s->metric,
+				 g->n < 2 ? g->boots : b->boots);
+			return true;
+		}
+		if (s->refs.state != REFS_MORE)
+			break;
+		/* One more boot each (evening up first). */
+		want = g->boots > b->boots ? g->boots : b->boots;
+		want += g->boots == b->boots;
+		if (want > s->opts.ref_max_boots + 2) {
+			a->kind = BA_ERROR;
+			snprintf(a->why, sizeof(a->why), "%zu boots of GOOD and BAD gave too few ok repetitions of %s",
+				 want - 1, s->metric);
+			return true;
+		}
+	}
+	s->refs_done = true;
+	s->c[0].cls = BC_GOOD;
+	s->c[s->n - 1].cls = BC_BAD;
+	if (s->refs.state != REFS_CHANGE) {
+		a->kind = BA_NOTHING;
+		snprintf(a->why, sizeof(a->why), "nothing to bisect: GOOD vs BAD is %s",
+			 bisect_refs_state_name(s->refs.state));
+		return true;
+	}
+	return false;
+}
+
+static void classify(struct bisect_state *s, struct bisect_commit *c)
+{
+	struct bisect_sample sg = sample_of(&s->c[0]);
+	struct bisect_sample sb = sample_of(&s->c[s->n - 1]), sx = sample_of(c);
+
+	if (c->skip) {
+		c->cls = BC_SKIP;
+		return;
+	}
+	if (!c->boots) {
+		c->cls = BC_UNTESTED;
+		return;
+	}
+	if (!c->n) {
+		free(c->skip);
+		c->skip = xstrdup("run: no ok repetition");
+		c->cls = BC_SKIP;
+		return;
+	}
+	if (bisect_step(&sg, &sb, &sx, &s->opts, &c->step)) {
+		c->cls = BC_INCONCLUSIVE;
+		return;
+	}
+	c->decided_step = true;
+	switch (c->step.verdict) {
+	case BV_GOOD: c->cls = BC_GOOD; break;
+	case BV_BAD: c->cls = BC_BAD; break;
+	case BV_PARTIAL: c->cls = BC_PARTIAL; break;
+	case BV_MORE: c->cls = BC_MEASURING; break;
+	default: c->cls = BC_INCONCLUSIVE; break;
+	}
+}
+
+enum bisect_class *bisect_state_classes(const struct bisect_state *s)
+{
+	enum bisect_class *c = xcalloc(s->n, sizeof(*c));
+	size_t i;
+
+	for (i = 0; i < s->n; i++)
+		c[i] = s->c[i].cls;
+	return c;
+}
+
+void bisect_state_eval(struct bisect_state *s, struct bisect_action *a)
+{
+	enum bisect_class *cls;
+	size_t i, k;
+
+	memset(a, 0, sizeof(*a));
+	if (refs_phase(s, a))
+		return;
+	for (i = 1; i + 1 < s->n; i++)
+		classify(s, &s->c[i]);
+	cls = bisect_state_classes(s);
+	k = bisect_plan_next(cls, s->n);
+	if (k == SIZE_MAX) {
+		a->kind = BA_DONE;
+		snprintf(a->why, sizeof(a->why), "the search is over");
+	} else {
+		a->kind = BA_MEASURE;
+		a->commit = k;
+		a->reps = s->c[k].cls == BC_MEASURING ? s->c[k].step.next_reps :
+			  s->refs.first_reps;
+		snprintf(a->why, sizeof(a->why), s->c[k].cls == BC_MEASURING ?
+			 "step: more repetitions (%zu commits left to test at most)" :
+			 "step: %zu commits left to test at most",
+			 bisect_plan_left(cls, s->n));
+	}
+	free(cls);
+}

@@ -1,0 +1,214 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * cmd_bisect - `thpbench bisect next|report DIR`: the statistical half of
+ * `./run.sh bisect` (kernel-patches/scripts/bisect.sh builds and boots).
+ *
+ *   next DIR     what to do next, one line on stdout:
+ *                  measure SHA REPS good|bad|step
+ *                  done OUTCOME        (found, range, spread, nonmonotone)
+ *                  nothing             (GOOD vs BAD: no change to bisect)
+ *                  error               (the reason on stderr)
+ *                and why on stderr. Exit 0; 2 when DIR is malformed.
+ *   report DIR   DIR/report.txt (printed), report.json, git-bisect.log and
+ *                the chart in DIR/plots/ (-o DIR2 for elsewhere).
+ *                Exit 0 one first bad commit; 1 none single (range,
+ *                spread, nonmonotone); 3 nothing to bisect; 2 error or
+ *                not finished.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bisect/bisect_plot.h"
+#include "bisect/bisect_report.h"
+#include "bisect/bisect_state.h"
+#include "commands.h"
+#include "plot/plot.h"
+#include "util/util.h"
+
+static void usage(FILE *f)
+{
+	fputs("usage: thpbench bisect next DIR\n"
+	      "       thpbench bisect report DIR [-o OUTDIR] [--no-plot]\n"
+	      "  The decisions of a performance bisection whose results\n"
+	      "  directory is DIR (written by ./run.sh bisect; see\n"
+	      "  kernel-patches/README.md).\n"
+	      "  next     the next measurement, or that the search is over\n"
+	      "  report   report.txt (printed), report.json, git-bisect.log and\n"
+	      "           the chart, into DIR (or OUTDIR); exit 0 first bad\n"
+	      "           commit found, 1 no single commit, 3 nothing to\n"
+	      "           bisect, 2 error or not finished\n", f);
+}
+
+static int load(const char *dir, struct bisect_state *s)
+{
+	char err[2048];
+
+	if (bisect_state_load(dir, s, err, sizeof(err))) {
+		tb_err("%s", err);
+		bisect_state_free(s);
+		return -1;
+	}
+	return 0;
+}
+
+static int do_next(const char *dir)
+{
+	struct bisect_state s;
+	struct bisect_action a;
+	const char *role;
+
+	if (load(dir, &s))
+		return TB_EXIT_ERROR;
+	bisect_state_eval(&s, &a);
+	switch (a.kind) {
+	case BA_MEASURE:
+		role = a.commit == 0 ? "good" : a.commit == s.n - 1 ? "bad" : "step";
+		printf("measure %s %zu %s\n", s.c[a.commit].sha, a.reps, role);
+		break;
+	case BA_DONE: {
+		struct bisect_result r;
+
+		bisect_result_build(&r, &s);
+		printf("done %s\n", r.outcome);
+		bisect_result_free(&r);
+		break;
+	}
+	case BA_NOTHING:
+		printf("nothing\n");
+		break;
+	case BA_ERROR:
+		printf("error\n");
+		break;
+	}
+	fprintf(stderr, "bisect: %s\n", a.why);
+	bisect_state_free(&s);
+	return 0;
+}
+
+static int write_file(const char *dir, const char *name,
+		      void (*fn)(FILE *, const struct bisect_result *),
+		      const struct bisect_result *r)
+{
+	char path[4200], tmp[4300];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	snprintf(tmp, sizeof(tmp), "%s.tmp", path);
+	f = fopen(tmp, "w");
+	if (!f) {
+		tb_err("%s: cannot write: %s", tmp, strerror(errno));
+		return -1;
+	}
+	fn(f, r);
+	if (fclose(f) || rename(tmp, path)) {
+		tb_err("%s: cannot write: %s", path, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+static void json_out(FILE *f, const struct bisect_result *r)
+{
+	json_t *j = bisect_report_json(r);
+
+	json_dumpf(j, f, JSON_INDENT(1));
+	fputc('\n', f);
+	json_decref(j);
+}
+
+static int chart(const struct bisect_result *r, const char *out)
+{
+	struct plot_set ps = { 0 };
+	char dir[4200], err[1024];
+	enum plot_render_status st;
+	size_t i;
+	int rc = 0;
+
+	snprintf(dir, sizeof(dir), "%s/plots", out);
+	if (bisect_plot(r, dir, &ps, err, sizeof(err))) {
+		tb_err("%s", err);
+		plot_set_free(&ps);
+		return -1;
+	}
+	st = plot_render(&ps, stderr);
+	for (i = 0; i < ps.nimages; i++)
+		fprintf(stderr, "chart: %s\n", ps.images[i]);
+	if (st == PLOT_FAILED)
+		rc = -1;
+	plot_set_free(&ps);
+	return rc;
+}
+
+static int do_report(const char *dir, const char *out, bool plot)
+{
+	struct bisect_state s;
+	struct bisect_result r;
+	int rc;
+
+	if (load(dir, &s))
+		return TB_EXIT_ERROR;
+	if (!out)
+		out = dir;
+	if (mkdir_p(out, 0755)) {
+		tb_err("%s: cannot create: %s", out, strerror(errno));
+		bisect_state_free(&s);
+		return TB_EXIT_ERROR;
+	}
+	bisect_result_build(&r, &s);
+	rc = bisect_result_exit(&r);
+	if (write_file(out, "report.txt", bisect_report_text, &r) ||
+	    write_file(out, "report.json", json_out, &r) ||
+	    write_file(out, "git-bisect.log", bisect_report_gitlog, &r) ||
+	    (plot && chart(&r, out)))
+		rc = TB_EXIT_ERROR;
+	bisect_report_text(stdout, &r);
+	bisect_result_free(&r);
+	bisect_state_free(&s);
+	return rc;
+}
+
+static const struct option long_opts[] = {
+	{ "output", required_argument, NULL, 'o' },
+	{ "no-plot", no_argument, NULL, 'P' },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+
+int cmd_bisect(int argc, char **argv)
+{
+	const char *out = NULL, *sub;
+	bool plot = true;
+	int c;
+
+	if (argc < 2 || !strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
+		usage(argc < 2 ? stderr : stdout);
+		return argc < 2 ? TB_EXIT_ERROR : 0;
+	}
+	sub = argv[1];
+	argc--;
+	argv++;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "o:h", long_opts, NULL)) != -1) {
+		switch (c) {
+		case 'o': out = optarg; break;
+		case 'P': plot = false; break;
+		case 'h': usage(stdout); return 0;
+		default: usage(stderr); return TB_EXIT_ERROR;
+		}
+	}
+	if (optind != argc - 1) {
+		tb_err("bisect %s: give one results directory", sub);
+		usage(stderr);
+		return TB_EXIT_ERROR;
+	}
+	if (!strcmp(sub, "next") && !out && plot)
+		return do_next(argv[optind]);
+	if (!strcmp(sub, "report"))
+		return do_report(argv[optind], out, plot);
+	tb_err("bisect: unknown sub-command \"%s\" (next, report)%s", sub,
+	       strcmp(sub, "next") ? "" : "; next takes no options");
+	return TB_EXIT_ERROR;
+}
