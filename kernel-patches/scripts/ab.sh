@@ -172,36 +172,6 @@ for sig in INT TERM HUP; do
 	# shellcheck disable=SC2064
 	trap "on_signal $sig" "$sig"
 done
-# End process group $1: TERM, up to 5 s to go, then KILL.
-end_group()
-{
-	local pg=$1 n=0
-	kill -0 -- "-$pg" 2>/dev/null || return 0
-	kill -TERM -- "-$pg" 2>/dev/null || true
-	while kill -0 -- "-$pg" 2>/dev/null && [ "$n" -lt 50 ]; do
-		sleep 0.1
-		n=$((n + 1))
-	done
-	kill -KILL -- "-$pg" 2>/dev/null || true
-}
-# Run a step in a process group of its own and wait for it. A signal is
-# acted on at once (bash runs traps only between commands, and `wait` is
-# one it can interrupt), and the whole group is ended on every way out:
-# make with its gcc and ld, qemu with the console follower. (Started with
-# `&` by a shell without job control, a step would ignore SIGINT, and a
-# TERM to its pid alone would leave make compiling and holding the build
-# lock.) setsid does not fork here: an asynchronous command of a shell
-# without job control is never a group leader, so $! is the group's id.
-step()
-{
-	local rc=0
-	setsid "$@" &
-	child=$!
-	wait "$child" || rc=$?
-	end_group "$child"
-	child=''
-	return "$rc"
-}
 log "results directory: $outdir"
 
 # How long each step took: said at the end, kept in ab.json (timings_s).
@@ -280,42 +250,7 @@ cp "$kB/build.log" "$outdir/build-B.log"
 log "kernel A: $relA ($kA)"
 log "kernel B: $relB ($kB)"
 
-# 2. Static harness and workloads, built in a copy so the user's dynamic
-# binaries stay as they are, once per state of the sources (and compiler):
-# build/ab/static/<key>/, under a lock, reused by every later run.
-# The sources: tracked and new files that are there (a deleted tracked
-# file is not).
-static_sources()
-{
-	(cd "$REPO_DIR" && git ls-files -co --exclude-standard -- Makefile harness workloads |
-		LC_ALL=C sort | while IFS= read -r f; do [ ! -f "$f" ] || printf '%s\n' "$f"; done)
-}
-# Sets sdir (not a $(...): a signal would wait for the subshell).
-static_dir()
-{
-	local key
-	key=$( (cd "$REPO_DIR" && static_sources | tr '\n' '\0' | xargs -0 sha256sum
-		gcc --version | head -n 1) | sha256_stdin | cut -c1-16)
-	sdir=$AB_BUILD_DIR/static/$key
-	if [ ! -f "$sdir/ok" ]; then
-		take_lock "$AB_BUILD_DIR/static.lock" "another run building static thpbench"
-		if [ ! -f "$sdir/ok" ]; then
-			rm -rf "$sdir"
-			mkdir -p "$sdir"
-			(cd "$REPO_DIR" && static_sources | cpio -pdm --quiet "$sdir") ||
-				die "cannot copy the sources to $sdir"
-			log "building static thpbench and workloads ($sdir)"
-			step make -C "$sdir" -j"$jobs" static > "$sdir/build.log" 2>&1 || {
-				tail -n 20 "$sdir/build.log" >&2
-				die "'make static' failed; log: $sdir/build.log"
-			}
-			touch "$sdir/ok"
-		fi
-		exec 9>&-
-	else
-		log "static thpbench: cached ($sdir)"
-	fi
-}
+# 2. Static harness and workloads (static_dir, common.sh).
 # THPBENCH_AB_STATIC: a directory with harness/thpbench and workloads/ built
 # elsewhere (static), used as it is.
 if [ -n "${THPBENCH_AB_STATIC:-}" ]; then
@@ -387,7 +322,7 @@ qemu_run()
 		accel_line=${accel_line#(}
 		accel_line=${accel_line%)}
 		log "accelerator: $accel ($accel_line)"
-		printf '%s\n%s\n%s\n' "$probe_key" "$accel" "$accel_line" > "$probe_cache"
+		accel_remember "$accel" "$accel_line"
 	fi
 }
 
@@ -430,14 +365,10 @@ if [ -d "$series" ] && [ -f "$series/cmdline" ]; then
 fi
 accel_line="requested"
 # The KVM probe costs up to a minute when KVM does not work (nested KVM
-# here): its answer is kept for a day per host kernel, /dev/kvm and qemu.
-probe_cache=$AB_BUILD_DIR/accel-probe
-probe_key="$(uname -r) $(stat -c '%t:%T' /dev/kvm 2>/dev/null || echo no-kvm) $("${THPBENCH_QEMU:-qemu-system-x86_64}" --version | head -n 1)"
-mkdir -p "$AB_BUILD_DIR"
-if [ "$accel" = auto ] && [ -n "$(find "$probe_cache" -mmin -1440 2>/dev/null)" ] &&
-	[ "$(head -n 1 "$probe_cache")" = "$probe_key" ]; then
-	accel=$(sed -n 2p "$probe_cache")
-	accel_line="$(sed -n 3p "$probe_cache"); probed within a day, $probe_cache"
+# here): its answer is kept for a day (accel_cached, common.sh).
+if [ "$accel" = auto ] && cached_accel=$(accel_cached); then
+	accel=${cached_accel%% *}
+	accel_line=${cached_accel#* }
 	log "accelerator: $accel ($accel_line)"
 fi
 if [ "$kexec" = 1 ]; then

@@ -291,3 +291,101 @@ secs()
 		printf '%d min %d s' $(($1 / 60)) $(($1 % 60))
 	fi
 }
+
+# ---- What the flow scripts (ab.sh, bisect.sh) share: their steps as
+# process groups, the static guest harness, the accelerator probe.
+
+# A step's process group ($child while it runs), ended on every way out
+# by the caller's traps (end_group "$child").
+child=''
+# End process group $1: TERM, up to 5 s to go, then KILL.
+end_group()
+{
+	local pg=$1 n=0
+	kill -0 -- "-$pg" 2>/dev/null || return 0
+	kill -TERM -- "-$pg" 2>/dev/null || true
+	while kill -0 -- "-$pg" 2>/dev/null && [ "$n" -lt 50 ]; do
+		sleep 0.1
+		n=$((n + 1))
+	done
+	kill -KILL -- "-$pg" 2>/dev/null || true
+}
+# Run a step in a process group of its own and wait for it. A signal is
+# acted on at once (bash runs traps only between commands, and `wait` is
+# one it can interrupt), and the whole group is ended on every way out:
+# make with its gcc and ld, qemu with the console follower. (Started with
+# `&` by a shell without job control, a step would ignore SIGINT, and a
+# TERM to its pid alone would leave make compiling and holding the build
+# lock.) setsid does not fork here: an asynchronous command of a shell
+# without job control is never a group leader, so $! is the group's id.
+step()
+{
+	local rc=0
+	setsid "$@" &
+	child=$!
+	wait "$child" || rc=$?
+	end_group "$child"
+	child=''
+	return "$rc"
+}
+
+# The static harness and workloads for a guest initramfs, built in a copy
+# so the user's dynamic binaries stay as they are, once per state of the
+# sources (and compiler): $AB_BUILD_DIR/static/<key>/, under a lock,
+# reused by every later run. Needs $jobs.
+# The sources: tracked and new files that are there (a deleted tracked
+# file is not).
+static_sources()
+{
+	(cd "$REPO_DIR" && git ls-files -co --exclude-standard -- Makefile harness workloads |
+		LC_ALL=C sort | while IFS= read -r f; do [ ! -f "$f" ] || printf '%s\n' "$f"; done)
+}
+# Sets sdir (not a $(...): a signal would wait for the subshell).
+static_dir()
+{
+	local key
+	key=$( (cd "$REPO_DIR" && static_sources | tr '\n' '\0' | xargs -0 sha256sum
+		gcc --version | head -n 1) | sha256_stdin | cut -c1-16)
+	sdir=$AB_BUILD_DIR/static/$key
+	if [ ! -f "$sdir/ok" ]; then
+		take_lock "$AB_BUILD_DIR/static.lock" "another run building static thpbench"
+		if [ ! -f "$sdir/ok" ]; then
+			rm -rf "$sdir"
+			mkdir -p "$sdir"
+			(cd "$REPO_DIR" && static_sources | cpio -pdm --quiet "$sdir") ||
+				die "cannot copy the sources to $sdir"
+			log "building static thpbench and workloads ($sdir)"
+			step make -C "$sdir" -j"${jobs:-$(nproc)}" static > "$sdir/build.log" 2>&1 || {
+				tail -n 20 "$sdir/build.log" >&2
+				die "'make static' failed; log: $sdir/build.log"
+			}
+			touch "$sdir/ok"
+		fi
+		exec 9>&-
+	else
+		log "static thpbench: cached ($sdir)"
+	fi
+}
+
+# The KVM probe costs up to a minute when KVM does not work (nested KVM
+# here): boot.sh's answer is kept for a day per host kernel, /dev/kvm and
+# qemu in $AB_BUILD_DIR/accel-probe (lines: key, accel, why).
+accel_probe_key()
+{
+	printf '%s %s %s' "$(uname -r)" "$(stat -c '%t:%T' /dev/kvm 2>/dev/null || echo no-kvm)" \
+		"$("${THPBENCH_QEMU:-qemu-system-x86_64}" --version | head -n 1)"
+}
+# "ACCEL WHY" when a fresh answer for this host is kept; else fail.
+accel_cached()
+{
+	local f=$AB_BUILD_DIR/accel-probe
+	[ -n "$(find "$f" -mmin -1440 2>/dev/null)" ] &&
+		[ "$(head -n 1 "$f")" = "$(accel_probe_key)" ] || return 1
+	printf '%s %s; probed within a day, %s\n' "$(sed -n 2p "$f")" "$(sed -n 3p "$f")" "$f"
+}
+# Keep boot.sh's answer: accel_remember ACCEL WHY.
+accel_remember()
+{
+	mkdir -p "$AB_BUILD_DIR"
+	printf '%s\n%s\n%s\n' "$(accel_probe_key)" "$1" "$2" > "$AB_BUILD_DIR/accel-probe"
+}
