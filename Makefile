@@ -11,6 +11,7 @@
 # make ab-e2e   kernel A/B end to end: builds kernels, boots qemu (not in check)
 # make ab-bench kernel A/B timings: first run, cached rerun, B-only rebuild (not in check)
 # make ab-tree  incremental kernel builds of a git tree, O= (not in check)
+# make bisect-e2e kernel bisection end to end: names the commit with 000's patch (not in check)
 # make static   static thpbench + workloads for a kernel A/B initramfs
 # make clean
 #
@@ -202,6 +203,12 @@ ab-bench: all
 ab-tree:
 	bash tests/kernel/tree-e2e.sh
 
+# Kernel bisection end to end: a synthetic history on the 6.1 source, the
+# counter (interrupted and resumed), a timing, and nothing to bisect (not
+# in check; most of an hour here).
+bisect-e2e: all
+	bash tests/kernel/bisect-e2e.sh
+
 static:
 	$(MAKE) clean-bin
 	$(MAKE) STATIC=1 harness/thpbench $(WL_C) $(WL_CXX)
@@ -215,7 +222,7 @@ clean:
 		tests/unit/*/*.o tests/unit/*/*.d tests/history/*.o tests/history/*.d tests/history/histgen $(UNIT_BIN) harness/thpbench $(WL_C) $(WL_CXX)
 	rm -rf $(ANALYZE_DIR) $(SAN_DIR) $(FUZZ_DIR) $(PERF_EVENTS_DIR)
 
-.PHONY: all unit layers analyze sanitize fuzz fuzz-smoke check ab-e2e ab-bench ab-tree static clean clean-bin
+.PHONY: all unit layers analyze sanitize fuzz fuzz-smoke check ab-e2e ab-bench ab-tree bisect-e2e static clean clean-bin
 .SECONDARY:
 -include $(wildcard harness/*/*.d harness/*/*/*.d workloads/*.d workloads/lib/*.d tests/unit/*/*.d tests/history/*.d \
 	$(ANALYZE_DIR)/harness/*/*.d $(ANALYZE_DIR)/harness/*/*/*.d $(ANALYZE_DIR)/workloads/*.d \

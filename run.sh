@@ -8,6 +8,8 @@
 #   ./run.sh check           build and run all tests (same as make check)
 #   ./run.sh bench           harness overhead vs perf stat -r
 #   ./run.sh ab PATCHDIR ... kernel A/B in qemu (kernel-patches/README.md)
+#   ./run.sh bisect --tree DIR --good REF --bad REF --suite S --metric CASE:METRIC
+#                            performance bisection, each step decided statistically
 #   ./run.sh nightly [--kernel-id ID] [--db DB]   run configs/nightly.conf, record
 #                            it in the history, check it, write JUnit + report
 #   ./run.sh run|compare|plot|restore|list|history ...   thpbench sub-commands
@@ -29,6 +31,9 @@ bench)
 ab)
 	shift
 	exec kernel-patches/scripts/ab.sh "$@" ;;
+bisect)
+	shift
+	exec kernel-patches/scripts/bisect.sh "$@" ;;
 nightly)
 	shift
 	exec sh scripts/nightly.sh "$@" ;;

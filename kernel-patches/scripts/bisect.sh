@@ -1,0 +1,403 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# Performance bisection of a kernel git tree, each step decided by the
+# statistics (thpbench bisect, harness/bisect/bisect_rule.h).
+#
+#   ./run.sh bisect --tree DIR --good REF --bad REF --suite S.conf
+#                   --metric CASE:METRIC [options]
+#   ./run.sh bisect --tree DIR --from-history DB CASE:METRIC --suite S.conf
+#                   [--host H] [--history-suite NAME] [options]
+#   ./run.sh bisect --resume DIR
+# options:
+#   --config tinyconfig|defconfig|FILE   base configuration (default
+#                       tinyconfig), kernel-patches/thpbench.config merged
+#   --qemu              boot each kernel in qemu (the default)
+#   --out DIR           results directory (new; default
+#                       results/bisect-METRIC-DATE)
+#   --reps N            repetitions per reference boot (default: the suite's)
+#   --ref-boots N       boots of GOOD and BAD first (default 2), --ref-max-boots N (4)
+#   --confidence C      of each step's verdict (default 0.99)
+#   --max-reps N        repetitions per commit at most (60), --max-looks N
+#                       boots per commit at most (4), --max-batch N (30)
+#   --threshold T       GOOD vs BAD: smaller relative changes are noise (0.02)
+#   --accel auto|kvm|tcg --mem SIZE --smp N --timeout SEC --jobs N
+#
+# First GOOD and BAD are measured (interleaved boots) until their change
+# of METRIC is significant, or "nothing to bisect" (exit 3). Then each
+# step builds one commit of the first-parent history GOOD..BAD (one
+# checkout and object directory for all, build-kernel.sh --git-ref: a
+# step is an incremental build; ccache when installed), boots it, runs
+# the suite with the repetitions the rule asks for, and lets `thpbench
+# bisect next` decide: good, bad, partial, more repetitions (another
+# boot), or inconclusive at the caps. A commit that does not build or
+# boot is skipped (git bisect's 125).
+# The results directory is the state: after a crash or Ctrl-C,
+# `--resume DIR` goes on with every finished boot kept. At the end:
+# DIR/report.txt (printed), report.json, git-bisect.log, plots/.
+# Exit: 0 first bad commit found; 1 no single commit (a range, a change
+# spread over several commits, a level going back); 2 error; 3 nothing to
+# bisect; 130 interrupted.
+set -Eeuo pipefail
+
+KP_DIR=$(cd "$(dirname "$0")/.." && pwd)
+. "$KP_DIR/scripts/common.sh"
+S=$KP_DIR/scripts
+TB=$REPO_DIR/harness/thpbench
+# THPBENCH_BUILD_KERNEL: a stand-in for build-kernel.sh (tests).
+BUILD_KERNEL=${THPBENCH_BUILD_KERNEL:-$S/build-kernel.sh}
+on_err()
+{
+	[ "$1" = 2 ] || log "error: line $2: a command failed (exit $1)"
+	exit 2
+}
+trap 'on_err $? $LINENO' ERR
+
+usage() { header_usage; }
+
+tree='' good='' bad='' suite='' metric_arg='' config=tinyconfig boot=qemu
+outdir='' resume='' reps='' accel=auto mem=6G smp=2 timeout=1800
+jobs=$(nproc) history_db='' history_series='' history_host='' history_suite=''
+opts=()
+posnum()
+{
+	case $2 in ''|*[!0-9]*|0) die "$1 must be a positive whole number" ;; esac
+}
+fraction()
+{
+	awk -v v="$2" 'BEGIN { exit !(v ~ /^[0-9]*\.?[0-9]+$/ && v + 0 > 0 && v + 0 < 1) }' ||
+		die "$1 must be a number between 0 and 1"
+}
+while [ $# -gt 0 ]; do
+	case $1 in
+	--tree) tree=${2:?}; shift 2 ;;
+	--good) good=${2:?}; shift 2 ;;
+	--bad) bad=${2:?}; shift 2 ;;
+	--suite) suite=${2:?}; shift 2 ;;
+	--metric) metric_arg=${2:?}; shift 2 ;;
+	--config) config=${2:?}; shift 2 ;;
+	--qemu) boot=qemu; shift ;;
+	--kexec) boot=kexec; shift ;;
+	--out) outdir=${2:?}; shift 2 ;;
+	--resume) resume=${2:?}; shift 2 ;;
+	--from-history) history_db=${2:?}; history_series=${3:?--from-history DB CASE:METRIC}; shift 3 ;;
+	--host) history_host=${2:?}; shift 2 ;;
+	--history-suite) history_suite=${2:?}; shift 2 ;;
+	--reps) posnum "$1" "${2:-}"; reps=$2; shift 2 ;;
+	--ref-boots) posnum "$1" "${2:-}"; opts+=(ref_boots "$2"); shift 2 ;;
+	--ref-max-boots) posnum "$1" "${2:-}"; opts+=(ref_max_boots "$2"); shift 2 ;;
+	--max-reps) posnum "$1" "${2:-}"; opts+=(max_reps "$2"); shift 2 ;;
+	--max-looks) posnum "$1" "${2:-}"; opts+=(max_looks "$2"); shift 2 ;;
+	--max-batch) posnum "$1" "${2:-}"; opts+=(max_batch "$2"); shift 2 ;;
+	--confidence) fraction "$1" "${2:-}"; opts+=(confidence "$2"); shift 2 ;;
+	--threshold) fraction "$1" "${2:-}"; opts+=(threshold "$2"); shift 2 ;;
+	--accel) accel=${2:?}; shift 2 ;;
+	--mem) mem=${2:?}; shift 2 ;;
+	--smp) posnum "$1" "${2:-}"; smp=$2; shift 2 ;;
+	--timeout) posnum "$1" "${2:-}"; timeout=$2; shift 2 ;;
+	--jobs) posnum "$1" "${2:-}"; jobs=$2; shift 2 ;;
+	-h|--help) usage ;;
+	*) die "unknown argument '$1' (see --help)" ;;
+	esac
+done
+case $accel in auto|kvm|tcg) ;; *) die "--accel must be auto, kvm or tcg" ;; esac
+[ "$boot" = qemu ] || die "--kexec: bisecting on bare metal by kexec is not supported yet; use --qemu (the default), or bisect by hand with baremetal.sh per step"
+
+# ---- Processes: every step in its own process group, ended on every exit.
+# fd 3: the terminal's stderr, for messages from a trap that may run while
+# a step's stderr goes to a log.
+exec 3>&2
+stop_step()
+{
+	[ -n "$child" ] || return 0
+	end_group "$child"
+	wait "$child" 2>/dev/null || true
+	child=''
+}
+finish() { trap - ERR; stop_step; }
+on_signal()
+{
+	trap - "$1" ERR
+	log "interrupted (SIG$1): stopping; --resume $outdir goes on from here" 2>&3
+	stop_step
+	trap - EXIT
+	exit 130
+}
+trap finish EXIT
+for sig in INT TERM HUP; do
+	# shellcheck disable=SC2064
+	trap "on_signal $sig" "$sig"
+done
+
+jq_plan() { jq -r "$1" "$outdir/plan.json"; }
+
+# ---- A new bisection: what to bisect, into plan.json.
+resolve_history()
+{
+	local json case_id m pick
+	[ -n "$tree" ] || die "--from-history needs --tree DIR (the git tree the kernels came from)"
+	case_id=${history_series%%:*}
+	m=${history_series#*:}
+	[ "$case_id" != "$history_series" ] && [ -n "$case_id" ] && [ -n "$m" ] ||
+		die "--from-history DB CASE:METRIC: '$history_series' has no ':' (e.g. mremap/thp=always:roi_usec)"
+	local hargs=(--db "$history_db" --case "$case_id" --metric "$m" --format json --fail-on none)
+	[ -z "$history_host" ] || hargs+=(--host "$history_host")
+	[ -z "$history_suite" ] || hargs+=(--suite "$history_suite")
+	json=$("$TB" history check "${hargs[@]}") || die "thpbench history check failed (see above)"
+	[ "$(jq '.series | length' <<< "$json")" -gt 0 ] ||
+		die "no series $case_id $m in $history_db (history list shows them)"
+	[ "$(jq '[.series[] | {host, suite}] | unique | length' <<< "$json")" = 1 ] ||
+		die "series $case_id $m is recorded on several hosts or suites: $(jq -r '[.series[] | "\(.host)/\(.suite)"] | unique | join(", ")' <<< "$json"); pick one with --host and --history-suite"
+	pick=$(jq -c '[.series[0].change_points[] | select(.kind == "regression" or .kind == "improvement" or .kind == "changed")] | last // empty' <<< "$json")
+	[ -n "$pick" ] || die "history: no confirmed change point in $case_id $m to bisect"
+	good=$(jq -r '.last_good.kernel_id // empty' <<< "$pick")
+	bad=$(jq -r '.first_bad.kernel_id // empty' <<< "$pick")
+	[ -n "$good" ] && [ -n "$bad" ] && [ "$good" != "$bad" ] ||
+		die "history: the change point names no two kernels ($good, $bad)"
+	metric_arg=$history_series
+	log "from the history: $(jq -r .kind <<< "$pick") of $m, last good $good, first bad $bad"
+}
+
+# The commits GOOD..BAD, first parent, in history order, GOOD first: one
+# JSON object per line (sha, date, author, subject), then patch-ids.
+commit_list()
+{
+	local g=$1 b=$2
+	{
+		git -C "$tree" log -1 --format='%H%x1f%aI%x1f%an <%ae>%x1f%s' "$g"
+		git -C "$tree" log --first-parent --reverse --format='%H%x1f%aI%x1f%an <%ae>%x1f%s' "$g..$b"
+	} | jq -R 'split("\u001f") | { sha: .[0], date: .[1], author: .[2], subject: (.[3:] | join(" ")) }' |
+		jq -s '.'
+}
+patch_ids()
+{
+	git -C "$tree" log --first-parent -p "$1..$2" | git patch-id --stable |
+		jq -R 'split(" ") | { key: .[1], value: .[0] }' | jq -s 'from_entries'
+}
+
+new_plan()
+{
+	local g b case_name metric n ids commits opt_json i
+	[ -z "$history_db" ] || resolve_history
+	[ -n "$tree" ] && [ -n "$good$bad" ] && [ -n "$suite" ] && [ -n "$metric_arg" ] || usage
+	git -C "$tree" rev-parse --git-dir > /dev/null 2>&1 || die "--tree '$tree' is not a git tree"
+	tree=$(cd "$tree" && pwd)
+	g=$(git -C "$tree" rev-parse --verify -q "$good^{commit}") || die "--good '$good' is not a commit of $tree"
+	b=$(git -C "$tree" rev-parse --verify -q "$bad^{commit}") || die "--bad '$bad' is not a commit of $tree"
+	[ "$g" != "$b" ] || die "--good and --bad are one commit ($g)"
+	good_ref=$good
+	bad_ref=$bad
+	good=$g
+	bad=$b
+	git -C "$tree" merge-base --is-ancestor "$g" "$b" ||
+		die "--good $good is not an ancestor of --bad $bad (for an improvement, still give the older kernel as --good)"
+	[ -f "$suite" ] || die "suite '$suite' not found (--suite)"
+	case_name=${metric_arg%%:*}
+	metric=${metric_arg#*:}
+	[ "$case_name" != "$metric_arg" ] && [ -n "$case_name" ] && [ -n "$metric" ] ||
+		die "--metric CASE:METRIC: '$metric_arg' (e.g. mremap:vmstat.thp_split_pmd; CASE is the suite's case name or id)"
+	grep -q "^\[case $case_name\]" "$suite" || grep -q "^\[case ${case_name%%/*}\]" "$suite" ||
+		die "--metric: the suite $suite has no case '$case_name' ([case NAME] sections)"
+	case $config in tinyconfig|defconfig) ;; *)
+		[ -f "$config" ] || die "--config '$config' not found"
+		config=$(cd "$(dirname "$config")" && pwd)/$(basename "$config") ;;
+	esac
+	[ -n "$reps" ] || reps=$(awk -F= '/^\[/ { s = ($0 ~ /^\[suite\]/) } s && $1 ~ /^[ \t]*repetitions[ \t]*$/ { gsub(/[ \t]/, "", $2); print $2 }' "$suite")
+	[ -n "$reps" ] || reps=10
+	if [ -n "$outdir" ]; then
+		[ ! -e "$outdir" ] || die "--out '$outdir' exists; give a new directory (or --resume it)"
+		mkdir -p "$outdir"
+	else
+		outdir=$(unique_dir "${THPBENCH_RESULTS_DIR:-$REPO_DIR/results}/bisect-$(release_slug "$metric")-$(date +%Y%m%d-%H%M%S)")
+	fi
+	outdir=$(cd "$outdir" && pwd)
+	mkdir -p "$outdir/runs"
+	cp "$suite" "$outdir/suite.conf"
+	commits=$(commit_list "$g" "$b")
+	n=$(jq length <<< "$commits")
+	[ "$(jq -r '.[-1].sha' <<< "$commits")" = "$b" ] ||
+		die "$bad is not reached from $good along first parents"
+	ids=$(patch_ids "$g" "$b")
+	opt_json=$(jq -n --argjson r "$reps" '{ ref_reps: $r }')
+	for ((i = 0; i < ${#opts[@]}; i += 2)); do
+		opt_json=$(jq --arg k "${opts[i]}" --argjson v "${opts[i + 1]}" '.[$k] = $v' <<< "$opt_json")
+	done
+	jq -n --arg tree "$tree" --arg good "$g" --arg bad "$b" --arg gr "$good_ref" --arg br "$bad_ref" \
+		--arg case "$case_name" --arg metric "$metric" --arg config "$config" \
+		--arg boot "$boot" --arg accel "$accel" --arg mem "$mem" --argjson smp "$smp" \
+		--argjson timeout "$timeout" --argjson jobs "$jobs" \
+		--arg version "$(git -C "$REPO_DIR" describe --always --dirty 2>/dev/null || echo unknown)" \
+		--arg command "$cmdline" --argjson opts "$opt_json" --argjson commits "$commits" \
+		--argjson ids "$ids" \
+		'{ schema: "thpbench-bisect-plan/1", tree: $tree, good: $good, bad: $bad,
+		   good_ref: $gr, bad_ref: $br, case: $case, metric: $metric,
+		   suite: "suite.conf", options: $opts,
+		   driver: { config: $config, boot: $boot, accel: $accel, mem: $mem,
+			     smp: $smp, timeout: $timeout, jobs: $jobs },
+		   thpbench_version: $version, command: $command,
+		   created: (now | todate),
+		   commits: [ $commits[] | . + { patch_id: ($ids[.sha] // "") } ] }' \
+		> "$outdir/plan.json.tmp"
+	mv "$outdir/plan.json.tmp" "$outdir/plan.json"
+	log "results directory: $outdir"
+	log "bisecting $metric of case $case_name over $((n - 1)) commits ($good_ref..$bad_ref, first parent)"
+}
+
+# ---- Resuming: everything from plan.json.
+load_plan()
+{
+	[ -f "$outdir/plan.json" ] || die "--resume '$outdir': no plan.json there (not a bisection's results directory)"
+	jq -e '.schema == "thpbench-bisect-plan/1"' "$outdir/plan.json" > /dev/null ||
+		die "$outdir/plan.json: not a bisection plan (schema)"
+	tree=$(jq_plan .tree)
+	good=$(jq_plan .good)
+	bad=$(jq_plan .bad)
+	config=$(jq_plan .driver.config)
+	boot=$(jq_plan .driver.boot)
+	accel=$(jq_plan .driver.accel)
+	mem=$(jq_plan .driver.mem)
+	smp=$(jq_plan .driver.smp)
+	timeout=$(jq_plan .driver.timeout)
+	jobs=$(jq_plan .driver.jobs)
+	suite=$outdir/suite.conf
+	git -C "$tree" rev-parse --verify -q "$bad^{commit}" > /dev/null ||
+		die "$outdir/plan.json: tree $tree no longer has $bad"
+	# A boot that did not finish is measured again.
+	find "$outdir/runs" -maxdepth 1 -name '.tmp-*' -exec rm -rf {} +
+	log "resuming $outdir ($(find "$outdir/runs" -mindepth 1 -maxdepth 1 | wc -l) boots or skips kept)"
+}
+
+cmdline="./run.sh bisect $(printf '%q ' "$@")"
+if [ -n "$resume" ]; then
+	[ -d "$resume" ] || die "--resume '$resume': no such directory"
+	outdir=$(cd "$resume" && pwd)
+	load_plan
+else
+	new_plan
+fi
+exec 8> "$outdir/.lock"
+flock -n 8 || die "another bisect is running in $outdir"
+"$S/install-deps.sh" || die "missing Debian packages (see above)"
+need_cmd jq git setsid
+[ -n "${THPBENCH_QEMU:-}" ] || need_cmd qemu-system-x86_64
+[ -x "$TB" ] || die "harness/thpbench is not built (make)"
+
+# ---- Building one commit (kernel-patches/README.md, "Building one
+# commit"): every commit of the tree in one kept checkout and object
+# directory, so a step recompiles what differs from the one before; each
+# image cached by content. Prints the kernel's cache directory; fails
+# when it does not build.
+build_commit()
+{
+	step "$BUILD_KERNEL" --kernel-src "$tree" --git-ref "$1" --config "$config" \
+		--jobs "$jobs"
+}
+
+# ---- Booting one kernel in qemu with the suite at REPS repetitions.
+# The initramfs for $1 repetitions, made once, in $initrd.
+initrd=''
+initramfs_for()
+{
+	initrd=$outdir/initramfs/r$1.gz
+	[ ! -f "$initrd" ] || return 0
+	if [ -n "${THPBENCH_AB_STATIC:-}" ]; then
+		sdir=$THPBENCH_AB_STATIC
+	else
+		static_dir
+	fi
+	mkdir -p "$outdir/initramfs"
+	step "$S/mkinitramfs.sh" -o "$initrd" --suite "$suite" \
+		--thpbench "$sdir/harness/thpbench" --workloads "$sdir/workloads" --reps "$1" >&2
+}
+if [ "$accel" = auto ] && cached=$(accel_cached); then
+	accel=${cached%% *}
+	log "accelerator: $accel (${cached#* })"
+fi
+timings_word()
+{
+	case $accel in
+	tcg) echo "emulated (qemu TCG): times are not hardware timings" ;;
+	*) echo "qemu $accel guest" ;;
+	esac
+}
+# Boot kernel dir $1 with initramfs $2 into run dir $3; fail when no
+# complete results came back.
+boot_qemu()
+{
+	local kdir=$1 initrd=$2 rd=$3 rel line
+	rel=$(cat "$kdir/kernelrelease")
+	step "$S/boot.sh" --kernel "$kdir/bzImage" --initrd "$initrd" --log "$rd/console.log" \
+		--label "$rel" --accel "$accel" --mem "$mem" --smp "$smp" --timeout "$timeout" \
+		> "$rd/accel" || return 1
+	line=$(head -n 1 "$rd/accel")
+	if [ "$accel" = auto ]; then
+		line=${line#accel=}
+		accel=${line%% *}
+		line=${line#"$accel" }
+		line=${line#(}
+		accel_remember "$accel" "${line%)}"
+		log "accelerator: $accel (${line%)})"
+	fi
+	"$S/extract-results.sh" "$rd/console.log" "$rd/results.json" > "$rd/status" || return 1
+}
+
+# One boot (or skip) of commit $1 at $2 repetitions, role $3, into the
+# next runs/NNNN: built in runs/.tmp-NNNN and renamed when complete.
+measure()
+{
+	local sha=$1 r=$2 role=$3 last num rd kdir subj tee_pid brc
+	last=$(find "$outdir/runs" -mindepth 1 -maxdepth 1 -name '[0-9]*' -printf '%f\n' | sort -n | tail -n 1)
+	num=$(printf '%04d' $((10#${last:-0} + 1)))
+	rd=$outdir/runs/.tmp-$num
+	rm -rf "$rd"
+	mkdir -p "$rd"
+	printf '%s\n' "$sha" > "$rd/commit"
+	subj=$(git -C "$tree" log -1 --format=%s "$sha" | cut -c1-60)
+	log "run $num: $role ${sha:0:12} ($subj), $r repetitions: building"
+	# The build's messages (progress, the log's tail on failure) show as
+	# they come and are kept in build.err, for the reason of a skip.
+	exec 4> >(tee "$rd/build.err" >&2)
+	tee_pid=$!
+	brc=0
+	build_commit "$sha" > "$rd/kernel" 2>&4 || brc=$?
+	exec 4>&-
+	wait "$tee_pid" 2>/dev/null || true
+	if [ "$brc" != 0 ]; then
+		[ "$role" = step ] || die "$role commit ${sha:0:12} does not build; cannot bisect (log: $rd/build.err)"
+		printf 'build: %s\n' "$(grep -m1 'error:' "$rd/build.err" | cut -c1-200 || echo 'kernel build failed')" > "$rd/skip"
+		mv "$rd" "$outdir/runs/$num"
+		log "run $num: ${sha:0:12} does not build: skipped"
+		return 0
+	fi
+	kdir=$(tail -n 1 "$rd/kernel")
+	log "run $num: booting $(cat "$kdir/kernelrelease") ($accel)"
+	initramfs_for "$r"
+	if ! boot_qemu "$kdir" "$initrd" "$rd"; then
+		[ "$role" = step ] || die "$role commit ${sha:0:12} did not boot or run the suite (console: $rd/console.log)"
+		printf 'boot: no complete results from the guest (console.log)\n' > "$rd/skip"
+		mv "$rd" "$outdir/runs/$num"
+		log "run $num: ${sha:0:12} did not boot or run: skipped"
+		return 0
+	fi
+	jq --arg sha "$sha" --arg role "$role" --arg rel "$(cat "$kdir/kernelrelease")" \
+		--arg timings "$(timings_word)" --argjson reps "$r" \
+		'.meta.provenance = { bisect_commit: $sha, role: $role, kernel: { release: $rel },
+		   repetitions: $reps } | .meta.timings = $timings' \
+		"$rd/results.json" > "$rd/results.json.tmp"
+	mv "$rd/results.json.tmp" "$rd/results.json"
+	mv "$rd" "$outdir/runs/$num"
+}
+
+while :; do
+	next=$("$TB" bisect next "$outdir") || die "thpbench bisect next failed (see above)"
+	read -r what sha r role <<< "$next"
+	case $what in
+	measure) measure "$sha" "$r" "$role" ;;
+	done|nothing) break ;;
+	*) die "cannot bisect: see the line above" ;;
+	esac
+done
+rc=0
+"$TB" bisect report "$outdir" || rc=$?
+log "everything is in $outdir"
+exit "$rc"
