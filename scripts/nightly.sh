@@ -61,6 +61,8 @@ name=$(basename "$suite" .conf)
 [ -n "$out" ] || out=results/$name-$(date -u +%Y%m%d-%H%M%S)
 set -- --db "$db"
 [ -n "$kid" ] && set -- "$@" --kernel-id "$kid"
+# The database as messages may show it: a PostgreSQL password never.
+shown_db=$(printf '%s' "$db" | sed -E 's#^(postgres(ql)?://[^/?]*):[^?]*@#\1:***@#; s#([?&][Pp][Aa][Ss][Ss][Ww][Oo][Rr][Dd]=)[^&]*#\1***#g')
 
 # GitLab Runner cleans the checkout before every job (git clean -ffdx) or
 # clones it afresh: an SQLite history inside it would start empty every
@@ -78,7 +80,7 @@ esac
 
 # The database must open before an hour of benchmarks, not after: a
 # directory that is not there, a server that does not answer.
-$TB history init --db "$db" || die "cannot open the history database $db (above); nothing was run"
+$TB history init --db "$db" || die "cannot open the history database $shown_db (above); nothing was run"
 mkdir -p "$out" || die "cannot create $out"
 
 # The run: its report into run.log; one line per repetition (and every
@@ -99,7 +101,7 @@ echo "nightly: ran $suite in $t_run s: $out"
 case $out in results/*) rm -f results/latest; ln -s "${out#results/}" results/latest ;; esac
 
 $TB history import "$@" "$out/results.json" >"$out/history-import.txt" ||
-	die "the import into $db failed"
+	die "the import into $shown_db failed"
 cat "$out/history-import.txt"
 
 if ! $TB history --help 2>/dev/null | grep -q '^  check'; then

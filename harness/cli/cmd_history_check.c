@@ -18,6 +18,7 @@
 #include "commands.h"
 #include "history/history_check.h"
 #include "history/history_db.h"
+#include "history/history_spec.h"
 #include "history/history_format.h"
 #include "history/history_print.h"
 #include "history/history_plot.h"
@@ -235,6 +236,7 @@ static int load(const struct hist_cli *c, struct history_series **v,
 		size_t *n)
 {
 	struct history_db *db;
+	char shown[1024];
 	int rc;
 
 	if (history_db_open_existing(c->db, &db))
@@ -244,7 +246,8 @@ static int load(const struct hist_cli *c, struct history_series **v,
 	if (rc)
 		return -1;
 	if (!*n) {
-		tb_err("history %s: no series in %s%s", cmd_names[c->cmd], c->db,
+		history_db_spec_show(c->db, shown, sizeof(shown));
+		tb_err("history %s: no series in %s%s", cmd_names[c->cmd], shown,
 		       c->f.host || c->f.suite || c->f.case_id || c->f.metric ?
 		       " match the filters (history list shows what is stored)" :
 		       " (record runs with: thpbench history import)");

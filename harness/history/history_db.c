@@ -13,11 +13,6 @@
 
 #include "util/util.h"
 
-bool history_db_spec_is_pg(const char *spec)
-{
-	return !strncmp(spec, "postgresql://", 13) || !strncmp(spec, "postgres://", 11);
-}
-
 int hdb_exec(struct history_db *db, const char *what, const char *sql,
 	     size_t np, const char *const *params)
 {

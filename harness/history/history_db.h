@@ -25,6 +25,7 @@
 #include <stdint.h>
 
 #include "history_series.h"
+#include "history_spec.h"
 
 #define HISTORY_DB_DEFAULT "results/history.sqlite"
 
@@ -47,8 +48,7 @@ int history_db_open(const char *spec, struct history_db **out);
 int history_db_open_existing(const char *spec, struct history_db **out);
 void history_db_close(struct history_db *db);
 
-/* True when spec names a PostgreSQL server rather than an SQLite file. */
-bool history_db_spec_is_pg(const char *spec);
+/* history_db_spec_is_pg() and how a spec may be shown: history_spec.h */
 
 /*
  * Every series matching f: one per (host, suite, suite_hash, case_id,

@@ -4,9 +4,11 @@
  * prepared once per connection (PQprepare) and run with text parameters;
  * the server infers each parameter's type from its column. Notices
  * ("relation already exists, skipping") are dropped. The connection URI is
- * never printed: it may hold a password.
+ * never printed, and libpq's connection errors are redacted
+ * (history_spec.h): it may hold a password.
  */
 #include "history_backend.h"
+#include "history_spec.h"
 
 #include <libpq-fe.h>
 #include <stdio.h>
@@ -147,12 +149,13 @@ static void quiet(void *arg, const char *msg)
 int hdb_pg_open(const char *uri, struct history_db *db)
 {
 	PGconn *conn = PQconnectdb(uri);
-	const char *msg;
+	char msg[1024];
 
 	if (!conn)
 		tb_die("out of memory");
 	if (PQstatus(conn) != CONNECTION_OK) {
-		msg = PQerrorMessage(conn);
+		/* libpq's message can quote pieces of the URI, the password's too */
+		history_redact(uri, PQerrorMessage(conn), msg, sizeof(msg));
 		tb_err("cannot connect to the PostgreSQL history database: %.*s",
 		       (int)strcspn(msg, "\n"), msg);
 		PQfinish(conn);

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 #include "history_report.h"
+#include "history_spec.h"
 
 #include <errno.h>
 #include <math.h>
@@ -253,7 +254,7 @@ static void write_page(FILE *f, const struct history_result *r, size_t n,
 		       const char *dir)
 {
 	size_t *idx = history_order(r, n, o->fail_on), i, fails = 0;
-	char now[32];
+	char now[32], shown[1024];
 	time_t t = time(NULL);
 	struct tm tm;
 
@@ -263,7 +264,9 @@ static void write_page(FILE *f, const struct history_result *r, size_t n,
 		fails += history_result_fails(&r[i], o->fail_on);
 	fprintf(f, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>thpbench history</title>\n<style>\n%s</style>\n</head>\n<body>\n<h1>thpbench nightly history</h1>\n<p>",
 		style);
-	esc(f, source);
+	/* The --db spec: a PostgreSQL password never reaches the page. */
+	history_db_spec_show(source, shown, sizeof(shown));
+	esc(f, shown);
 	fprintf(f, ", %zu series, written %s.</p>\n<p id=\"gate\" class=\"%s\">Gate: %s",
 		n, now, fails ? "fail" : "pass", fails ? "FAILED" : "passed");
 	if (fails)

@@ -77,6 +77,16 @@ $TB history list --db "postgresql:///nosuchdb?host=$PG_DIR&user=$(pg_user)" >/de
 check "an unreachable database: exit 2" test $? -eq 2
 check "the password-free error names the problem" grep -q 'nosuchdb' "$TMPD/err"
 
+# The password never reaches the report or a message (trust auth: the
+# server ignores it).
+secret_uri="postgresql://$(pg_user):hunter2s3cret@/postgres?host=$PG_DIR"
+$TB history report --db "$secret_uri" -o "$TMPD/report" >/dev/null 2>"$TMPD/rerr"
+check "a report from a URI with a password" test -f "$TMPD/report/index.html"
+check "index.html does not show the password" sh -c "! grep -q hunter2s3cret '$TMPD/report/index.html'"
+check "index.html shows the URI redacted" grep -q "$(pg_user):\*\*\*@" "$TMPD/report/index.html"
+$TB history check --db "$secret_uri" --host nosuchhost >/dev/null 2>"$TMPD/rerr2"
+check "the no-series message does not show the password" sh -c "grep -q 'no series in' '$TMPD/rerr2' && ! grep -q hunter2s3cret '$TMPD/rerr2'"
+
 dir=$PG_DIR
 pg_stop
 check "the server is stopped" test ! -e "$dir/data/postmaster.pid"

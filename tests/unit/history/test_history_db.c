@@ -14,6 +14,7 @@
 #include <cmocka.h>
 
 #include <libpq-fe.h>
+#include <fcntl.h>
 #include <math.h>
 #include <signal.h>
 #include <stdio.h>
@@ -26,6 +27,7 @@
 #include "history/history_backend.h"
 #include "history/history_db.h"
 #include "history/history_import.h"
+#include "history/history_spec.h"
 #include "results/store.h"
 #include "util/util.h"
 
@@ -423,6 +425,69 @@ static void test_killed_writer(void **state)
 	}
 }
 
+/* stderr of fn(arg) as text (static buffer). */
+static const char *stderr_of(void (*fn)(const char *), const char *arg)
+{
+	static char out[4096];
+	char path[700];
+	int saved, fd;
+
+	snprintf(path, sizeof(path), "%s/stderr", dir);
+	fflush(stderr);
+	saved = dup(2);
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	assert_true(saved >= 0 && fd >= 0);
+	dup2(fd, 2);
+	close(fd);
+	fn(arg);
+	fflush(stderr);
+	dup2(saved, 2);
+	close(saved);
+	assert_int_equal(read_file_str(path, out, sizeof(out)), 0);
+	return out;
+}
+
+static void try_open(const char *uri)
+{
+	struct history_db *db;
+
+	assert_int_equal(history_db_open_existing(uri, &db), -1);
+}
+
+/*
+ * A PostgreSQL password is never shown: not in the spec as messages and
+ * index.html show it, not in libpq's connection error (which quotes the
+ * rest of a password with an unescaped '@' as a host name).
+ */
+static void test_password_never_shown(void **state)
+{
+	char buf[512];
+	const char *err;
+
+	(void)state;
+	history_db_spec_show("postgresql://thp:s3cr3t@db.lab/history", buf, sizeof(buf));
+	assert_string_equal(buf, "postgresql://thp:***@db.lab/history");
+	history_db_spec_show("postgres://thp@db.lab:5432/h?sslmode=require&password=s3cr3t",
+			     buf, sizeof(buf));
+	assert_string_equal(buf, "postgres://thp@db.lab:5432/h?sslmode=require&password=***");
+	history_db_spec_show("postgresql://u:hun@ter2xyz@db.lab/h", buf, sizeof(buf));
+	assert_null(strstr(buf, "hun"));
+	assert_null(strstr(buf, "ter2xyz"));
+	history_db_spec_show("postgresql://u:p%40ssw0rd@db.lab/h", buf, sizeof(buf));
+	assert_string_equal(buf, "postgresql://u:***@db.lab/h");
+	history_redact("postgresql://u:p%40ssw0rd@db.lab/h",
+		       "password authentication failed: p@ssw0rd", buf, sizeof(buf));
+	assert_null(strstr(buf, "ssw0rd"));
+	history_db_spec_show("results/history.sqlite", buf, sizeof(buf));
+	assert_string_equal(buf, "results/history.sqlite");
+	err = stderr_of(try_open, "postgresql://u:hun@ter2xyz@localhost:1/db");
+	assert_non_null(strstr(err, "cannot connect"));
+	assert_null(strstr(err, "ter2xyz"));
+	err = stderr_of(try_open, "postgresql://u:port@/db?port=s3cr3tport&password=s3cr3tport");
+	assert_non_null(strstr(err, "cannot connect"));
+	assert_null(strstr(err, "s3cr3t"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -434,6 +499,7 @@ int main(void)
 		cmocka_unit_test(test_newer_schema),
 		cmocka_unit_test(test_concurrent_writers),
 		cmocka_unit_test(test_killed_writer),
+		cmocka_unit_test(test_password_never_shown),
 	};
 	char cmd[600];
 	int rc;
