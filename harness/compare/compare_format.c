@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 #include "compare_format.h"
 
+#include "util/wrap.h"
+
 #include <math.h>
 #include <stdint.h>
 #include <string.h>
@@ -228,11 +230,7 @@ const char *cf_outliers(const struct cmp_side *s, char *buf, size_t len)
 
 int cf_width(const char *s)
 {
-	int w = 0;
-
-	for (; *s; s++)
-		w += ((unsigned char)*s & 0xc0) != 0x80;
-	return w;
+	return text_width(s);
 }
 
 void cf_put(FILE *out, const char *s, int width)

@@ -13,6 +13,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+
+#include <jansson.h>
 
 #include "cli/cmd_compare.h"
 #include "compare/compare.h"
@@ -156,6 +159,24 @@ static int display_width(const char *s, size_t n)
 }
 
 /* The email format promises 72 columns and no trailing blanks. */
+static void check_email_lines(const char *name, const char *out)
+{
+	const char *p = out;
+	int line = 1;
+
+	while (*p) {
+		size_t n = strcspn(p, "\n");
+
+		if (display_width(p, n) > 72)
+			fail_msg("%s line %d is %d columns: %.*s", name, line,
+				 display_width(p, n), (int)n, p);
+		if (n && p[n - 1] == ' ')
+			fail_msg("%s line %d ends in a blank", name, line);
+		p += n + (p[n] == '\n');
+		line++;
+	}
+}
+
 static void test_email_width(void **state)
 {
 	static const size_t which[] = { 2, 7, 10 };
@@ -163,24 +184,90 @@ static void test_email_width(void **state)
 
 	(void)state;
 	for (k = 0; k < sizeof(which) / sizeof(which[0]); k++) {
-		int rc, line = 1;
-		char *out = run_compare(&goldens[which[k]], &rc), *p = out;
+		int rc;
+		char *out = run_compare(&goldens[which[k]], &rc);
 
-		while (*p) {
-			size_t n = strcspn(p, "\n");
-
-			if (display_width(p, n) > 72)
-				fail_msg("%s line %d is %d columns: %.*s",
-					 goldens[which[k]].name, line,
-					 display_width(p, n), (int)n, p);
-			if (n && p[n - 1] == ' ')
-				fail_msg("%s line %d ends in a blank",
-					 goldens[which[k]].name, line);
-			p += n + (p[n] == '\n');
-			line++;
-		}
+		check_email_lines(goldens[which[k]].name, out);
 		free(out);
 	}
+}
+
+/* A fixture as a kernel A/B run leaves it: its own release and config
+ * digest, emulated timings, in a results directory with a long name. */
+static void write_ab_side(const char *from, const char *to, const char *rel,
+			  const char *digest)
+{
+	json_t *r = json_load_file(from, 0, NULL), *env, *meta;
+	char cfg[80];
+
+	assert_non_null(r);
+	env = json_object_get(r, "env");
+	meta = json_object_get(r, "meta");
+	snprintf(cfg, sizeof(cfg), "sha256:%s", digest);
+	json_object_set_new(env, "kernel", json_string(rel));
+	json_object_set_new(env, "kernel_config", json_string(cfg));
+	json_object_set_new(meta, "timings", json_string("emulated (qemu TCG): times are not hardware timings"));
+	json_object_set_new(meta, "command", json_string(
+		"/bin/thpbench run /etc/thpbench/suite.conf -o /tmp/out --label 6.1.192-tb-3f9a2c1e --progress lines -r 5"));
+	assert_int_equal(json_dump_file(r, to, JSON_INDENT(1)), 0);
+	json_decref(r);
+}
+
+/*
+ * What an A/B run compares: long absolute paths in the command to
+ * reproduce and two config digests that differ. 72 columns all the same,
+ * each digest whole (12 hex digits, as git shortens ids), each path
+ * broken only after a '/', and the command still the same command.
+ */
+static void test_email_ab(void **state)
+{
+	char dir[] = "/tmp/thpbench-ab-000-mremap-thp-pmd-move-20261201-101010-XXXXXX";
+	char a[128], b[128], *out, *p;
+	const char *argv[6] = { "compare", a, b, "--format", "email", NULL };
+	struct golden g = { "ab", 0, { 0 } };
+	int rc, i;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	snprintf(a, sizeof(a), "%s/A.json", dir);
+	snprintf(b, sizeof(b), "%s/B.json", dir);
+	write_ab_side(FIX "base.json", a, "6.1.192-tb-3f9a2c1e",
+		      "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef");
+	write_ab_side(FIX "new.json", b, "6.1.192-tb-77aa01bc",
+		      "fedcba9876543210fedcba9876543210fedcba9876543210fedcba9876543210");
+	for (i = 0; argv[i]; i++)
+		g.argv[i] = argv[i];
+	out = run_compare(&g, &rc);
+	assert_int_equal(rc, 0);
+	check_email_lines("A/B email", out);
+	assert_non_null(strstr(out, "sha256:0123456789ab vs sha256:fedcba987654"));
+	assert_null(strstr(out, "0123456789abc\n"));
+	/* The reproduce command: joined as a shell joins it, the original. */
+	p = strstr(out, "Reproduce with:\n");
+	assert_non_null(p);
+	{
+		char joined[512] = "", *q = joined, *s = p + strlen("Reproduce with:\n");
+		char want[512];
+
+		for (; *s && strncmp(s, "Measured with:", 14); s++) {
+			if (s[0] == '\\' && s[1] == '\n') {
+				s++;
+				continue;
+			}
+			if (*s == '\n' || (*s == ' ' && q > joined && q[-1] == ' '))
+				continue;
+			if (q == joined && *s == ' ')
+				continue;
+			*q++ = *s;
+		}
+		*q = '\0';
+		snprintf(want, sizeof(want), "thpbench compare %s %s --format email", a, b);
+		assert_string_equal(joined, want);
+	}
+	free(out);
+	remove(a);
+	remove(b);
+	rmdir(dir);
 }
 
 static int run_args(int n, const char **args)
@@ -288,6 +375,7 @@ int main(void)
 		cmocka_unit_test(test_golden),
 		cmocka_unit_test(test_by_words),
 		cmocka_unit_test(test_email_width),
+		cmocka_unit_test(test_email_ab),
 		cmocka_unit_test(test_exit_codes),
 		cmocka_unit_test(test_aa_fixture),
 	};

@@ -1,0 +1,32 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * compare_mail - what the two formats for mail (email, cover) share:
+ * lines of at most MAIL_COLS columns (util/wrap.h: words never broken
+ * where they fit a line, sha256 digests shortened to 12 hex digits,
+ * commands that paste back whole) and the two-line row per metric:
+ *
+ *   metric                    base               new          change
+ *   roi_usec                  8012 ±3.1%       20310 ±4.0%   +153.5%
+ *       [+140.2%, +167.1%], p < 0.0001: regression
+ */
+#ifndef THPBENCH_COMPARE_MAIL_H
+#define THPBENCH_COMPARE_MAIL_H
+
+#include <stdio.h>
+
+#include "compare.h"
+
+#define MAIL_COLS 72
+
+/* text wrapped to MAIL_COLS, the first line after first, the rest after
+ * cont. */
+void mail_wrap(FILE *out, const char *first, const char *cont,
+	       const char *text);
+/* A shell command, indented two columns, continued with " \" (wrap.h). */
+void mail_command(FILE *out, const char *cmd);
+/* The column heads, with the two sides called a and b. */
+void mail_table_head(FILE *out, const char *a, const char *b);
+/* One metric's two lines. */
+void mail_row(FILE *out, const struct comparison *c, const struct cmp_metric *m);
+
+#endif
