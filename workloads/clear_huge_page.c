@@ -34,9 +34,9 @@ static const char usage[] =
 	"  --mode hugetlb    MAP_HUGETLB from the pool, which must hold SIZE (default)\n"
 	"  --mode thp        anonymous memory with MADV_HUGEPAGE\n"
 	"  --passes N        map, fault, verify and unmap N times (default 1); the\n"
-	"                    figures are the last pass's, first_gbps the first's\n"
+	"                    figures are the last pass's, pass1_gbps pass 1's\n"
 	"Times the demand-fault loop only. Prints 'usec N', 'gbps X' (GiB/s);\n"
-	"metrics roi_usec, gbps, first_gbps, gbps_cpu (GiB per thread CPU second),\n"
+	"metrics roi_usec, gbps, pass1_gbps, gbps_cpu (GiB per thread CPU second),\n"
 	"user_clear_gbps (memset 0 of the faulted region), clear_vs_user (gbps /\n"
 	"user_clear_gbps), pages, hugetlb_pages (hugetlb), region_anon_huge_kb\n"
 	"(thp), rss_kb, anon_huge_kb, hugetlb_kb. Exit 0 ok, 1 failure (also: pool\n"
@@ -317,7 +317,7 @@ static double earlier_pass(const struct opts *o, uint64_t n)
 
 int main(int argc, char **argv)
 {
-	double gbps, first_gbps = 0, user;
+	double gbps, pass1_gbps = 0, user;
 	long free_before;
 	struct pass r;
 	struct opts o;
@@ -328,20 +328,20 @@ int main(int argc, char **argv)
 	for (i = 1; i < o.passes; i++) {
 		gbps = earlier_pass(&o, i);
 		if (i == 1)
-			first_gbps = gbps;
+			pass1_gbps = gbps;
 	}
 	free_before = wl_hugetlb_free(o.page_size);
 	p = map_region(&o);
 	r = fault_pass(p, &o, true);
 	gbps = gib_per_sec(o.size, r.usec);
 	if (o.passes == 1)
-		first_gbps = gbps;
+		pass1_gbps = gbps;
 
 	printf("passes %llu\n", (unsigned long long)o.passes);
 	printf("usec %.0f\n", r.usec);
 	wl_metric("roi_usec", r.usec);
 	report("gbps", gbps);
-	report("first_gbps", first_gbps);
+	report("pass1_gbps", pass1_gbps);
 	report("gbps_cpu", gib_per_sec(o.size, r.cpu_usec));
 	printf("pages %llu\n", (unsigned long long)(o.size / o.page_size));
 	wl_metric("pages", (double)(o.size / o.page_size));

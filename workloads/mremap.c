@@ -15,6 +15,11 @@
  *               p2, so the move replaces most of p2 and the timed call is
  *               dominated by unmapping what lies at the destination.
  *
+ * --apart times the two things MREMAP_FIXED does one after the other:
+ * unmapping whatever lies at the destination (munmap, unmap_usec), then
+ * the move (move_usec); roi_usec is their sum. For the posting layout
+ * that shows what its timed call measures: mostly the unmap of p2.
+ *
  * The moved data is compared with a reference afterwards.
  */
 #include "wl.h"
@@ -29,7 +34,7 @@
 
 static const char usage[] =
 	"usage: mremap [--size SIZE] [--layout aligned|misaligned|posting]\n"
-	"              [--madvise] [--no-verify]\n"
+	"              [--apart] [--madvise] [--no-verify]\n"
 	"  --size SIZE   region to move (k/m/g/t suffixes, multiple of 2M; default 1G)\n"
 	"  --layout aligned     source and destination 2M aligned (default)\n"
 	"  --layout misaligned  destination 4K off 2M alignment: huge PMDs are split\n"
@@ -37,12 +42,15 @@ static const char usage[] =
 	"                       p3 (4K), mremap p onto p3, memcmp with p2. Its timed\n"
 	"                       mremap mostly measures unmapping what lies at the\n"
 	"                       destination (most of p2), not moving p. 2 x SIZE memory.\n"
+	"  --apart       unmap the destination first, timed on its own (unmap_usec),\n"
+	"                then move (move_usec); roi_usec is their sum\n"
 	"  --madvise     MADV_HUGEPAGE the source (and p2; huge pages under 'madvise')\n"
 	"  --no-verify   skip the reference copy and the memcmp (half the memory;\n"
 	"                posting: only the memcmp)\n"
 	"Times mremap(src, SIZE, SIZE, MREMAP_FIXED|MREMAP_MAYMOVE, dst) only.\n"
 	"Prints 'layout NAME', 'usec N', 'thp_split_pmd N' and 'ok'; metrics\n"
-	"roi_usec, thp_split_pmd (vmstat delta over the mremap), src_anon_huge_kb,\n"
+	"roi_usec (--apart: also unmap_usec, move_usec), thp_split_pmd (vmstat\n"
+	"delta over the mremap), src_anon_huge_kb,\n"
 	"region_anon_huge_kb, rss_kb, anon_huge_kb, hugetlb_kb.\n"
 	"Exit 0 ok, 1 failure, 2 usage.\n";
 
@@ -55,6 +63,7 @@ struct opts {
 	enum layout layout;
 	bool madvise;
 	bool verify;
+	bool apart;
 };
 
 /* What moves, where to, and what it is compared with afterwards. */
@@ -80,6 +89,7 @@ static void parse_args(int argc, char **argv, struct opts *o)
 		{ "layout", required_argument, NULL, 'l' },
 		{ "madvise", no_argument, NULL, 'M' },
 		{ "no-verify", no_argument, NULL, 'n' },
+		{ "apart", no_argument, NULL, 'a' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -99,6 +109,9 @@ static void parse_args(int argc, char **argv, struct opts *o)
 			break;
 		case 'n':
 			o->verify = false;
+			break;
+		case 'a':
+			o->apart = true;
 			break;
 		default:
 			wl_opt_fallback(c, usage);
@@ -246,7 +259,7 @@ int main(int argc, char **argv)
 	struct region r;
 	struct opts o;
 	char *moved;
-	double t0, t1;
+	double t0, tu, t1;
 	int splits_ok;
 
 	parse_args(argc, argv, &o);
@@ -261,6 +274,9 @@ int main(int argc, char **argv)
 	splits_ok = read_split_pmd(&split0) == 0;
 	wl_roi_begin();
 	t0 = wl_now_usec();
+	if (o.apart && munmap(r.dst, o.size))
+		wl_fail("munmap of the destination failed: %s", strerror(errno));
+	tu = wl_now_usec();
 	moved = mremap(r.src, o.size, o.size, MREMAP_FIXED | MREMAP_MAYMOVE, r.dst);
 	t1 = wl_now_usec();
 	wl_roi_end();
@@ -273,6 +289,11 @@ int main(int argc, char **argv)
 			(void *)moved, (void *)r.dst);
 	printf("usec %.0f\n", t1 - t0);
 	wl_metric("roi_usec", t1 - t0);
+	if (o.apart) {
+		printf("unmap_usec %.0f\nmove_usec %.0f\n", tu - t0, t1 - tu);
+		wl_metric("unmap_usec", tu - t0);
+		wl_metric("move_usec", t1 - tu);
+	}
 	if (splits_ok) {
 		printf("thp_split_pmd %llu\n", (unsigned long long)(split1 - split0));
 		wl_metric("thp_split_pmd", (double)(split1 - split0));

@@ -1,13 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0-only
 #include "claims.h"
 #include "claims_events.h"
+#include "claims_factor.h"
+#include "claims_host.h"
 #include "claims_supersede.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "stats/hypothesis.h"
+#include "measure/kconfig.h"
 #include "results/report.h"
 #include "stats/stats.h"
 #include "stats/stats_split.h"
@@ -30,6 +32,13 @@ static void set_verdict(json_t *o, const char *verdict, const char *reason)
 		json_object_set_new(o, "reason", json_string(reason));
 	else
 		json_object_del(o, "reason");
+}
+
+static const char *verdict_of(const json_t *o)
+{
+	const char *v = json_string_value(json_object_get(o, "verdict"));
+
+	return v ? v : "";
 }
 
 static const char *first_failure(const struct tb_case *c)
@@ -94,6 +103,37 @@ static long env_long(const struct tb_results *r, const char *key, long dflt)
 	return json_is_integer(v) ? (long)json_integer_value(v) : dflt;
 }
 
+/* "4.4" -> "4.5": the first release after a series, point releases and all. */
+static int next_release(const char *v, char *buf, size_t len)
+{
+	long major, minor;
+
+	if (sscanf(v, "%ld.%ld", &major, &minor) != 2)
+		return -1;
+	snprintf(buf, len, "%ld.%ld", major, minor + 1);
+	return 0;
+}
+
+/* `needs = kernel A-B WHY`: the running kernel outside A to B inclusive. */
+static bool kernel_range_unmet(const char *needs, const struct tb_results *r,
+			       char *why, size_t len)
+{
+	const char *kernel = json_string_value(json_object_get(r->env, "kernel"));
+	char lo[32], hi[32], next[40];
+	int n = 0;
+
+	if (sscanf(needs, "kernel %31[0-9.]-%31[0-9.] %n", lo, hi, &n) != 2 || !n ||
+	    next_release(hi, next, sizeof(next))) {
+		snprintf(why, len, "needs = '%s': expected 'kernel A-B WHY'", needs);
+		return true;
+	}
+	if (kernel_at_least(kernel, lo) == 1 && kernel_at_least(kernel, next) == 0)
+		return false;
+	snprintf(why, len, "needs a %s-%s kernel (%s); this one is %s", lo, hi,
+		 needs + n, kernel ? kernel : "unknown");
+	return true;
+}
+
 static bool needs_unmet(const struct suite_claim *cl, const struct tb_results *r,
 			char *why, size_t len)
 {
@@ -122,6 +162,8 @@ static bool needs_unmet(const struct suite_claim *cl, const struct tb_results *r
 			 "./run.sh ab%s", needs + 9);
 		return true;
 	}
+	if (!strncmp(needs, "kernel ", 7))
+		return kernel_range_unmet(needs, r, why, len);
 	return false;
 }
 
@@ -152,53 +194,64 @@ static int parse_positive(const char *s, double *out)
 	return *s && !parse_double(s, out) && isfinite(*out) && *out > 0 ? 0 : -1;
 }
 
-/* Significant in the claimed direction: does the size agree too? */
-static void judge_magnitude(json_t *o, const struct suite_claim *cl, double f)
+/* The interval against the consistent band of a claimed factor c > 1. */
+static void judge_band(json_t *o, const struct suite_claim *cl,
+		       const struct claim_factor *cf, double c)
 {
-	double c, t = DEFAULT_TOLERANCE, lo, hi;
-	char why[256];
+	double t = DEFAULT_TOLERANCE, lo, hi;
+	char why[320];
 
-	if (parse_positive(claim_field(cl, "claimed_value"), &c) || c <= 1) {
-		set_verdict(o, "direction only",
-			    "the claim states no factor above 1 (claimed_value) "
-			    "to hold the size against");
-		return;
-	}
 	if (*claim_field(cl, "tolerance") &&
 	    (parse_positive(claim_field(cl, "tolerance"), &t) || t <= 1))
 		t = DEFAULT_TOLERANCE;
 	claims_band(c, t, &lo, &hi);
-	json_object_set_new(o, "of_claimed", json_real(f / c));
 	json_object_set_new(o, "band_lo", json_real(lo));
 	json_object_set_new(o, "band_hi", json_real(hi));
-	if (f >= lo && f <= hi) {
+	if (cf->lo > 1 && cf->f >= lo && cf->f <= hi) {
 		set_verdict(o, "reproduced", NULL);
 		return;
 	}
-	snprintf(why, sizeof(why), "the size differs: measured/claimed = %.2f; "
-		 "consistent with %.4gx would be %.3g-%.3gx (tolerance %gx)",
-		 f / c, c, lo, hi, t);
-	set_verdict(o, "direction only", why);
+	if (cf->hi >= lo && cf->lo <= hi) {
+		snprintf(why, sizeof(why), "the interval [%.3g, %.3g] overlaps the "
+			 "band consistent with %.4gx (%.3g-%.3gx, tolerance %gx): "
+			 "the data neither show the claim nor rule it out",
+			 cf->lo, cf->hi, c, lo, hi, t);
+		set_verdict(o, "inconclusive", why);
+		return;
+	}
+	if (cf->lo > 1) {
+		snprintf(why, sizeof(why), "the size differs: measured/claimed = "
+			 "%.2f; consistent with %.4gx would be %.3g-%.3gx "
+			 "(tolerance %gx)", cf->f / c, c, lo, hi, t);
+		set_verdict(o, "direction only", why);
+		return;
+	}
+	snprintf(why, sizeof(why), "%s; the interval lies below the band "
+		 "consistent with %.4gx (%.3g-%.3gx)", cf->hi < 1 ?
+		 "significant in the other direction" : "no significant difference",
+		 c, lo, hi);
+	set_verdict(o, "not reproduced", why);
 }
 
-/* A claim of no effect (claimed_value = 1, a control): the interval must
- * lie within EQUAL_WITHIN either way, not merely contain 1. */
-static void judge_equal(json_t *o, double lo, double hi)
+/* A claim of no effect (claimed_value = 1): the interval must lie within
+ * EQUAL_WITHIN either way, not merely contain 1. A control says so in
+ * its own words: it checks a setup, the posting claimed nothing. */
+static void judge_equal(json_t *o, const struct claim_factor *cf, bool control)
 {
 	char why[160];
 
-	if (lo >= 1 / EQUAL_WITHIN && hi <= EQUAL_WITHIN) {
-		set_verdict(o, "reproduced", NULL);
+	if (cf->lo >= 1 / EQUAL_WITHIN && cf->hi <= EQUAL_WITHIN) {
+		set_verdict(o, control ? "as expected" : "reproduced", NULL);
 		return;
 	}
-	if (lo > 1 || hi < 1)
-		snprintf(why, sizeof(why), "claimed no effect; a significant "
+	if (cf->lo > 1 || cf->hi < 1)
+		snprintf(why, sizeof(why), "no effect expected; a significant "
 			 "difference was measured");
 	else
-		snprintf(why, sizeof(why), "claimed no effect; the interval is "
+		snprintf(why, sizeof(why), "no effect expected; the interval is "
 			 "wider than +-%.0f%%, too noisy to show it",
 			 (EQUAL_WITHIN - 1) * 100);
-	set_verdict(o, "not reproduced", why);
+	set_verdict(o, control ? "not as expected" : "not reproduced", why);
 }
 
 static void add_caveat(json_t *o, const char *text)
@@ -226,72 +279,113 @@ static void note_split(json_t *o, const struct sample *s)
 	add_caveat(o, buf);
 }
 
+static const char *sense_of(const struct suite_claim *cl)
+{
+	return *claim_field(cl, "sense") ? claim_field(cl, "sense") : "better";
+}
+
 static void judge_factor(json_t *o, const struct suite_claim *cl,
 			 const struct sample *a, const struct sample *b)
 {
 	bool higher = !strcmp(claim_field(cl, "better"), "higher");
-	const char *sense = *claim_field(cl, "sense") ? claim_field(cl, "sense") : "better";
-	struct change ch;
-	double f, lo, hi, c;
+	struct claim_factor cf;
 	char text[128];
+	double c;
 
-	/* change_ci gives second/first - 1: put the worse-expected side first. */
-	if (higher ? change_ci(a->v, a->n, b->v, b->n, 0.95, &ch) :
-		     change_ci(b->v, b->n, a->v, a->n, 0.95, &ch)) {
+	if (claim_factor(a->v, a->n, b->v, b->n, higher, &cf)) {
 		set_verdict(o, "not measurable", "the change is undefined (a mean of 0)");
 		return;
 	}
-	f = ch.rel + 1;
-	lo = ch.lo + 1;
-	hi = ch.hi + 1;
-	snprintf(text, sizeof(text), "%.2fx [%.2f, %.2f] %s", f, lo, hi, sense);
-	json_object_set_new(o, "factor", json_real(f));
-	json_object_set_new(o, "ci_lo", json_real(lo));
-	json_object_set_new(o, "ci_hi", json_real(hi));
-	json_object_set_new(o, "measured", json_string(text));
+	json_object_set_new(o, "factor", json_real(cf.f));
+	json_object_set_new(o, "ci_lo", json_real(cf.lo));
+	json_object_set_new(o, "ci_hi", json_real(cf.hi));
+	json_object_set_new(o, "measured", json_string(
+		claim_factor_words(&cf, sense_of(cl), text, sizeof(text))));
 	note_split(o, a);
 	note_split(o, b);
-	if (!parse_positive(claim_field(cl, "claimed_value"), &c))
-		json_object_set_new(o, "of_claimed", json_real(f / c));
-	if (!parse_positive(claim_field(cl, "claimed_value"), &c) && c == 1)
-		judge_equal(o, lo, hi);
-	else if (lo > 1)
-		judge_magnitude(o, cl, f);
-	else if (hi < 1)
-		set_verdict(o, "not reproduced", "significant in the other direction");
+	if (parse_positive(claim_field(cl, "claimed_value"), &c)) {
+		if (cf.lo > 1)
+			set_verdict(o, "direction only", "the claim states no factor "
+				    "above 1 (claimed_value) to hold the size against");
+		else
+			set_verdict(o, "not reproduced", cf.hi < 1 ?
+				    "significant in the other direction" :
+				    "no significant difference");
+		return;
+	}
+	json_object_set_new(o, "of_claimed", json_real(cf.f / c));
+	if (c == 1 || *claim_field(cl, "control"))
+		judge_equal(o, &cf, *claim_field(cl, "control"));
+	else if (c < 1)
+		set_verdict(o, "not measurable", "claimed_value below 1: state "
+			    "the claim the way it is better (swap base and new)");
 	else
-		set_verdict(o, "not reproduced", "no significant difference");
+		judge_band(o, cl, &cf, c);
 }
 
-/* Caveats of `depends`, each where this machine is of that kind. */
-static void add_caveats(json_t *o, const struct suite_claim *cl,
-			const struct tb_results *r)
+/*
+ * `parts = M1 M2 ...`: the metric split into parts measured apart (the
+ * timed mremap as unmap + move). For each: its share of the metric on
+ * each side and its own factor, so the row says which part carries it.
+ */
+static void add_parts(json_t *o, const struct suite_claim *cl,
+		      const struct tb_results *r, const struct sample *a,
+		      const struct sample *b)
 {
-	const json_t *plat = json_object_get(r->env, "platform");
-	char *dep = xstrdup(claim_field(cl, "depends")), *tok, *save = NULL;
-	char buf[200];
+	char *list = xstrdup(claim_field(cl, "parts")), *tok, *save = NULL;
+	bool higher = !strcmp(claim_field(cl, "better"), "higher");
+	json_t *parts = json_array();
+	struct sample pa, pb;
+	struct summary sa, sb, ta, tb;
+	struct claim_factor cf;
+	char why[256], text[128];
 
-	for (tok = strtok_r(dep, ", ", &save); tok; tok = strtok_r(NULL, ", ", &save)) {
-		if (!strcmp(tok, "vm") &&
-		    json_is_true(json_object_get(json_object_get(plat, "virt"), "vm")))
-			add_caveat(o, "a VM: timings include the hypervisor's faults and exits");
-		else if (!strcmp(tok, "page-reporting") &&
-			 json_is_true(json_object_get(json_object_get(plat,
-						"page_reporting"), "on")))
-			add_caveat(o, "free page reporting: the first touch of fresh "
-				   "memory costs ~10x here");
-		else if (!strcmp(tok, "numa") && env_long(r, "numa_nodes", 1) < 2)
-			add_caveat(o, "1 NUMA node: remote-node effects cannot show");
-		else if (!strcmp(tok, "pmu") &&
-			 !json_is_true(json_object_get(r->env, "pmu")))
-			add_caveat(o, "no PMU: no TLB-miss counts");
-		else if (strcmp(tok, "vm") && strcmp(tok, "page-reporting") &&
-			 strcmp(tok, "numa") && strcmp(tok, "pmu")) {
-			snprintf(buf, sizeof(buf), "unknown dependency '%s'", tok);
-			add_caveat(o, buf);
+	stats_summary(a->v, a->n, &ta);
+	stats_summary(b->v, b->n, &tb);
+	for (tok = strtok_r(list, ", ", &save); tok; tok = strtok_r(NULL, ", ", &save)) {
+		json_t *p = json_object();
+
+		memset(&pa, 0, sizeof(pa));
+		memset(&pb, 0, sizeof(pb));
+		json_object_set_new(p, "metric", json_string(tok));
+		if (load_sample(r, a->c->id, tok, &pa, why, sizeof(why)) ||
+		    load_sample(r, b->c->id, tok, &pb, why, sizeof(why)) ||
+		    claim_factor(pa.v, pa.n, pb.v, pb.n, higher, &cf)) {
+			json_object_set_new(p, "measured", json_string(
+				*why ? why : "the change is undefined (a mean of 0)"));
+		} else {
+			stats_summary(pa.v, pa.n, &sa);
+			stats_summary(pb.v, pb.n, &sb);
+			json_object_set_new(p, "share_base", json_real(sa.mean / ta.mean));
+			json_object_set_new(p, "share_new", json_real(sb.mean / tb.mean));
+			json_object_set_new(p, "factor", json_real(cf.f));
+			json_object_set_new(p, "ci_lo", json_real(cf.lo));
+			json_object_set_new(p, "ci_hi", json_real(cf.hi));
+			json_object_set_new(p, "measured", json_string(claim_factor_words(
+				&cf, sense_of(cl), text, sizeof(text))));
 		}
+		*why = 0;
+		free(pa.v);
+		free(pb.v);
+		json_array_append_new(parts, p);
 	}
-	free(dep);
+	free(list);
+	json_object_set_new(o, "parts", parts);
+}
+
+/* Rows true by construction, and rows that detail another claim. */
+static void relabel(json_t *o, const struct suite_claim *cl)
+{
+	char buf[600];
+
+	if (*claim_field(cl, "derived") && !strcmp(verdict_of(o), "reproduced"))
+		set_verdict(o, "derived", claim_field(cl, "derived"));
+	if (*claim_field(cl, "detail_of")) {
+		snprintf(buf, sizeof(buf), "see %s", claim_field(cl, "detail_of"));
+		json_object_set_new(o, "detail_of",
+				    json_string(claim_field(cl, "detail_of")));
+		set_verdict(o, buf, NULL);
+	}
 }
 
 static json_t *evaluate_one(const struct suite_claim *cl, const struct tb_results *r)
@@ -308,7 +402,7 @@ static json_t *evaluate_one(const struct suite_claim *cl, const struct tb_result
 	json_object_set_new(o, "metric", json_string(metric));
 	if (*claim_field(cl, "note"))
 		json_object_set_new(o, "note", json_string(claim_field(cl, "note")));
-	add_caveats(o, cl, r);
+	claims_host_caveats(o, cl, r);
 	claims_name_events(o, metric, r->env);
 	if (!*claim_field(cl, "base") ||
 	    load_sample(r, claim_field(cl, "base"), metric, &a, why, sizeof(why)) ||
@@ -321,13 +415,19 @@ static json_t *evaluate_one(const struct suite_claim *cl, const struct tb_result
 		set_verdict(o, "not measurable", why);
 		goto out;
 	}
-	if (!*claim_field(cl, "new"))
+	if (!*claim_field(cl, "new")) {
 		describe_base(o, &a);
-	else
+	} else {
 		judge_factor(o, cl, &a, &b);
-	claims_supersede(o, cl, r);
+		claims_supersede(o, cl, r);
+		if (*claim_field(cl, "parts"))
+			add_parts(o, cl, r, &a, &b);
+	}
+	relabel(o, cl);
 	if (needs_unmet(cl, r, why, sizeof(why)))
 		set_verdict(o, "not measurable", why);
+	else
+		claims_host_withhold(o, cl, r);
 out:
 	free(a.v);
 	free(b.v);
@@ -343,4 +443,19 @@ json_t *claims_evaluate(const struct suite_claim *claims, size_t n,
 	for (i = 0; i < n; i++)
 		json_array_append_new(all, evaluate_one(&claims[i], r));
 	return all;
+}
+
+void claims_record_kconfig(const struct suite_claim *claims, size_t n,
+			   json_t *env)
+{
+	const char **names = xcalloc(n + 1, sizeof(*names));
+	size_t i, k = 0;
+
+	for (i = 0; i < n; i++)
+		if (*claim_field(&claims[i], "superseded_config"))
+			names[k++] = claim_field(&claims[i], "superseded_config");
+	if (k)
+		json_object_set_new(env, "kconfig", kconfig_options(NULL,
+			json_string_value(json_object_get(env, "kernel")), names, k));
+	free(names);
 }

@@ -4,6 +4,8 @@
 
 #include <string.h>
 
+#include "measure/hypervisor.h"
+
 static const char *jstr(const json_t *o, const char *key)
 {
 	const char *s = json_string_value(json_object_get(o, key));
@@ -16,6 +18,43 @@ static const json_t *jpath(const json_t *o, const char *a, const char *b)
 	return json_object_get(json_object_get(o, a), b);
 }
 
+/* "a VM: PVM (kernel log: ...; cpuid signature 'bhyve bhyve', not what
+ * the kernel detected)", or the older files' "a VM (hypervisor X, ...)". */
+static void print_virt(FILE *f, const json_t *virt)
+{
+	const char *name = jstr(virt, "hypervisor"), *sig = jstr(virt, "cpuid");
+	bool other = *sig && strcmp(name, sig) &&
+		     (!hypervisor_of_signature(sig) ||
+		      strcmp(hypervisor_of_signature(sig), name));
+
+	if (!json_is_true(json_object_get(virt, "vm"))) {
+		fprintf(f, "             %s (%s)\n", virt ? "bare metal" :
+			"machine kind unknown", *jstr(virt, "from") ?
+			jstr(virt, "from") : "not recorded");
+		return;
+	}
+	if (!*name) {
+		fprintf(f, "             a VM (%s)\n", jstr(virt, "how"));
+		return;
+	}
+	fprintf(f, "             a VM: %s (%s%s%s%s)\n", name, jstr(virt, "from"),
+		*sig ? "; cpuid signature '" : "", sig,
+		!*sig ? "" : other ? "', not what the kernel detected" : "'");
+}
+
+static void print_page_tables(FILE *f, const json_t *pt)
+{
+	const char *mode = jstr(pt, "mode");
+
+	if (!strcmp(mode, "emulated"))
+		fprintf(f, "             page-table writes are emulated (%s): timing "
+			"verdicts on page-table-heavy claims are withheld\n",
+			jstr(pt, "why"));
+	else if (!strcmp(mode, "nested"))
+		fprintf(f, "             page tables: hardware nested paging "
+			"presumed (EPT/NPT; THPBENCH_PAGE_TABLES=emulated if not)\n");
+}
+
 /* What bounds every verdict below it: the machine the run was made on. */
 static void print_env(FILE *f, const json_t *env)
 {
@@ -25,11 +64,8 @@ static void print_env(FILE *f, const json_t *env)
 
 	if (!env)
 		return;
-	fprintf(f, "Measured on: kernel %s; %s (%s); %lld CPUs; %lld NUMA node%s; "
-		"%s\n", jstr(env, "kernel"),
-		json_is_true(jpath(plat, "virt", "vm")) ? "a VM" :
-		plat ? "bare metal" : "machine kind unknown",
-		jstr(json_object_get(plat, "virt"), "how"),
+	fprintf(f, "Measured on: kernel %s; %lld CPUs; %lld NUMA node%s; %s\n",
+		jstr(env, "kernel"),
 		(long long)json_integer_value(json_object_get(env, "nr_cpus")),
 		(long long)nodes, nodes == 1 ? "" : "s",
 		json_is_true(json_object_get(env, "pmu")) ?
@@ -40,10 +76,33 @@ static void print_env(FILE *f, const json_t *env)
 			*jstr(json_object_get(env, "tlb_profile"), "pmu") ? " (libpfm4 " : "",
 			jstr(json_object_get(env, "tlb_profile"), "pmu"),
 			*jstr(json_object_get(env, "tlb_profile"), "pmu") ? ")" : "");
+	print_virt(f, json_object_get(plat, "virt"));
+	print_page_tables(f, json_object_get(plat, "page_tables"));
 	if (json_is_true(jpath(plat, "page_reporting", "on")))
 		fprintf(f, "             free page reporting on (order %lld): "
 			"first touch of fresh memory is slow\n",
 			(long long)json_integer_value(order));
+}
+
+/* "parts: unmap_usec 87% | 12% of it, 14.1x [..] faster; ..." */
+static void print_parts(FILE *f, const json_t *o)
+{
+	const json_t *p;
+	size_t i;
+
+	json_array_foreach(json_object_get(o, "parts"), i, p) {
+		if (!json_is_number(json_object_get(p, "share_base"))) {
+			fprintf(f, "%-11s   part %s: %s\n", "", jstr(p, "metric"),
+				jstr(p, "measured"));
+			continue;
+		}
+		fprintf(f, "%-11s   part %s: %.0f%% of base's %s, %.0f%% of new's; "
+			"%s\n", "", jstr(p, "metric"),
+			100 * json_number_value(json_object_get(p, "share_base")),
+			jstr(o, "metric"),
+			100 * json_number_value(json_object_get(p, "share_new")),
+			jstr(p, "measured"));
+	}
 }
 
 static void print_row(FILE *f, const json_t *o)
@@ -60,6 +119,7 @@ static void print_row(FILE *f, const json_t *o)
 		jstr(o, "verdict"));
 	if (*jstr(o, "reason"))
 		fprintf(f, "%-11s   (%s)\n", "", jstr(o, "reason"));
+	print_parts(f, o);
 	if (*jstr(o, "events"))
 		fprintf(f, "%-11s   events: %s\n", "", jstr(o, "events"));
 	json_array_foreach(json_object_get(o, "caveats"), i, c)

@@ -796,6 +796,7 @@ int cmd_run(int argc, char **argv)
 	begin_settings(&ss, &po);
 	ss.res.env = env_collect(ss.settings.root, ss.settings.active ?
 				 &ss.settings.orig : NULL);
+	claims_record_kconfig(ss.suite.claims, ss.suite.nclaims, ss.res.env);
 	build_plan(&ss, &po);
 	ss.res.meta = make_meta(&ss, argc, argv, order, seed);
 	prepare_outdir(&ss);

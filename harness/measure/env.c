@@ -11,9 +11,9 @@
 #include <sys/utsname.h>
 #include <time.h>
 #include <unistd.h>
-#include <zlib.h>
 
 #include "util/hash.h"
+#include "kconfig.h"
 #include "platform.h"
 #include "tlb_profile.h"
 #include "util/util.h"
@@ -96,30 +96,15 @@ static long meminfo_kb(const char *key)
  */
 static json_t *config_hash(const char *release)
 {
-	char path[256], hex[HASH_SHA256_HEX], val[80];
-	size_t len = 0, cap = 1 << 16;
-	unsigned char *buf;
-	int n = 0;
-	gzFile f = gzopen("/proc/config.gz", "rb");
+	char hex[HASH_SHA256_HEX], val[80], source[4096];
+	size_t len;
+	char *text = kconfig_read(NULL, release, &len, source, sizeof(source));
 
-	if (!f) {
-		snprintf(path, sizeof(path), "/boot/config-%s", release);
-		f = gzopen(path, "rb");	/* reads plain text as is */
-	}
-	if (!f)
-		return json_null();
-	buf = xmalloc(cap);
-	while ((n = gzread(f, buf + len, (unsigned int)(cap - len))) > 0) {
-		len += (size_t)n;
-		if (len == cap)
-			buf = xrealloc(buf, cap *= 2);
-	}
-	gzclose(f);
-	if (n < 0 || hash_sha256(buf, len, hex)) {
-		free(buf);
+	if (!text || hash_sha256(text, len, hex)) {
+		free(text);
 		return json_null();
 	}
-	free(buf);
+	free(text);
 	snprintf(val, sizeof(val), "sha256:%s", hex);
 	return json_string(val);
 }

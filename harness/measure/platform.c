@@ -3,12 +3,18 @@
 
 #include <cpuid.h>
 #include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "hypervisor.h"
 #include "util/util.h"
+
+/* Enough for any boot's early lines; a log longer than this is cut. */
+#define KERNEL_LOG_MAX	(8u << 20)
 
 /* virtio device id of the balloon, and its free page reporting feature
  * bit (include/uapi/linux/virtio_balloon.h, VIRTIO_BALLOON_F_REPORTING). */
@@ -48,37 +54,102 @@ static void hypervisor_signature(char *sig, size_t len)
 	memcpy(s + 4, &c, 4);
 	memcpy(s + 8, &d, 4);
 	s[12] = 0;
-	snprintf(sig, len, "%s", *s ? s : "hypervisor");
+	snprintf(sig, len, "%s", s);
 #else
 	(void)a, (void)b, (void)c, (void)d, (void)s, (void)len;
 #endif
 }
 
-static json_t *virt_facts(const char *root)
+/*
+ * The kernel log: /dev/kmsg read without blocking (one record a read,
+ * EAGAIN at the end, EPIPE where records were overwritten), or a plain
+ * file of that name below a fake root. NULL when it cannot be read.
+ */
+static char *read_kernel_log(const char *root)
 {
-	char sig[16], vendor[128] = "", product[128] = "", how[320];
+	size_t len = 0, cap = 1 << 16;
+	char path[4096], *buf;
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/dev/kmsg", rootp(root));
+	fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0)
+		return NULL;
+	buf = xmalloc(cap);
+	while (len < KERNEL_LOG_MAX) {
+		if (cap - len < 8192)
+			buf = xrealloc(buf, cap *= 2);
+		n = read(fd, buf + len, cap - len - 1);
+		if (n > 0)
+			len += (size_t)n;
+		else if (n < 0 && (errno == EPIPE || errno == EINTR))
+			continue;
+		else
+			break;
+	}
+	close(fd);
+	buf[len] = 0;
+	return buf;
+}
+
+/* The value of the first "flags" line of cpuinfo, "" when none. */
+static void cpu_flags(const char *root, char *buf, size_t len)
+{
+	char path[4096], line[8192];
+	FILE *f;
+
+	*buf = 0;
+	snprintf(path, sizeof(path), "%s/proc/cpuinfo", rootp(root));
+	f = fopen(path, "r");
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f))
+		if (!strncmp(line, "flags", 5) && strchr(line, ':')) {
+			snprintf(buf, len, "%s", str_trim(strchr(line, ':') + 1));
+			break;
+		}
+	fclose(f);
+}
+
+static json_t *virt_facts(const char *root, struct hv_facts *hv)
+{
+	char sig[16] = "", vendor[128] = "", product[128] = "", how[320];
+	char flags[8192], type[64] = "", guest[64] = "";
+	char *klog = read_kernel_log(root);
+	struct hv_inputs in = { 0 };
 	json_t *o = json_object();
 	bool vm;
 
 	/* A fake tree in a test stands for another machine: no cpuid. */
-	if (root && *root)
-		*sig = 0;
-	else
+	if (!root || !*root)
 		hypervisor_signature(sig, sizeof(sig));
 	read_under(root, "/sys/class/dmi/id/sys_vendor", vendor, sizeof(vendor));
 	read_under(root, "/sys/class/dmi/id/product_name", product,
 		   sizeof(product));
-	vm = *sig || strstr(product, "Virtual") || strstr(vendor, "QEMU") ||
+	cpu_flags(root, flags, sizeof(flags));
+	in.kernel_log = klog;
+	in.sys_type = read_under(root, "/sys/hypervisor/type", type,
+				 sizeof(type)) ? NULL : type;
+	in.sys_guest_type = read_under(root, "/sys/hypervisor/guest_type", guest,
+				       sizeof(guest)) ? NULL : guest;
+	in.cpu_flags = flags;
+	in.cpuid = sig;
+	in.override = getenv("THPBENCH_PAGE_TABLES");
+	hypervisor_judge(&in, hv);
+	free(klog);
+	vm = hv->vm || strstr(product, "Virtual") || strstr(vendor, "QEMU") ||
 	     strstr(product, "KVM");
-	if (*sig)
-		snprintf(how, sizeof(how), "hypervisor %s, %s%s", sig,
-			 *vendor ? "DMI " : "no DMI", vendor);
-	else if (*vendor || *product)
+	if (*vendor || *product)
 		snprintf(how, sizeof(how), "DMI %s %s", vendor, product);
 	else
-		snprintf(how, sizeof(how), "no hypervisor flag, no DMI");
+		snprintf(how, sizeof(how), "no DMI");
 	json_object_set_new(o, "vm", json_boolean(vm));
 	json_object_set_new(o, "how", json_string(how));
+	json_object_set_new(o, "hypervisor", json_string(hv->vm ? hv->name :
+				vm ? "unnamed" : ""));
+	json_object_set_new(o, "from", json_string(hv->from));
+	json_object_set_new(o, "cpuid", json_string(hv->cpuid));
 	return o;
 }
 
@@ -123,10 +194,14 @@ bool platform_page_reporting(const char *root, long *order)
 
 json_t *platform_collect(const char *root)
 {
-	json_t *o = json_object(), *pr = json_object();
+	json_t *o = json_object(), *pr = json_object(), *pt = json_object();
+	struct hv_facts hv;
 	long order;
 
-	json_object_set_new(o, "virt", virt_facts(root));
+	json_object_set_new(o, "virt", virt_facts(root, &hv));
+	json_object_set_new(pt, "mode", json_string(page_tables_name(hv.pt)));
+	json_object_set_new(pt, "why", json_string(hv.pt_why));
+	json_object_set_new(o, "page_tables", pt);
 	json_object_set_new(pr, "on", json_boolean(platform_page_reporting(root, &order)));
 	if (order >= 0)
 		json_object_set_new(pr, "order", json_integer(order));

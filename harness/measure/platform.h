@@ -5,11 +5,18 @@
  * a usable PMU, the kernel. The claim table prints them above its rows,
  * and a claim that depends on one of them carries a caveat (claims.h).
  *
- * platform_collect() returns {"virt": {"vm": bool, "how": "..."},
- * "page_reporting": {"on": bool, "order": N}} read below `root` (a fake
- * tree in tests: root/proc/cpuinfo is not used, the hypervisor signature
- * comes from cpuid; root/sys/... is read for DMI, virtio and the
- * page_reporting module). A fact that cannot be read is left out.
+ * platform_collect() returns
+ *   {"virt": {"vm": bool, "how": "DMI ...", "hypervisor": "KVM",
+ *             "from": "kernel log: Hypervisor detected: KVM",
+ *             "cpuid": "KVMKVMKVM"},
+ *    "page_tables": {"mode": "native"|"nested"|"emulated", "why": "..."},
+ *    "page_reporting": {"on": bool, "order": N}}
+ * read below `root` (a fake tree in tests: root/dev/kmsg may be a plain
+ * file of kernel log lines, root/proc/cpuinfo and root/sys/... are read;
+ * the cpuid signature is read only on the real machine, root "" or NULL).
+ * The hypervisor and page tables are judged by hypervisor.h; the
+ * environment variable THPBENCH_PAGE_TABLES=emulated|nested overrides
+ * the page-table mode. A fact that cannot be read is left out.
  */
 #ifndef THPBENCH_PLATFORM_H
 #define THPBENCH_PLATFORM_H

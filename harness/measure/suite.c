@@ -388,7 +388,8 @@ static int case_key(struct parse_state *ps, const char *key, const char *val)
 static const char *const claim_keys[] = {
 	"posting", "comparison", "metric", "base", "new", "claimed",
 	"claimed_value", "better", "sense", "needs", "tolerance",
-	"superseded_by", "superseded_check", "depends", "note",
+	"superseded_by", "superseded_check", "superseded_config", "depends",
+	"not_comparable_on", "derived", "control", "detail_of", "parts", "note",
 };
 
 static int claim_key(struct parse_state *ps, const char *key, const char *val)

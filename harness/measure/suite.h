@@ -22,7 +22,8 @@
  *                      (claims.h): posting, comparison, metric, base,
  *                      new, claimed, claimed_value, better, sense, needs,
  *                      tolerance, superseded_by, superseded_check,
- *                      depends, note
+ *                      superseded_config, depends, not_comparable_on,
+ *                      derived, control, detail_of, parts, note
  * Anything else - an unknown section or key, a bad number, a key before
  * any section, a section given twice, "repetitions = 0", a THP mode or an
  * empty event listed twice, a hugetlb size that is not one, "value # x"

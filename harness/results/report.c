@@ -227,7 +227,8 @@ static void print_split(FILE *f, const double *v, size_t n)
 		sp.gap);
 }
 
-/* The suite's key figures (better.*) of the first warm-up: fresh memory. */
+/* The suite's key figures (better.*) of the first warm-up, whose first
+ * touch met fresh memory (a multi-pass workload's later passes did not). */
 static void print_first_warmup(FILE *f, const struct tb_case *c)
 {
 	const json_t *first = json_object_get(c->extra, "first_warmup");
@@ -241,8 +242,8 @@ static void print_first_warmup(FILE *f, const struct tb_case *c)
 		if (!json_is_number(v))
 			continue;
 		fmt_grouped(buf, sizeof(buf), json_number_value(v));
-		fprintf(f, "%s %s %s", any ? "," : "  first warm-up run (fresh memory, "
-			"not averaged):", name, buf);
+		fprintf(f, "%s %s %s", any ? "," : "  first warm-up run (not averaged; "
+			"its first touch met fresh memory):", name, buf);
 		any = true;
 	}
 	if (any)

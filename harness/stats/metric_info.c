@@ -94,6 +94,24 @@ bool metric_is_gauge(const char *name)
 	       !fnmatch("buddy.*", name, 0) || !fnmatch("memstate.*", name, 0);
 }
 
+/* Directed metrics that count events rather than time them. */
+static const char *const count_patterns[] = {
+	"*-misses", "*_misses", "*faults*", "*-fault*", "tlb:*",
+	"exceptions:*",
+};
+
+bool metric_is_timing(const char *name)
+{
+	size_t i;
+
+	if (metric_default_better(name) == BETTER_NEUTRAL)
+		return false;
+	for (i = 0; i < ARRAY_SIZE(count_patterns); i++)
+		if (!fnmatch(count_patterns[i], name, FNM_CASEFOLD))
+			return false;
+	return true;
+}
+
 enum better metric_default_better(const char *name)
 {
 	size_t i;

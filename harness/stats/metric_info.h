@@ -51,6 +51,13 @@ const char *better_name(enum better b);	/* "lower", "higher", "neutral" */
 /* -1 when s is none of the names above. */
 int better_parse(const char *s);
 
+/*
+ * A time or a rate (roi_usec, wall_usec, task-clock, cycles, gbps): what
+ * a machine's speed decides. Not a count of events (faults, misses, TLB
+ * flushes, splits), which a slow or emulated machine does not change.
+ */
+bool metric_is_timing(const char *name);
+
 /* The table's direction for a metric name. */
 enum better metric_default_better(const char *name);
 

@@ -20,11 +20,11 @@ check_passes() {
 	local desc=$1 n v
 	shift
 	check_metric_fd "$desc --passes 2" \
-		"roi_usec gbps first_gbps gbps_cpu user_clear_gbps clear_vs_user" \
+		"roi_usec gbps pass1_gbps gbps_cpu user_clear_gbps clear_vs_user" \
 		"$bin" "$@" --size 16M --passes 2 || return
 	expect_grep "$tmp/out" '^passes 2$' "$desc --passes 2: prints 'passes 2'"
 	expect_grep "$tmp/out" '^ok$' "$desc --passes 2: verified"
-	for n in gbps first_gbps gbps_cpu user_clear_gbps clear_vs_user; do
+	for n in gbps pass1_gbps gbps_cpu user_clear_gbps clear_vs_user; do
 		v=$(metric_value "$tmp/metrics" $n)
 		if awk -v v="$v" 'BEGIN { exit !(v > 0) }'; then
 			pass "$desc --passes 2: $n $v > 0"

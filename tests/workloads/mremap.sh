@@ -50,6 +50,28 @@ for layout in aligned misaligned posting; do
 	expect_grep "$tmp/out" "^layout $layout\$" "--layout $layout: prints 'layout $layout'"
 	expect_grep "$tmp/out" '^ok$' "--layout $layout: verified"
 done
+# --apart: the unmap of the destination and the move, timed apart, sum to
+# the region of interest (each layout; posting's destination is most of p2).
+for layout in aligned posting; do
+	check_metric_fd "--apart --layout $layout" "roi_usec unmap_usec move_usec" \
+		"$bin" --size 64M --layout "$layout" --apart
+	expect_grep "$tmp/out" '^ok$' "--apart --layout $layout: verified"
+	roi=$(metric_value "$tmp/metrics" roi_usec)
+	un=$(metric_value "$tmp/metrics" unmap_usec)
+	mv=$(metric_value "$tmp/metrics" move_usec)
+	if awk -v r="$roi" -v u="$un" -v m="$mv" \
+		'BEGIN { d = r - u - m; exit !(u >= 0 && m >= 0 && d < 1 && d > -1) }'; then
+		pass "--apart --layout $layout: unmap $un + move $mv = roi_usec $roi"
+	else
+		fail "--apart --layout $layout: unmap '$un' + move '$mv' != roi_usec '$roi'"
+	fi
+done
+check_metric_fd "without --apart: no unmap/move split" roi_usec "$bin" --size 64M
+if grep -q unmap_usec "$tmp/metrics"; then
+	fail "unmap_usec reported without --apart"
+else
+	pass "unmap_usec only with --apart"
+fi
 expect_rc 0 "--layout misaligned --no-verify" "$bin" --size 64M --layout misaligned --no-verify
 expect_rc 0 "--layout posting --no-verify" "$bin" --size 64M --layout posting --no-verify
 expect_rc 2 "--layout bogus refused" "$bin" --layout bogus &&

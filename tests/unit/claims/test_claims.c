@@ -185,7 +185,7 @@ static void test_kernel_at_least(void **state)
 }
 
 
-/* The counter named in superseded_check must hold in every run. */
+/* The counter form of superseded_check must hold in every run. */
 static void test_superseded(void **state)
 {
 	json_t *yes, *old, *bad_check, *no_check;
@@ -207,7 +207,7 @@ static void test_superseded(void **state)
 	assert_string_equal(verdict(old), "not reproduced");
 	assert_non_null(strstr(reason(old), "predates 5.0"));
 	assert_string_equal(verdict(bad_check), "not reproduced");
-	assert_non_null(strstr(reason(bad_check), "not explained by"));
+	assert_non_null(strstr(reason(bad_check), "not shown to be"));
 	assert_string_equal(verdict(no_check), "not reproduced");
 	assert_non_null(strstr(reason(no_check), "unconfirmed"));
 	json_decref(yes);
@@ -251,8 +251,7 @@ static void test_other_direction(void **state)
 
 	(void)state;
 	assert_string_equal(verdict(out), "not reproduced");
-	assert_string_equal(json_string_value(json_object_get(json_array_get(out, 0),
-				"reason")), "significant in the other direction");
+	assert_non_null(strstr(reason(out), "significant in the other direction"));
 	json_decref(out);
 }
 
@@ -273,8 +272,7 @@ static void test_no_difference(void **state)
 
 	(void)state;
 	assert_string_equal(verdict(out), "not reproduced");
-	assert_string_equal(json_string_value(json_object_get(json_array_get(out, 0),
-				"reason")), "no significant difference");
+	assert_non_null(strstr(reason(out), "no significant difference"));
 	json_decref(out);
 }
 
