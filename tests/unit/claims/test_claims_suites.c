@@ -1,0 +1,251 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The shipped suites' claims against plans and recorded runs:
+ *  - every case a claim names (base, new, the superseding check's) is in
+ *    the plan of its suite, whatever THP mode the host booted with (001's
+ *    claims name thp=madvise: a host booted with always must not say
+ *    "case not run");
+ *  - configs/quick.conf's claims on a recorded ./run.sh of this project
+ *    (tests/fixtures/claims/quick-kvm.json: 6.18, a KVM guest, 2 CPUs)
+ *    give the same words with any one repetition of each case left out
+ *    (625 subsets), so three runs of the same machine should too;
+ *  - the same recorded data with the platform of a PVM guest, collected
+ *    from a fake tree whose kernel log has the PVM guest's line: the
+ *    timing row is withheld and says why, the count keeps its verdict.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "claims/claims.h"
+#include "measure/plan.h"
+#include "measure/platform.h"
+#include "measure/suite.h"
+#include "results/store.h"
+#include "util/util.h"
+
+#define RECORDED "tests/fixtures/claims/quick-kvm.json"
+
+static void load_suite(const char *path, struct suite *s)
+{
+	char err[512];
+
+	if (suite_load(path, s, err, sizeof(err)))
+		fail_msg("%s", err);
+}
+
+/* The cases of a "METRIC: CASE_A >= Nx CASE_B" check. */
+static void check_cases(const char *check, char *a, char *b)
+{
+	char metric[128], num[64];
+
+	*a = *b = 0;
+	if (sscanf(check, "%127[^: ]: %127s >= %63[0-9.]x %127s", metric, a, num,
+		   b) != 4)
+		*a = *b = 0;
+}
+
+static void test_claims_name_planned_cases(void **state)
+{
+	static const char *const suites[] = {
+		"configs/quick.conf", "configs/seeds.conf", "configs/seeds-full.conf",
+	};
+	static const char *const modes[] = { "always", "madvise", "never" };
+	static const char *const keys[] = { "base", "new" };
+	char ca[128], cb[128];
+	size_t i, m, k, j;
+
+	(void)state;
+	for (i = 0; i < ARRAY_SIZE(suites); i++)
+		for (m = 0; m < ARRAY_SIZE(modes); m++) {
+			struct plan_opts o = { .reps = -1, .warmup = -1,
+					       .timeout_s = -1,
+					       .current_thp = modes[m],
+					       .can_write = true };
+			struct tb_results r = { 0 };
+			struct plan p;
+			struct suite s;
+
+			load_suite(suites[i], &s);
+			plan_build(&s, &o, &p, &r);
+			for (j = 0; j < s.nclaims; j++) {
+				const char *names[4];
+				size_t n = 0;
+
+				for (k = 0; k < ARRAY_SIZE(keys); k++)
+					if (*claim_field(&s.claims[j], keys[k]))
+						names[n++] = claim_field(&s.claims[j], keys[k]);
+				check_cases(claim_field(&s.claims[j], "superseded_check"),
+					    ca, cb);
+				if (*ca) {
+					names[n++] = ca;
+					names[n++] = cb;
+				}
+				for (k = 0; k < n; k++)
+					if (!results_find_case(&r, names[k]))
+						fail_msg("%s booted with THP %s: claim %s "
+							 "names %s, which the plan lacks",
+							 suites[i], modes[m],
+							 s.claims[j].id, names[k]);
+			}
+			plan_free(&p);
+			results_free(&r);
+			suite_free(&s);
+		}
+}
+
+static const char *verdict_of(const json_t *all, const char *id)
+{
+	const json_t *o;
+	size_t i;
+
+	json_array_foreach(all, i, o)
+		if (!strcmp(json_string_value(json_object_get(o, "id")), id))
+			return json_string_value(json_object_get(o, "verdict"));
+	return "";
+}
+
+/* A copy of r without repetition drop[c] of each case c. */
+static void leave_out(const struct tb_results *r, const size_t *drop,
+		      struct tb_results *out)
+{
+	size_t c, k;
+
+	memset(out, 0, sizeof(*out));
+	out->env = json_incref(r->env);
+	for (c = 0; c < r->ncases; c++) {
+		struct tb_case *nc = results_add_case(out);
+
+		nc->id = xstrdup(r->cases[c].id);
+		nc->workload = xstrdup(r->cases[c].workload);
+		for (k = 0; k < r->cases[c].nruns; k++) {
+			const struct tb_run *src = &r->cases[c].runs[k];
+			struct tb_run *run;
+			size_t m;
+
+			if (k == drop[c])
+				continue;
+			run = case_add_run(nc);
+			run->status = src->status;
+			for (m = 0; m < src->metrics.n; m++)
+				metric_set_put(&run->metrics, src->metrics.v[m].name,
+					       src->metrics.v[m].value);
+		}
+	}
+}
+
+static void test_recorded_quick_holds_still(void **state)
+{
+	struct tb_results r, sub;
+	struct suite s;
+	size_t drop[4], combos = 0, c;
+	char err[512];
+	json_t *all;
+
+	(void)state;
+	load_suite("configs/quick.conf", &s);
+	if (store_load(RECORDED, &r, err, sizeof(err)))
+		fail_msg("%s", err);
+	assert_int_equal(r.ncases, 4);
+	all = claims_evaluate(s.claims, s.nclaims, &r);
+	assert_string_equal(verdict_of(all, "000"), "superseded");
+	assert_string_equal(verdict_of(all, "000-faults"), "derived");
+	json_decref(all);
+	for (drop[0] = 0; drop[0] < 5; drop[0]++)
+		for (drop[1] = 0; drop[1] < 5; drop[1]++)
+			for (drop[2] = 0; drop[2] < 5; drop[2]++)
+				for (drop[3] = 0; drop[3] < 5; drop[3]++) {
+					leave_out(&r, drop, &sub);
+					all = claims_evaluate(s.claims, s.nclaims, &sub);
+					if (strcmp(verdict_of(all, "000"), "superseded") ||
+					    strcmp(verdict_of(all, "000-faults"), "derived"))
+						fail_msg("leaving out runs %zu %zu %zu %zu: "
+							 "000 %s, 000-faults %s", drop[0],
+							 drop[1], drop[2], drop[3],
+							 verdict_of(all, "000"),
+							 verdict_of(all, "000-faults"));
+					json_decref(all);
+					results_free(&sub);
+					combos++;
+				}
+	assert_int_equal(combos, 625);
+	for (c = 0; c < r.ncases; c++)
+		assert_int_equal(r.cases[c].nruns, 5);
+	results_free(&r);
+	suite_free(&s);
+}
+
+static void put(const char *dir, const char *rel, const char *text)
+{
+	char path[512], sub[512];
+	FILE *fp;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, rel);
+	snprintf(sub, sizeof(sub), "%s", path);
+	*strrchr(sub, '/') = 0;
+	assert_int_equal(mkdir_p(sub, 0755), 0);
+	fp = fopen(path, "w");
+	assert_non_null(fp);
+	fputs(text, fp);
+	fclose(fp);
+}
+
+/* The recorded run, as if made on a PVM guest: its platform collected
+ * from a tree with that guest's kernel log line and cpuinfo. */
+static void test_recorded_quick_on_pvm(void **state)
+{
+	char dir[] = "/tmp/thpbench-claims-pvm-XXXXXX", cmd[128];
+	char *buf = NULL;
+	size_t len = 0;
+	struct tb_results r;
+	struct suite s;
+	char err[512];
+	json_t *all;
+	FILE *f;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	unsetenv("THPBENCH_PAGE_TABLES");
+	put(dir, "dev/kmsg", "6,0,0,-;Hypervisor detected: KVM\n"
+	    "6,12,0,-;pvm-pv: detected, 52/52 sites patched\n");
+	put(dir, "proc/cpuinfo", "flags\t\t: fpu hypervisor pcid\n");
+	load_suite("configs/quick.conf", &s);
+	if (store_load(RECORDED, &r, err, sizeof(err)))
+		fail_msg("%s", err);
+	json_object_set_new(r.env, "platform", platform_collect(dir));
+	all = claims_evaluate(s.claims, s.nclaims, &r);
+	assert_string_equal(verdict_of(all, "000"), "not measurable");
+	assert_string_equal(verdict_of(all, "000-faults"), "derived");
+	f = open_memstream(&buf, &len);
+	claims_print(f, all, r.env);
+	fclose(f);
+	assert_non_null(strstr(buf, "a VM: PVM (kernel log: pvm-pv: detected"));
+	assert_non_null(strstr(buf, "(page-table writes are emulated (PVM: the "
+			       "host shadows the guest's page tables"));
+	assert_non_null(strstr(buf, "this timing of page-table work measures "
+			       "the hypervisor, not the kernel)"));
+	free(buf);
+	json_decref(all);
+	results_free(&r);
+	suite_free(&s);
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
+	assert_int_equal(system(cmd), 0);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_claims_name_planned_cases),
+		cmocka_unit_test(test_recorded_quick_holds_still),
+		cmocka_unit_test(test_recorded_quick_on_pvm),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
