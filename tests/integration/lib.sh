@@ -10,6 +10,9 @@ nfail=0
 ok() { echo "ok: $*"; }
 bad() { echo "FAIL: $*"; nfail=$((nfail + 1)); }
 check() { desc=$1; shift; if "$@"; then ok "$desc"; else bad "$desc"; fi; }
+# jqe FILTER FILE: jq -e, quietly (a redirect after check's arguments
+# would silence check's own "ok:" line too).
+jqe() { jq -e "$@" >/dev/null; }
 
 need_root() {
 	if [ "$(id -u)" != 0 ] || [ ! -w "$THP" ]; then

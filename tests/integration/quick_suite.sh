@@ -57,21 +57,21 @@ verdict() { jq -r --arg id "$1" '.meta.claims[] | select(.id == $id) | .verdict'
 v000=$(verdict 000)
 case $v000 in
 superseded) check "000 superseded: the reason names v5.0, the aligned/misaligned check and the config" \
-		jq -e >/dev/null '.meta.claims[] | select(.id == "000") | .reason
+		jqe '.meta.claims[] | select(.id == "000") | .reason
 		| test("v5.0") and test("below mremap_misaligned/thp=never") and test("CONFIG_HAVE_MOVE_PMD")' "$R" ;;
 "not measurable") check "000 not measurable: page-table writes are emulated here" \
-		jq -e >/dev/null '.meta.claims[] | select(.id == "000") | .reason
+		jqe '.meta.claims[] | select(.id == "000") | .reason
 		| test("page-table writes are emulated")' "$R" ;;
 reproduced|"direction only"|"not reproduced"|inconclusive) ok "000: $v000 (kernel-dependent)" ;;
 *) bad "000 has no verdict ($v000)" ;;
 esac
 check "000's factor is said as a factor >= 1 in words" \
-	jq -e >/dev/null '.meta.claims[] | select(.id == "000") | .measured
+	jqe '.meta.claims[] | select(.id == "000") | .measured
 	| test("^[0-9.]+x \\[[0-9.]+, [0-9.]+\\] (faster|slower)$") and (test("^0\\.") | not)' "$R"
 check "000-faults (a fault per 2 MiB) is derived, not reproduced: $(verdict 000-faults)" \
 	[ "$(verdict 000-faults)" = derived ]
 check "the kernel config option the claims name was recorded" \
-	jq -e >/dev/null '.env.kconfig | has("source")' "$R"
+	jqe '.env.kconfig | has("source")' "$R"
 check "the hypervisor is named in env and the table" \
 	sh -c "jq -e '.env.platform.virt | has(\"hypervisor\") and has(\"from\")' '$R' >/dev/null &&
 		grep -Eq '^ +(a VM|bare metal)' '$TMPD/out.txt'"

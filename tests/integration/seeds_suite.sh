@@ -34,12 +34,12 @@ check "000 aligned: superseded, judged or withheld, never unexplained ($(verdict
 	sh -c "echo '$(verdict 000)' | grep -Eq '^(superseded|reproduced|direction only|inconclusive|not reproduced|not measurable)$'"
 if [ "$(verdict 000)" = superseded ]; then
 	check "000 superseded: checked by aligned 4 KiB mremap far below misaligned" \
-		jq -e '.meta.claims[] | select(.id == "000") | .reason | test("below mremap_misaligned/thp=never")' "$R" >/dev/null
+		jqe '.meta.claims[] | select(.id == "000") | .reason | test("below mremap_misaligned/thp=never")' "$R"
 fi
 check "000-verbatim details 000 with its unmap and move timed apart" \
 	[ "$(jq -r '.meta.claims[] | select(.id == "000-verbatim") | [.verdict, (.parts | map(.metric) | join(","))] | join(" ")' "$R")" = "see 000 unmap_usec,move_usec" ]
 check "003 says it needs a 3.17-4.4 kernel" \
-	jq -e '.meta.claims[] | select(.id == "003") | .reason | test("needs a 3.17-4.4 kernel")' "$R" >/dev/null
+	jqe '.meta.claims[] | select(.id == "003") | .reason | test("needs a 3.17-4.4 kernel")' "$R"
 check "001's cases run in the mode its claims name, whatever the boot mode" \
 	[ "$(jq '[.cases[] | select(.name == "clear_2M" or .name == "clear_1G") | .thp] | unique' -c "$R")" = '["madvise"]' ]
 check "004 faithful: its verdict says it needs 2 NUMA nodes on a 1-node machine" \
