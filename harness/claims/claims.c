@@ -254,17 +254,6 @@ static void judge_equal(json_t *o, const struct claim_factor *cf, bool control)
 	set_verdict(o, control ? "not as expected" : "not reproduced", why);
 }
 
-static void add_caveat(json_t *o, const char *text)
-{
-	json_t *cav = json_object_get(o, "caveats");
-
-	if (!cav) {
-		cav = json_array();
-		json_object_set_new(o, "caveats", cav);
-	}
-	json_array_append_new(cav, json_string(text));
-}
-
 static void note_split(json_t *o, const struct sample *s)
 {
 	struct split sp;
@@ -276,7 +265,7 @@ static void note_split(json_t *o, const struct sample *s)
 		 "%.4g (%.1fx apart); the factor is between group mixes",
 		 s->c->id, sp.n_low, sp.low_median, sp.n_high, sp.high_median,
 		 sp.gap);
-	add_caveat(o, buf);
+	claims_add_caveat(o, buf);
 }
 
 static const char *sense_of(const struct suite_claim *cl)

@@ -48,7 +48,7 @@ static long numa_nodes(const struct tb_results *r)
 	return json_is_integer(v) ? (long)json_integer_value(v) : 1;
 }
 
-static void add_caveat(json_t *o, const char *text)
+void claims_add_caveat(json_t *o, const char *text)
 {
 	json_t *cav = json_object_get(o, "caveats");
 
@@ -113,29 +113,29 @@ void claims_host_caveats(json_t *o, const struct suite_claim *cl,
 	for (tok = strtok_r(dep, ", ", &save); tok; tok = strtok_r(NULL, ", ", &save)) {
 		if (!strcmp(tok, "vm")) {
 			if (is_vm(r))
-				add_caveat(o, "a VM: timings include the hypervisor's faults and exits");
+				claims_add_caveat(o, "a VM: timings include the hypervisor's faults and exits");
 		} else if (!strcmp(tok, "page-reporting")) {
 			if (!page_reporting(r))
 				continue;
 			fresh_cost(r, cost, sizeof(cost));
 			snprintf(buf, sizeof(buf), "free page reporting: %s", cost);
-			add_caveat(o, buf);
+			claims_add_caveat(o, buf);
 		} else if (!strcmp(tok, "numa")) {
 			if (numa_nodes(r) < 2)
-				add_caveat(o, "1 NUMA node: remote-node effects cannot show");
+				claims_add_caveat(o, "1 NUMA node: remote-node effects cannot show");
 		} else if (!strcmp(tok, "pmu")) {
 			if (!json_is_true(json_object_get(r->env, "pmu")))
-				add_caveat(o, "no PMU: no TLB-miss counts");
+				claims_add_caveat(o, "no PMU: no TLB-miss counts");
 		} else if (!strcmp(tok, "page-tables")) {
 			if (claims_page_tables_emulated(r, &why) &&
 			    !metric_is_timing(claim_field(cl, "metric"))) {
 				snprintf(buf, sizeof(buf), "page-table writes are "
 					 "emulated (%s): this count is not affected", why);
-				add_caveat(o, buf);
+				claims_add_caveat(o, buf);
 			}
 		} else {
 			snprintf(buf, sizeof(buf), "unknown dependency '%s'", tok);
-			add_caveat(o, buf);
+			claims_add_caveat(o, buf);
 		}
 	}
 	free(dep);

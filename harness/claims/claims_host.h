@@ -27,6 +27,9 @@
 #include "measure/suite.h"
 #include "results/results.h"
 
+/* Append one caveat line to o["caveats"]. */
+void claims_add_caveat(json_t *o, const char *text);
+
 /* Append the caveats of the claim's `depends` to o["caveats"]. */
 void claims_host_caveats(json_t *o, const struct suite_claim *cl,
 			 const struct tb_results *r);

@@ -11,22 +11,7 @@
 #include "claims/claims.h"
 #include "claims/claims_supersede.h"
 #include "util/util.h"
-
-static void add_case(struct tb_results *r, const char *id, const char *metric,
-		     const double *v, size_t n)
-{
-	struct tb_case *c = results_add_case(r);
-	size_t i;
-
-	c->id = xstrdup(id);
-	c->workload = xstrdup("w");
-	for (i = 0; i < n; i++) {
-		struct tb_run *run = case_add_run(c);
-
-		run->status = RUN_OK;
-		metric_set_put(&run->metrics, metric, v[i]);
-	}
-}
+#include "claims_fx.h"
 
 static const char *claimed_value = "10";
 static const char *kernel_release = "6.18.44";
@@ -65,8 +50,8 @@ static json_t *judge(const double *slow, const double *fast, size_t n,
 	json_object_set_new(r.env, "glibc_malloc_hugetlb", json_false());
 	json_object_set_new(r.env, "kernel", json_string(kernel_release));
 	json_object_set_new(r.env, "numa_nodes", json_integer(1));
-	add_case(&r, "slow", "usec", slow, n);
-	add_case(&r, "fast", "usec", fast, n);
+	fx_add_case(&r, "slow", "usec", slow, n);
+	fx_add_case(&r, "fast", "usec", fast, n);
 	out = claims_evaluate(&cl, 1, &r);
 	json_decref(cl.fields);
 	results_free(&r);

@@ -26,6 +26,7 @@
 #include "claims/claims.h"
 #include "claims/claims_host.h"
 #include "util/util.h"
+#include "claims_fx.h"
 
 static json_t *platform(const char *hv, const char *from, const char *cpuid,
 			const char *pt, bool reporting)
@@ -57,24 +58,6 @@ static void set_env(struct tb_results *r, json_t *plat)
 	json_object_set_new(r->env, "nr_cpus", json_integer(2));
 	json_object_set_new(r->env, "pmu", json_false());
 	json_object_set_new(r->env, "platform", plat);
-}
-
-static struct tb_case *add_case(struct tb_results *r, const char *id,
-				const char *metric, const double *v, size_t n)
-{
-	struct tb_case *c = results_find_case(r, id);
-	size_t i;
-
-	if (!c) {
-		c = results_add_case(r);
-		c->id = xstrdup(id);
-		c->workload = xstrdup("w");
-		for (i = 0; i < n; i++)
-			case_add_run(c)->status = RUN_OK;
-	}
-	for (i = 0; i < n; i++)
-		metric_set_put(&c->runs[i].metrics, metric, v[i]);
-	return c;
 }
 
 static struct suite_claim claim(const char *metric, const char *depends,
@@ -126,10 +109,10 @@ static void test_withheld_on_emulated_page_tables(void **state)
 	json_t *o;
 
 	(void)state;
-	add_case(&r, "never", "usec", never_us, 5);
-	add_case(&r, "always", "usec", always_us, 5);
-	add_case(&r, "never", "minflt", never_flt, 5);
-	add_case(&r, "always", "minflt", always_flt, 5);
+	fx_add_case(&r, "never", "usec", never_us, 5);
+	fx_add_case(&r, "always", "usec", always_us, 5);
+	fx_add_case(&r, "never", "minflt", never_flt, 5);
+	fx_add_case(&r, "always", "minflt", always_flt, 5);
 	set_env(&r, platform("PVM", "kernel log: pvm-pv: detected", "bhyve bhyve",
 			     "emulated", false));
 	o = eval(&t, &r);
@@ -184,8 +167,8 @@ static void test_pvm_runs_hold_still(void **state)
 			nv[i] = log_uniform(g, 2000, 85000);
 			av[i] = log_uniform(g, 1000, 7000);
 		}
-		add_case(&r, "never", "usec", nv, 5);
-		add_case(&r, "always", "usec", av, 5);
+		fx_add_case(&r, "never", "usec", nv, 5);
+		fx_add_case(&r, "always", "usec", av, 5);
 		set_env(&r, platform("PVM", "kernel log: pvm-pv: detected",
 				     "bhyve bhyve", "nested", false));
 		o = eval(&t, &r);
@@ -217,8 +200,8 @@ static void test_fresh_memory_caveat_measured(void **state)
 	json_t *o, *first = json_object();
 
 	(void)state;
-	add_case(&r, "never", "usec", never_us, 5);
-	add_case(&r, "always", "usec", always_us, 5);
+	fx_add_case(&r, "never", "usec", never_us, 5);
+	fx_add_case(&r, "always", "usec", always_us, 5);
 	set_env(&r, platform("KVM", "kernel log: Hypervisor detected: KVM",
 			     "KVMKVMKVM", "nested", true));
 	assert_int_equal(claims_fresh_factor(&r, &f, &id), -1);
@@ -227,7 +210,7 @@ static void test_fresh_memory_caveat_measured(void **state)
 		o, "caveats"), 1)), "this run does not measure"));
 	json_decref(o);
 
-	c = add_case(&r, "clear_2M/thp=madvise", "pass1_gbps", warm, 5);
+	c = fx_add_case(&r, "clear_2M/thp=madvise", "pass1_gbps", warm, 5);
 	json_object_set_new(first, "pass1_gbps", json_real(0.5));
 	c->extra = json_object();
 	json_object_set_new(c->extra, "first_warmup", first);
@@ -278,8 +261,8 @@ static void test_header(void **state)
 	char *out;
 
 	(void)state;
-	add_case(&r, "never", "usec", never_us, 5);
-	add_case(&r, "always", "usec", always_us, 5);
+	fx_add_case(&r, "never", "usec", never_us, 5);
+	fx_add_case(&r, "always", "usec", always_us, 5);
 	set_env(&r, platform("PVM", "kernel log: pvm-pv: detected, 52/52 sites "
 			     "patched", "bhyve bhyve", "emulated", false));
 	out = print_table(&r);
