@@ -10,6 +10,7 @@
 #   ./run.sh ab PATCHDIR ... kernel A/B in qemu (kernel-patches/README.md)
 #   ./run.sh bisect --tree DIR --good REF --bad REF --suite S --metric CASE:METRIC
 #                            performance bisection, each step decided statistically
+#   ./run.sh pmu-check [-o DIR]  can this machine count TLB walks, and truly?
 #   ./run.sh nightly [--kernel-id ID] [--db DB]   run configs/nightly.conf, record
 #                            it in the history, check it, write JUnit + report
 #   ./run.sh run|compare|plot|restore|list|history ...   thpbench sub-commands
@@ -37,6 +38,9 @@ bisect)
 nightly)
 	shift
 	exec sh scripts/nightly.sh "$@" ;;
+pmu-check)
+	shift
+	exec sh scripts/pmu-check.sh "$@" ;;
 run|compare|plot|restore|list|history)
 	exec ./harness/thpbench "$@" ;;
 esac

@@ -22,6 +22,7 @@ static const struct {
 	{ "list", cmd_list, "workloads, suites and events usable here" },
 	{ "history", cmd_history, "nightly history: import, list, check, plot, report" },
 	{ "bisect", cmd_bisect, "decisions and report of a kernel bisection (./run.sh bisect)" },
+	{ "pmu-check", cmd_pmu_check, "do this machine's TLB counters count what they should?" },
 };
 
 static void usage(FILE *f)
@@ -30,7 +31,7 @@ static void usage(FILE *f)
 
 	fprintf(f, "usage: thpbench COMMAND [ARGS...]\n\n");
 	for (i = 0; i < ARRAY_SIZE(commands); i++)
-		fprintf(f, "  %-8s %s\n", commands[i].name, commands[i].help);
+		fprintf(f, "  %-9s %s\n", commands[i].name, commands[i].help);
 	fprintf(f, "\nthpbench COMMAND --help for its options.\n");
 }
 

@@ -233,7 +233,10 @@ void events_print_tlb_profile(FILE *f)
 			forced && *forced ? ", chosen by LIBPFM_FORCE_PMU: that "
 			"model's encodings, whatever this CPU is" : "");
 	fprintf(f, "\n");
-	print_counts_here(f, h.profile);
+	if (forced && *forced)
+		fprintf(f, "  here: not opened (a model chosen by hand may not be this CPU's)\n");
+	else
+		print_counts_here(f, h.profile);
 	print_profile_events(f, h.profile);
 	nd = tlb_profile_derived(h.profile, dnames, dtexts, ARRAY_SIZE(dnames));
 	fprintf(f, "  derived per run:\n");
