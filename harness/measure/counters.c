@@ -18,8 +18,7 @@
 #include "perf_read.h"
 #include "util/util.h"
 
-/* The largest group read here; perf's own limit is the PMU's counters. */
-#define GROUP_MAX 64
+#define GROUP_MAX EVENT_GROUP_MAX
 
 static int sys_perf_event_open(struct perf_event_attr *attr, pid_t pid,
 			       int group_fd)

@@ -16,6 +16,7 @@ struct list_state {
 	size_t cnt, cap;
 	size_t items;		/* items read so far, for messages */
 	unsigned int group;	/* the last group number given out */
+	int members;		/* of the open group */
 	bool in_group, tlb_seen;
 	char *err;
 	size_t errlen;
@@ -74,6 +75,7 @@ static int braces(struct list_state *ls, char **item, bool *closes)
 			return -1;
 		}
 		ls->in_group = true;
+		ls->members = 0;
 		ls->group++;
 		s = str_trim(s + 1);
 	}
@@ -121,6 +123,11 @@ static int add_item(struct list_state *ls, char *item)
 		}
 		ev->group = ls->in_group ? ls->group : 0;
 		ls->cnt++;
+		if (ls->in_group && ++ls->members > EVENT_GROUP_MAX) {
+			snprintf(ls->err, ls->errlen, "event list '%s': a group of more than %d events",
+				 ls->csv, EVENT_GROUP_MAX);
+			return -1;
+		}
 	}
 	if (closes)
 		ls->in_group = false;

@@ -12,8 +12,8 @@
  * Items are trimmed of white space. A blank list is empty (0, *n = 0).
  * Errors (-1, *evs freed, err set): an unknown name (err names it and
  * `thpbench list`), an empty item ("a,,b"), braces that are nested,
- * unclosed, closed without opening or followed by modifiers, `tlb` inside
- * braces or twice.
+ * unclosed, closed without opening or followed by modifiers, a group of
+ * more than EVENT_GROUP_MAX events, `tlb` inside braces or twice.
  */
 #ifndef THPBENCH_EVENT_LIST_H
 #define THPBENCH_EVENT_LIST_H

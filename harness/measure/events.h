@@ -45,6 +45,9 @@ enum event_source {
 	EVSRC_LIBPFM,
 };
 
+/* The most events one perf group may hold here (a PMU holds far fewer). */
+#define EVENT_GROUP_MAX 64
+
 struct event_spec {
 	char name[192];			/* exactly as the user spelled it, or the
 					 * metric a profile names it (tlb.cycles) */

@@ -54,12 +54,14 @@ static void fill_point(const struct tb_case *c, const char *walk,
 		       struct pmu_point *p)
 {
 	const struct note *why = NULL;
+	double kb;
 	size_t i;
 
 	memset(p, 0, sizeof(*p));
 	p->id = c->id;
 	p->pages = mean_of(c, "pages", NULL);
-	p->page_kb = (unsigned int)mean_of(c, "page_kb", NULL);
+	kb = mean_of(c, "page_kb", NULL);
+	p->page_kb = kb >= 0 && kb <= 1 << 30 ? (unsigned int)kb : 0;	/* hostile input */
 	p->accesses = mean_of(c, "accesses", NULL);
 	p->walk_cycles_pct = mean_of(c, "tlb.walk_cycles_pct", NULL);
 	p->walks = walk ? mean_of(c, walk, NULL) : NAN;
@@ -159,7 +161,7 @@ static void check_data(const struct pmu_data *d, struct pmu_judgement *j)
 			    "no PMU here: " : "", p->id, p->why);
 			return;
 		}
-		if (p->runs < PMU_MIN_RUNS || !(p->accesses > 0))
+		if (p->runs < PMU_MIN_RUNS || !(p->accesses > 0) || !(p->pages > 0))
 			add(j, PMU_UNKNOWN, "%s: %zu ok run%s, fewer than %d (or no loads reported)",
 			    p->id, p->runs, p->runs == 1 ? "" : "s", PMU_MIN_RUNS);
 		else if (p->page_kb == 2048 && p->huge_runs < p->runs)

@@ -388,6 +388,25 @@ static void expect_list_error(const char *csv, const char *what)
 		fail_msg("'%s': error '%s' lacks '%s'", csv, err, what);
 }
 
+/* "{cs,cs,...}" of n members: error containing what, or (NULL) fine. */
+static void expect_group_of(int n, const char *what)
+{
+	struct event_spec *evs;
+	char big[1024] = "{", err[512];
+	size_t cnt;
+
+	for (int i = 0; i < n; i++)
+		strcat(big, i ? ",cs" : "cs");
+	strcat(big, "}");
+	if (what) {
+		expect_list_error(big, what);
+		return;
+	}
+	assert_int_equal(events_parse_list(big, &evs, &cnt, err, sizeof(err)), 0);
+	assert_int_equal(cnt, n);
+	free(evs);
+}
+
 static void test_parse_group_errors(void **state)
 {
 	(void)state;
@@ -401,6 +420,8 @@ static void test_parse_group_errors(void **state)
 	expect_list_error("{page-faults,tlb}", "list it outside braces");
 	expect_list_error("tlb,page-faults,tlb", "listed twice");
 	expect_list_error("{page-faults,bogus}", "unknown event 'bogus'");
+	expect_group_of(EVENT_GROUP_MAX + 1, "a group of more than 64 events");
+	expect_group_of(EVENT_GROUP_MAX, NULL);
 }
 
 /* `tlb` is this CPU's profile, its groups numbered after the list's. */

@@ -184,17 +184,26 @@ static void test_log(void **state)
 	results_free(&r);
 }
 
-static void test_report_dialect(void **state)
+/* The summary of r, as `thpbench run` prints it. */
+static char *report_text(const struct tb_results *r)
 {
-	struct tb_results r;
 	char *text = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&text, &len);
 
+	report_results(f, r);
+	fclose(f);
+	return text;
+}
+
+static void test_report_dialect(void **state)
+{
+	struct tb_results r;
+	char *text;
+
 	(void)state;
 	build(&r);
-	report_results(f, &r);
-	fclose(f);
+	text = report_text(&r);
 	/* mean 1000, sd 100, stderr 57.7 = 5.77% of the mean */
 	assert_non_null(strstr(text, "( +-   5.77% )"));
 	assert_non_null(strstr(text, "(3 of 4 runs ok)"));
@@ -257,9 +266,7 @@ static void build_multiplexed(struct tb_results *r)
 static void test_report_multiplexed(void **state)
 {
 	struct tb_results r, back;
-	char path[128], err[256], *text = NULL;
-	size_t len = 0;
-	FILE *f;
+	char path[128], err[256], *text;
 
 	(void)state;
 	build_multiplexed(&r);
@@ -274,9 +281,7 @@ static void test_report_multiplexed(void **state)
 	assert_non_null(strstr(note_set_find(&back.cases[0].runs[0].unsupported,
 					     "tlb.load_walk_cycles")->reason,
 			       "<not counted>"));
-	f = open_memstream(&text, &len);
-	report_results(f, &back);
-	fclose(f);
+	text = report_text(&back);
 	/* counted throughout: no share printed */
 	assert_non_null(strstr(text, "  tlb.cycles\n"));
 	assert_non_null(strstr(text, "  tlb.dtlb_walks  (counted 50.00%)\n"));
