@@ -385,8 +385,9 @@ static void text_steps(FILE *f, const struct bisect_result *r)
 	{
 		char buf[512];
 
-		snprintf(buf, sizeof(buf), "A verdict is wrong with probability at most %.3g%% under the rule's assumptions (normal noise and boot effects; up to %zu boots and %zu repetitions per commit). Partial: between the two levels (margin %.2f).",
+		snprintf(buf, sizeof(buf), "A verdict is wrong with probability at most %.3g%% under the rule's assumptions (normal noise and boot effects; up to %zu boot%s and %zu repetitions per commit). Partial: between the two levels (margin %.2f).",
 			 100 * (1 - s->opts.confidence), s->opts.max_looks,
+			 s->opts.max_looks == 1 ? "" : "s",
 			 s->opts.max_reps, s->opts.margin);
 		wrap(f, "", buf);
 	}

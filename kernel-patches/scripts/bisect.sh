@@ -13,6 +13,12 @@
 #   --config tinyconfig|defconfig|FILE   base configuration (default
 #                       tinyconfig), kernel-patches/thpbench.config merged
 #   --qemu              boot each kernel in qemu (the default)
+#   --kexec             boot each kernel on this machine by kexec (needs
+#                       --config FILE with its configuration, root,
+#                       systemd, kexec-tools; --initrd FILE if it needs one):
+#                       thpbench-bisect.service measures each boot and
+#                       boots the next; at the end the machine kexecs back
+#                       into the kernel it ran at the start
 #   --out DIR           results directory (new; default
 #                       results/bisect-METRIC-DATE)
 #   --reps N            repetitions per reference boot (default: the suite's)
@@ -55,7 +61,9 @@ trap 'on_err $? $LINENO' ERR
 
 usage() { header_usage; }
 
+cmdline="./run.sh bisect $(printf '%q ' "$@")"
 tree='' good='' bad='' suite='' metric_arg='' config=tinyconfig boot=qemu
+kexec_initrd=''
 outdir='' resume='' reps='' accel=auto mem=6G smp=2 timeout=1800
 jobs=$(nproc) history_db='' history_series='' history_host='' history_suite=''
 opts=()
@@ -78,6 +86,7 @@ while [ $# -gt 0 ]; do
 	--config) config=${2:?}; shift 2 ;;
 	--qemu) boot=qemu; shift ;;
 	--kexec) boot=kexec; shift ;;
+	--initrd) kexec_initrd=${2:?}; shift 2 ;;
 	--out) outdir=${2:?}; shift 2 ;;
 	--resume) resume=${2:?}; shift 2 ;;
 	--from-history) history_db=${2:?}; history_series=${3:?--from-history DB CASE:METRIC}; shift 3 ;;
@@ -101,7 +110,6 @@ while [ $# -gt 0 ]; do
 	esac
 done
 case $accel in auto|kvm|tcg) ;; *) die "--accel must be auto, kvm or tcg" ;; esac
-[ "$boot" = qemu ] || die "--kexec: bisecting on bare metal by kexec is not supported yet; use --qemu (the default), or bisect by hand with baremetal.sh per step"
 
 # ---- Processes: every step in its own process group, ended on every exit.
 # fd 3: the terminal's stderr, for messages from a trap that may run while
@@ -114,7 +122,19 @@ stop_step()
 	wait "$child" 2>/dev/null || true
 	child=''
 }
-finish() { trap - ERR; stop_step; }
+# An error in a --kexec bisection also takes the unit away, so that the
+# machine does not go through it at every boot (130: Ctrl-C, resumable).
+finish()
+{
+	local rc=$?
+	trap - ERR
+	stop_step
+	if [ "$boot" = kexec ] && [ "$rc" -ge 2 ] && [ "$rc" != 130 ] &&
+		[ -n "${UNIT:-}" ] && [ -f "$UNIT_DIR/$UNIT" ]; then
+		log "error: $UNIT disabled; --resume $outdir when fixed"
+		kexec_unit_off
+	fi
+}
 on_signal()
 {
 	trap - "$1" ERR
@@ -130,6 +150,8 @@ for sig in INT TERM HUP; do
 done
 
 jq_plan() { jq -r "$1" "$outdir/plan.json"; }
+# The run number a --kexec boot is for (DIR/pending, see kexec_collect).
+pending_num() { sed -n 1p "$outdir/pending" 2>/dev/null; }
 
 # ---- A new bisection: what to bisect, into plan.json.
 resolve_history()
@@ -202,6 +224,15 @@ new_plan()
 		[ -f "$config" ] || die "--config '$config' not found"
 		config=$(cd "$(dirname "$config")" && pwd)/$(basename "$config") ;;
 	esac
+	if [ "$boot" = kexec ]; then
+		case $config in tinyconfig|defconfig)
+			die "--kexec boots this machine's own system: give --config FILE with this machine's configuration (e.g. make localyesconfig: what mounts root built in), and --initrd FILE if it needs one" ;;
+		esac
+		[ -z "$kexec_initrd" ] || [ -f "$kexec_initrd" ] || die "--initrd '$kexec_initrd' not found"
+		[ -z "$kexec_initrd" ] || kexec_initrd=$(cd "$(dirname "$kexec_initrd")" && pwd)/$(basename "$kexec_initrd")
+		[ "$(id -u)" = 0 ] || [ -n "${THPBENCH_SYSTEMD_DIR:-}" ] || die "--kexec boots this machine: run as root"
+		need_cmd kexec systemctl
+	fi
 	[ -n "$reps" ] || reps=$(awk -F= '/^\[/ { s = ($0 ~ /^\[suite\]/) } s && $1 ~ /^[ \t]*repetitions[ \t]*$/ { gsub(/[ \t]/, "", $2); print $2 }' "$suite")
 	[ -n "$reps" ] || reps=10
 	if [ -n "$outdir" ]; then
@@ -225,6 +256,7 @@ new_plan()
 	jq -n --arg tree "$tree" --arg good "$g" --arg bad "$b" --arg gr "$good_ref" --arg br "$bad_ref" \
 		--arg case "$case_name" --arg metric "$metric" --arg config "$config" \
 		--arg boot "$boot" --arg accel "$accel" --arg mem "$mem" --argjson smp "$smp" \
+		--arg initrd "$kexec_initrd" --arg orig "$(uname -r)" \
 		--argjson timeout "$timeout" --argjson jobs "$jobs" \
 		--arg version "$(git -C "$REPO_DIR" describe --always --dirty 2>/dev/null || echo unknown)" \
 		--arg command "$cmdline" --argjson opts "$opt_json" --argjson commits "$commits" \
@@ -233,7 +265,8 @@ new_plan()
 		   good_ref: $gr, bad_ref: $br, case: $case, metric: $metric,
 		   suite: "suite.conf", options: $opts,
 		   driver: { config: $config, boot: $boot, accel: $accel, mem: $mem,
-			     smp: $smp, timeout: $timeout, jobs: $jobs },
+			     smp: $smp, timeout: $timeout, jobs: $jobs,
+			     initrd: $initrd, orig_release: $orig },
 		   thpbench_version: $version, command: $command,
 		   created: (now | todate),
 		   commits: [ $commits[] | . + { patch_id: ($ids[.sha] // "") } ] }' \
@@ -259,15 +292,16 @@ load_plan()
 	smp=$(jq_plan .driver.smp)
 	timeout=$(jq_plan .driver.timeout)
 	jobs=$(jq_plan .driver.jobs)
+	kexec_initrd=$(jq -r '.driver.initrd // ""' "$outdir/plan.json")
 	suite=$outdir/suite.conf
 	git -C "$tree" rev-parse --verify -q "$bad^{commit}" > /dev/null ||
 		die "$outdir/plan.json: tree $tree no longer has $bad"
-	# A boot that did not finish is measured again.
-	find "$outdir/runs" -maxdepth 1 -name '.tmp-*' -exec rm -rf {} +
+	# A boot that did not finish is measured again (but for the one a
+	# kexec is for: its run directory waits for this boot).
+	find "$outdir/runs" -maxdepth 1 -name '.tmp-*' ! -name ".tmp-$(pending_num)" -exec rm -rf {} +
 	log "resuming $outdir ($(find "$outdir/runs" -mindepth 1 -maxdepth 1 | wc -l) boots or skips kept)"
 }
 
-cmdline="./run.sh bisect $(printf '%q ' "$@")"
 if [ -n "$resume" ]; then
 	[ -d "$resume" ] || die "--resume '$resume': no such directory"
 	outdir=$(cd "$resume" && pwd)
@@ -279,7 +313,7 @@ exec 8> "$outdir/.lock"
 flock -n 8 || die "another bisect is running in $outdir"
 "$S/install-deps.sh" || die "missing Debian packages (see above)"
 need_cmd jq git setsid
-[ -n "${THPBENCH_QEMU:-}" ] || need_cmd qemu-system-x86_64
+[ "$boot" != qemu ] || [ -n "${THPBENCH_QEMU:-}" ] || need_cmd qemu-system-x86_64
 [ -x "$TB" ] || die "harness/thpbench is not built (make)"
 
 # ---- Building one commit (kernel-patches/README.md, "Building one
@@ -341,6 +375,141 @@ boot_qemu()
 	"$S/extract-results.sh" "$rd/console.log" "$rd/results.json" > "$rd/status" || return 1
 }
 
+# Give up on run dir $1 (number $2) of commit $3, role $4: a skip saying
+# why ($5). GOOD or BAD cannot be skipped: the bisection stops.
+skip_run()
+{
+	[ "$4" = step ] || die "$4 commit ${3:0:12}: $5; cannot bisect (run $1)"
+	printf '%s\n' "$5" > "$1/skip"
+	mv "$1" "$outdir/runs/$2"
+	log "run $2: ${3:0:12} skipped ($5)"
+}
+# Run dir $1 (number $2) of commit $3 complete: its results.json gets
+# the provenance (repetitions $4, role $5, release $6, timings $7) and
+# the directory its place.
+finish_run()
+{
+	jq --arg sha "$3" --arg role "$5" --arg rel "$6" --arg timings "$7" \
+		--argjson reps "$4" \
+		'.meta.provenance = { bisect_commit: $sha, role: $role, kernel: { release: $rel },
+		   repetitions: $reps } | .meta.timings = $timings' \
+		"$1/results.json" > "$1/results.json.tmp"
+	mv "$1/results.json.tmp" "$1/results.json"
+	mv "$1" "$outdir/runs/$2"
+}
+
+# ---- Booting this machine by kexec (--kexec): the step's kernel is
+# loaded and booted; thpbench-bisect.service resumes the bisection at the
+# next boot, measures there what DIR/pending says the boot is for, and
+# goes on. A boot that comes up on another kernel is tried once more,
+# then skipped. At the end the unit goes and the machine kexecs back into
+# the kernel it ran when the bisection started.
+UNIT=thpbench-bisect.service
+UNIT_DIR=${THPBENCH_SYSTEMD_DIR:-/etc/systemd/system}
+BOOT_DIR=${THPBENCH_BOOT_DIR:-/boot}
+# What runs the suite on this machine (THPBENCH_RUN_TB: a stand-in, tests).
+RUN_TB=${THPBENCH_RUN_TB:-$TB}
+# pending: the run number, commit, repetitions, role, release, tries and
+# kernel directory of the boot under way, one per line.
+put_pending()
+{
+	printf '%s\n' "$@" > "$outdir/pending.tmp"
+	sync "$outdir/pending.tmp" 2>/dev/null || sync
+	mv "$outdir/pending.tmp" "$outdir/pending"
+	sync
+}
+# Load IMAGE (release REL, INITRD or none) and boot it; exit RC (0).
+kexec_go()
+{
+	local args=(-l "$1" --reuse-cmdline)
+	[ -z "$3" ] || args+=(--initrd="$3")
+	kexec "${args[@]}" || die "kexec -l $1 failed"
+	log "booting $2 by kexec (log: $outdir/log)"
+	sync
+	systemctl kexec || die "systemctl kexec failed"
+	exit "${4:-0}"
+}
+kexec_unit()
+{
+	case $S$outdir in *[!A-Za-z0-9._/+-]*)
+		die "--kexec: the paths of the scripts and the results directory may hold only letters, digits and ._/+- (a systemd unit names them)" ;;
+	esac
+	mkdir -p "$UNIT_DIR"
+	cat > "$UNIT_DIR/$UNIT" <<UNIT_EOF
+[Unit]
+Description=thpbench bisect: measure this boot's kernel, then build and boot the next
+After=multi-user.target
+ConditionPathExists=$outdir/plan.json
+
+[Service]
+Type=oneshot
+ExecStart=$S/bisect.sh --resume $outdir
+StandardOutput=append:$outdir/log
+StandardError=append:$outdir/log
+
+[Install]
+WantedBy=multi-user.target
+UNIT_EOF
+	systemctl daemon-reload
+	systemctl enable "$UNIT" > /dev/null
+	log "installed $UNIT: each boot measures its kernel and boots the next"
+}
+kexec_unit_off()
+{
+	systemctl disable "$UNIT" > /dev/null 2>&1 || true
+	rm -f "$UNIT_DIR/$UNIT"
+	systemctl daemon-reload > /dev/null 2>&1 || true
+}
+# This boot is the one pending says: measure, or boot again, or skip.
+kexec_collect()
+{
+	local p num sha r role rel tries kdir rd now
+	mapfile -t p < "$outdir/pending"
+	num=${p[0]} sha=${p[1]} r=${p[2]} role=${p[3]} rel=${p[4]} tries=${p[5]} kdir=${p[6]}
+	rd=$outdir/runs/.tmp-$num
+	if [ -d "$outdir/runs/$num" ] || [ ! -d "$rd" ]; then
+		rm -f "$outdir/pending"	# done before a crash
+		return 0
+	fi
+	now=$(uname -r)
+	if [ "$now" != "$rel" ]; then
+		if [ "$tries" -lt 1 ]; then
+			put_pending "$num" "$sha" "$r" "$role" "$rel" 1 "$kdir"
+			log "run $num: this boot runs $now, not $rel: booting it again"
+			kexec_go "$kdir/bzImage" "$rel" "$kexec_initrd"
+		fi
+		rm -f "$outdir/pending"
+		skip_run "$rd" "$num" "$sha" "$role" "boot: came up on $now, not $rel (twice)"
+		return 0
+	fi
+	log "run $num: $role ${sha:0:12} booted ($rel): the suite, $r repetitions"
+	step "$RUN_TB" run "$suite" -r "$r" -o "$rd/out" --label "$rel" > "$rd/run.log" 2>&1 ||
+		log "warning: thpbench run exited $? (see $rd/run.log)"
+	rm -f "$outdir/pending"
+	if [ ! -f "$rd/out/results.json" ]; then
+		skip_run "$rd" "$num" "$sha" "$role" "run: no results.json (run.log)"
+		return 0
+	fi
+	mv "$rd/out/results.json" "$rd/results.json"
+	finish_run "$rd" "$num" "$sha" "$r" "$role" "$rel" "hardware (bare metal, booted by kexec)"
+}
+# The bisection is over (exit status $1): the unit goes, and the machine
+# goes back to the kernel it ran at the start.
+kexec_done()
+{
+	local orig initrd=''
+	kexec_unit_off
+	orig=$(jq_plan .driver.orig_release)
+	[ "$(uname -r)" != "$orig" ] || return 0
+	if [ ! -f "$BOOT_DIR/vmlinuz-$orig" ]; then
+		log "$BOOT_DIR/vmlinuz-$orig not found: staying on $(uname -r)"
+		return 0
+	fi
+	[ ! -f "$BOOT_DIR/initrd.img-$orig" ] || initrd=$BOOT_DIR/initrd.img-$orig
+	log "back to $orig"
+	kexec_go "$BOOT_DIR/vmlinuz-$orig" "$orig" "$initrd" "$1"
+}
+
 # One boot (or skip) of commit $1 at $2 repetitions, role $3, into the
 # next runs/NNNN: built in runs/.tmp-NNNN and renamed when complete.
 measure()
@@ -363,31 +532,31 @@ measure()
 	exec 4>&-
 	wait "$tee_pid" 2>/dev/null || true
 	if [ "$brc" != 0 ]; then
-		[ "$role" = step ] || die "$role commit ${sha:0:12} does not build; cannot bisect (log: $rd/build.err)"
-		printf 'build: %s\n' "$(grep -m1 'error:' "$rd/build.err" | cut -c1-200 || echo 'kernel build failed')" > "$rd/skip"
-		mv "$rd" "$outdir/runs/$num"
-		log "run $num: ${sha:0:12} does not build: skipped"
+		skip_run "$rd" "$num" "$sha" "$role" \
+			"build: $(grep -m1 'error:' "$rd/build.err" | cut -c1-200 || echo 'kernel build failed')"
 		return 0
 	fi
 	kdir=$(tail -n 1 "$rd/kernel")
+	if [ "$boot" = kexec ]; then
+		put_pending "$num" "$sha" "$r" "$role" "$(cat "$kdir/kernelrelease")" 0 "$kdir"
+		kexec_go "$kdir/bzImage" "$(cat "$kdir/kernelrelease")" "$kexec_initrd"
+	fi
 	log "run $num: booting $(cat "$kdir/kernelrelease") ($accel)"
 	initramfs_for "$r"
 	if ! boot_qemu "$kdir" "$initrd" "$rd"; then
-		[ "$role" = step ] || die "$role commit ${sha:0:12} did not boot or run the suite (console: $rd/console.log)"
-		printf 'boot: no complete results from the guest (console.log)\n' > "$rd/skip"
-		mv "$rd" "$outdir/runs/$num"
-		log "run $num: ${sha:0:12} did not boot or run: skipped"
+		skip_run "$rd" "$num" "$sha" "$role" "boot: no complete results from the guest (console.log)"
 		return 0
 	fi
-	jq --arg sha "$sha" --arg role "$role" --arg rel "$(cat "$kdir/kernelrelease")" \
-		--arg timings "$(timings_word)" --argjson reps "$r" \
-		'.meta.provenance = { bisect_commit: $sha, role: $role, kernel: { release: $rel },
-		   repetitions: $reps } | .meta.timings = $timings' \
-		"$rd/results.json" > "$rd/results.json.tmp"
-	mv "$rd/results.json.tmp" "$rd/results.json"
-	mv "$rd" "$outdir/runs/$num"
+	finish_run "$rd" "$num" "$sha" "$r" "$role" "$(cat "$kdir/kernelrelease")" "$(timings_word)"
 }
 
+if [ "$boot" = kexec ]; then
+	if [ -z "$resume" ]; then
+		kexec_unit
+	elif [ -f "$outdir/pending" ]; then
+		kexec_collect
+	fi
+fi
 while :; do
 	next=$("$TB" bisect next "$outdir") || die "thpbench bisect next failed (see above)"
 	read -r what sha r role <<< "$next"
@@ -400,4 +569,5 @@ done
 rc=0
 "$TB" bisect report "$outdir" || rc=$?
 log "everything is in $outdir"
+[ "$boot" != kexec ] || kexec_done "$rc"
 exit "$rc"
