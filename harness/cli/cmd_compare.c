@@ -29,7 +29,7 @@ static void usage(FILE *f)
 	fputs("usage: thpbench compare BASE.json NEW.json [options]\n"
 	      "       thpbench compare RESULTS.json --by thp|label|mthp|mem [--base VALUE] [options]\n"
 	      "options:\n"
-	      "  -f, --format FMT        text (default), ministat, welch, email, md, csv, json\n"
+	      "  -f, --format FMT        text (default), ministat, welch, email, cover, md, csv, json\n"
 	      "  -b, --by thp|label|mthp|mem  compare THP modes, labels, mTHP sizes or\n"
 	      "                          memory states inside one file\n"
 	      "      --base VALUE        the THP mode, label, mTHP size or memory state\n"
@@ -48,6 +48,7 @@ static void usage(FILE *f)
 	      "      --judge-gauges      give levels (vmstat.nr_*) verdicts too\n"
 	      "      --fail-on regression   exit 1 when any verdict is a regression\n"
 	      "      --force             compare despite environment differences\n"
+	      "      --chart FILE        a chart the cover format names, repeatable\n"
 	      "  -h, --help\n", f);
 }
 
@@ -171,6 +172,7 @@ enum {
 	OPT_FAIL_ON,
 	OPT_FORCE,
 	OPT_GAUGES,
+	OPT_CHART,
 };
 
 static const struct option long_opts[] = {
@@ -186,6 +188,7 @@ static const struct option long_opts[] = {
 	{ "fail-on", required_argument, NULL, OPT_FAIL_ON },
 	{ "force", no_argument, NULL, OPT_FORCE },
 	{ "judge-gauges", no_argument, NULL, OPT_GAUGES },
+	{ "chart", required_argument, NULL, OPT_CHART },
 	{ "help", no_argument, NULL, 'h' },
 	{ 0 },
 };
@@ -243,6 +246,10 @@ static int parse_opt(struct cli *c, int opt, const char *arg)
 		return 0;
 	case OPT_GAUGES:
 		c->o.judge_gauges = true;
+		return 0;
+	case OPT_CHART:
+		c->o.charts = xrealloc(c->o.charts, (c->o.ncharts + 1) * sizeof(char *));
+		c->o.charts[c->o.ncharts++] = arg;
 		return 0;
 	}
 	return -1;
@@ -357,6 +364,7 @@ int compare_main(int argc, char **argv, FILE *out)
 		free(c.ov[i].pattern);
 	free(c.ov);
 	free(c.metrics);
+	free(c.o.charts);
 	free(c.command);
 	return rc;
 }

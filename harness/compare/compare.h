@@ -93,6 +93,8 @@ struct cmp_opts {
 	bool judge_gauges;	/* give gauges (levels) verdicts too */
 	const char *base_path, *new_path;	/* as given; new_path NULL for --by */
 	const char *command;	/* this compare command line, to reproduce */
+	const char **charts;	/* chart files a cover letter names (--chart) */
+	size_t ncharts;
 };
 
 void cmp_opts_init(struct cmp_opts *o);

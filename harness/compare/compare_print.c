@@ -13,6 +13,7 @@ static const char *const format_names[] = {
 	[CMP_FMT_CSV] = "csv",
 	[CMP_FMT_JSON] = "json",
 	[CMP_FMT_WELCH] = "welch",
+	[CMP_FMT_COVER] = "cover",
 };
 
 int cmp_format_parse(const char *s)
@@ -37,6 +38,7 @@ void compare_print(const struct comparison *c, enum cmp_format f, FILE *out)
 		[CMP_FMT_CSV] = compare_print_csv,
 		[CMP_FMT_JSON] = compare_print_json,
 		[CMP_FMT_WELCH] = compare_print_welch,
+		[CMP_FMT_COVER] = compare_print_cover,
 	};
 
 	print[(size_t)f < ARRAY_SIZE(print) ? f : CMP_FMT_TEXT](c, out);

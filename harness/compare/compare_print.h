@@ -8,6 +8,9 @@
  *             (plot, table, pooled Student's t), then our verdict
  *   welch     the same table with the difference from Welch's t
  *   email     plain text, at most 72 columns, for a cover letter
+ *   cover     the block for a cover letter: what was compared, only the
+ *             metrics that changed, the environment in one line, the
+ *             command to reproduce, the charts (email's rules)
  *   md, csv   tables; csv has every statistic, one row per metric
  *   json      every statistic (schema "thpbench-compare/2")
  * Each format is a file of its own (compare_text.c, compare_ministat.c,
@@ -29,6 +32,7 @@ enum cmp_format {
 	CMP_FMT_CSV,
 	CMP_FMT_JSON,
 	CMP_FMT_WELCH,
+	CMP_FMT_COVER,
 };
 
 /* -1 when s names no format. */
@@ -42,6 +46,7 @@ void compare_print_md(const struct comparison *c, FILE *out);
 void compare_print_csv(const struct comparison *c, FILE *out);
 void compare_print_json(const struct comparison *c, FILE *out);
 void compare_print_welch(const struct comparison *c, FILE *out);
+void compare_print_cover(const struct comparison *c, FILE *out);
 
 /* ministat(1)'s output for the two sides of m, names on its x/+ lines. */
 void compare_ministat_block(FILE *out, const struct cmp_metric *m,

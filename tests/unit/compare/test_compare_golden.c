@@ -54,6 +54,8 @@ static const struct golden goldens[] = {
 	{ "fail-on", 1, { "compare", FIX "base.json", FIX "new.json",
 			  "--fail-on", "regression", "-m", "gbps",
 			  "--confidence", "99", "--threshold", "gbps=4%" } },
+	{ "cover", 0, { "compare", FIX "base.json", FIX "new.json", "--format",
+			"cover", "--chart", "plots/ab-split-thp-always-change.png" } },
 };
 
 static int argc_of(const char *const *argv)
@@ -179,7 +181,7 @@ static void check_email_lines(const char *name, const char *out)
 
 static void test_email_width(void **state)
 {
-	static const size_t which[] = { 2, 7, 10 };
+	static const size_t which[] = { 2, 7, 10, 12 };
 	size_t k;
 
 	(void)state;
@@ -263,6 +265,129 @@ static void test_email_ab(void **state)
 		*q = '\0';
 		snprintf(want, sizeof(want), "thpbench compare %s %s --format email", a, b);
 		assert_string_equal(joined, want);
+	}
+	free(out);
+	remove(a);
+	remove(b);
+	rmdir(dir);
+}
+
+/* What sh prints running script. */
+static char *run_sh(const char *script)
+{
+	char path[] = "/tmp/thpbench-sh-XXXXXX", cmd[64], *buf;
+	int fd = mkstemp(path);
+	FILE *f, *p;
+	size_t n;
+
+	assert_true(fd >= 0);
+	f = fdopen(fd, "w");
+	assert_non_null(f);
+	fputs(script, f);
+	fclose(f);
+	snprintf(cmd, sizeof(cmd), "sh %s", path);
+	p = popen(cmd, "r");
+	assert_non_null(p);
+	buf = calloc(1, 4096);
+	n = fread(buf, 1, 4095, p);
+	buf[n] = '\0';
+	pclose(p);
+	remove(path);
+	return buf;
+}
+
+/* What ab.sh records for the cover format, with names made long. */
+static void add_provenance(const char *path, const char *rel)
+{
+	json_t *r = json_load_file(path, 0, NULL), *p;
+
+	assert_non_null(r);
+	p = json_pack("{s:s, s:s, s:[{s:s, s:s}, {s:s, s:s}], s:s, s:s, s:s, s:s,"
+		      " s:{s:s, s:i, s:s, s:s, s:s}, s:{s:s}}",
+		"series", "v3-mm-mremap-split-huge-pmd-instead-of-moving-it-and-some-more-words",
+		"base", "/home/someone/src/linux-with-a-long-directory-name at v6.1 (0123456789ab)",
+		"patches",
+		"file", "0001-mm-mremap-split-huge-pmd-instead-of-moving-it-when-the-range-is-aligned.patch",
+		"given", "0001-mm-mremap-split-huge-pmd-instead-of-moving-it-when-the-range-is-aligned.patch",
+		"file", "0002-x.patch", "given", "v3.mbx #2: [PATCH v3 2/2] mm: a subject line that goes on",
+		"command", "./run.sh ab /home/someone/src/patches/v3-20261130-mm-mremap-split-huge-pmd-instead-of-moving-it.mbx --suite kernel-patches/000-mremap-thp-pmd-move/suite.conf --reps 5",
+		"suite", "suite.conf",
+		"suite_sha256", "0abb26343600c26c961a2bc1a2de2ec7c98252b7fd9594842e368e68ee1ee50c",
+		"thpbench_version", "v1.0-123-gabcdef012345",
+		"host", "cpu", "Intel(R) Xeon(R) Platinum 8375C CPU @ 2.90GHz, stepping and a long tail",
+		"nr_cpus", 128, "kernel", "6.18.44", "hostname", "box", "virt", "kvm",
+		"kernel", "release", rel);
+	assert_non_null(p);
+	json_object_set_new(json_object_get(r, "meta"), "provenance", p);
+	assert_int_equal(json_dump_file(r, path, JSON_INDENT(1)), 0);
+	json_decref(r);
+}
+
+/*
+ * The cover letter block of an A/B run (what ab.sh writes to
+ * cover-letter.txt): 72 columns with long names everywhere, only the
+ * metrics that changed, the environment in one line saying "emulated
+ * timings (TCG)", the kernels and every patch as given, the command to
+ * reproduce (whole once a shell reads it) and the charts.
+ */
+static void test_cover_ab(void **state)
+{
+	char dir[] = "/tmp/thpbench-cover-XXXXXX", a[64], b[64], *out, *p, *env;
+	const char *argv[] = { "compare", a, b, "--format", "cover", "--chart",
+			       "plots/ab-split-thp-always-change.png", NULL };
+	struct golden g = { "cover-ab", 0, { 0 } };
+	int rc, i;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	snprintf(a, sizeof(a), "%s/A.json", dir);
+	snprintf(b, sizeof(b), "%s/B.json", dir);
+	write_ab_side(FIX "base.json", a, "6.1.192-tb-3f9a2c1e",
+		      "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef");
+	write_ab_side(FIX "new.json", b, "6.1.192-tb-77aa01bc",
+		      "fedcba9876543210fedcba9876543210fedcba9876543210fedcba9876543210");
+	add_provenance(a, "6.1.192-tb-3f9a2c1e");
+	add_provenance(b, "6.1.192-tb-77aa01bc");
+	for (i = 0; argv[i]; i++)
+		g.argv[i] = argv[i];
+	out = run_compare(&g, &rc);
+	assert_int_equal(rc, 0);
+	check_email_lines("cover", out);
+	assert_non_null(strstr(out, "Kernel A/B with thpbench:"));
+	assert_non_null(strstr(out, "v3-mm-mremap-split-huge-pmd-instead-of-moving-it-and-some-more-words\n"));
+	assert_non_null(strstr(out, "  A: 6.1.192-tb-3f9a2c1e:"));
+	assert_non_null(strstr(out, "/home/someone/src/linux-with-a-long-directory-name at v6.1"));
+	assert_non_null(strstr(out, "  B: 6.1.192-tb-77aa01bc: A + 2 patches\n"));
+	assert_non_null(strstr(out, "v3.mbx #2: [PATCH v3 2/2] mm: a subject"));
+	/* Changed: split_usec (improvement), gbps (regression); the rest not. */
+	assert_non_null(strstr(out, "\n  split_usec "));
+	assert_non_null(strstr(out, "\n  gbps "));
+	assert_null(strstr(out, "\n  wall_usec "));
+	assert_null(strstr(out, "\n  page-faults "));
+	/* The environment: one line, the CPU as people say it. */
+	env = strstr(out, "\nEnvironment: ");
+	assert_non_null(env);
+	p = strchr(env + 1, '\n');
+	assert_non_null(p);
+	assert_true(strncmp(env, "\nEnvironment: Xeon Platinum 8375C, 128 CPUs, VM", 47) == 0);
+	assert_true(strncmp(p - 24, ", emulated timings (TCG)", 24) == 0 ||
+		    strncmp(p - 24, "; emulated timings (TCG)", 24) == 0);
+	assert_non_null(strstr(out, "(sha256:0abb26343600)"));
+	assert_non_null(strstr(out, "\nCharts: plots/ab-split-thp-always-change.png\n"));
+	/* The command, as a shell reads the pasted lines. */
+	p = strstr(out, "\nReproduce:\n");
+	assert_non_null(p);
+	{
+		char script[1024], *words;
+		size_t n = strcspn(p + 12, "\n");
+		const char *end = strstr(p + 12, "\n\n");
+
+		n = end ? (size_t)(end - (p + 12)) : n;
+		snprintf(script, sizeof(script), "set -- %.*s\nprintf '[%%s]' \"$@\"\n", (int)n, p + 12);
+		words = run_sh(script);
+		assert_string_equal(words, "[./run.sh][ab][/home/someone/src/patches/v3-20261130-mm-mremap-split-huge-pmd-instead-of-moving-it.mbx]"
+			"[--suite][kernel-patches/000-mremap-thp-pmd-move/suite.conf][--reps][5]");
+		free(words);
 	}
 	free(out);
 	remove(a);
@@ -376,6 +501,7 @@ int main(void)
 		cmocka_unit_test(test_by_words),
 		cmocka_unit_test(test_email_width),
 		cmocka_unit_test(test_email_ab),
+		cmocka_unit_test(test_cover_ab),
 		cmocka_unit_test(test_exit_codes),
 		cmocka_unit_test(test_aa_fixture),
 	};
