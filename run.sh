@@ -31,7 +31,7 @@ bench)
 	exec sh tests/bench/overhead.sh "$@" ;;
 ab)
 	shift
-	exec kernel-patches/scripts/ab.sh "$@" ;;
+	THPBENCH_AB_CALLER="$0 ab" exec kernel-patches/scripts/ab.sh "$@" ;;
 bisect)
 	shift
 	exec kernel-patches/scripts/bisect.sh "$@" ;;

@@ -52,9 +52,13 @@ trap 'on_err $? $LINENO' ERR
 
 series='' suite='' src=$DEFAULT_KERNEL_SRC boots=1 reps='' accel=auto mem=6G smp=2
 timeout=1800 outdir='' jobs=$(nproc) fail_on='' config=tinyconfig name=''
-tree='' base='' new='' preA='' preB='' kexec=0 objdir=''
+tree='' base='' new='' preA='' preB='' kexec=0 objdir='' tree_arg='' series_arg=''
 
 usage() { header_usage; }
+
+# The command as typed, to reproduce the run (run.sh says it is "./run.sh ab").
+ab_command=${THPBENCH_AB_CALLER:-$0}
+for a in "$@"; do ab_command+=" $(printf '%q' "$a")"; done
 
 while [ $# -gt 0 ]; do
 	case $1 in
@@ -91,12 +95,14 @@ if [ -n "$tree$base$new" ]; then
 	[ -z "$series" ] || die "give a series or --tree/--base/--new, not both"
 	[ -n "$tree" ] && [ -n "$base" ] && [ -n "$new" ] ||
 		die "a git range needs all of --tree DIR --base REF --new REF"
+	tree_arg=$tree
 	tree=$(cd "$tree" && pwd)
 	src=$tree
 	[ -n "$name" ] || name=$(git -C "$tree" describe --always "$new" 2>/dev/null || echo "$new")
 	source_desc="git $tree $base..$new"
 elif [ -n "$series" ]; then
 	[ -e "$series" ] || die "series '$series' not found (a directory of patches or an mbox; try kernel-patches/000-mremap-thp-pmd-move)"
+	series_arg=$series
 	series=$(cd "$(dirname "$series")" && pwd)/$(basename "$series")
 	if [ -d "$series" ]; then
 		[ -n "$name" ] || name=$(basename "$series")
@@ -284,22 +290,64 @@ cfg_sha() { if [ -f "$1/config" ]; then sha256_stdin < "$1/config"; else echo nu
 tree_of() { sed -n 's/^tree=//p' "$1/inputs"; }
 tb_version=$(git -C "$REPO_DIR" describe --always --dirty 2>/dev/null || echo unknown)
 # This run's patches (a cached kernel B may have been built from the same
-# diffs under other file names).
+# diffs under other file names), each with what the author gave: the
+# file of a directory, the mail of an mbox, the commit of a range.
 if [ -f "$outdir/series/patch-ids" ]; then pids=$outdir/series/patch-ids; else pids=$kB/patch-ids; fi
-patches_json=$(jq -Rn '[inputs | split(" ") | { patch_id: .[0], file: .[1] }]' < "$pids")
+subject_of() { sed -n '/^Subject: /{s/^Subject: *//; p; q}' "$1"; }
+given_of()
+{
+	local i=$1 file=$2
+	if [ -n "$tree" ]; then
+		git -C "$tree" log -1 --format='%h %s' "$(sed -n "${i}p" "$outdir/.commits")"
+	elif [ -d "$series" ]; then
+		printf '%s\n' "$file"
+	else
+		printf '%s #%d: %s\n' "$series_arg" "$i" "$(subject_of "$outdir/series/$file")"
+	fi
+}
+[ -z "$tree" ] || git -C "$tree" rev-list --reverse --no-merges "$base..$new" > "$outdir/.commits"
+patches_json=$(i=0; while read -r pid file; do
+	i=$((i + 1))
+	jq -n --arg id "$pid" --arg file "$file" --arg given "$(given_of "$i" "$file")" \
+		'{ patch_id: $id, file: $file, given: $given }'
+done < "$pids" | jq -s .)
+rm -f "$outdir/.commits"
 kernel_json()
 {
 	jq -n --arg rel "$2" --arg tree "$(tree_of "$1")" --arg cfg "$(cfg_sha "$1")" \
 		--arg cache "$1" '{ release: $rel, tree: $tree,
 		config_sha256: (if $cfg == "null" then null else $cfg end), cache: $cache }'
 }
+# What kernels A and B are, in words.
+new_desc=
+if [ -n "$preB" ]; then new_desc="prebuilt ${preB%%:*}"; fi
+if [ -n "$preA" ]; then
+	base_desc="prebuilt ${preA%%:*}"
+elif [ -n "$tree" ]; then
+	base_desc="$tree_arg at $base ($(git -C "$tree" rev-parse --short=12 "$base^{commit}"))"
+else
+	base_desc=$(basename "$src")
+fi
+# The host: the guest's env describes the guest, not the machine.
+host_virt=$(systemd-detect-virt --vm 2>/dev/null) ||
+	if grep -qw hypervisor /proc/cpuinfo; then host_virt=hypervisor; else host_virt=none; fi
+host_json=$(jq -n --arg cpu "$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1)" \
+	--argjson n "$(nproc)" --arg kernel "$(uname -r)" --arg host "$(hostname)" \
+	--arg virt "$host_virt" \
+	'{ cpu: $cpu, nr_cpus: $n, kernel: $kernel, hostname: $host, virt: $virt }')
 provenance=$(jq -n --arg series "$name" --arg source "$source_desc" \
 	--argjson patches "$patches_json" --arg version "$tb_version" \
 	--argjson A "$(kernel_json "$kA" "$relA")" --argjson B "$(kernel_json "$kB" "$relB")" \
-	--arg config "$config" \
-	'{ series: $series, source: $source, patches: $patches,
-	   base_config: $config, thpbench_version: $version,
-	   kernels: { A: $A, B: $B } }')
+	--arg config "$config" --arg base "$base_desc" --arg newk "$new_desc" --arg command "$ab_command" \
+	--arg reps "$reps" --arg suite "$(basename "$suite")" \
+	--arg suite_sha "$(sha256_stdin < "$suite")" --argjson host "$host_json" \
+	--arg cc "$(gcc --version | head -n 1)" \
+	'{ series: $series, source: $source, base: $base,
+	   new: (if $newk == "" then null else $newk end), patches: $patches,
+	   command: $command, reps: (if $reps == "" then null else ($reps | tonumber) end),
+	   suite: $suite, suite_sha256: $suite_sha,
+	   base_config: $config, compiler: $cc, thpbench_version: $version,
+	   host: $host, kernels: { A: $A, B: $B } }')
 
 # 3. Boots, interleaved A B A B ...
 # One qemu run: kernel $1, boot $2, console $3, more kernel parameters $4,
@@ -440,6 +488,15 @@ if [ "$boots" -ge 3 ]; then
 fi
 "$tb" plot "$outdir/A.json" "$outdir/B.json" -o "$outdir/plots" \
 	> "$outdir/plot.log" 2>&1 || log "warning: thpbench plot failed; see $outdir/plot.log"
+# The block for a cover letter: what changed, the environment, how to
+# reproduce it, the charts (72 columns, plain text).
+charts=()
+for f in "$outdir"/plots/*-change.png "$outdir"/plots/*-dist.png; do
+	[ ! -f "$f" ] || charts+=(--chart "plots/$(basename "$f")")
+done
+"$tb" compare "$outdir/A.json" "$outdir/B.json" --format cover "${charts[@]}" \
+	> "$outdir/cover-letter.txt" 2>> "$outdir/plot.log" ||
+	log "warning: no cover letter (thpbench compare --format cover failed; see $outdir/plot.log)"
 took "compare and plot"
 timings_json=$(printf '%s\n' "${t_steps[@]}" | jq -Rn '[inputs | capture("^(?<step>.*)=(?<seconds>[0-9]+)$") | .seconds |= tonumber]')
 timings_line=$(for s in "${t_steps[@]}"; do printf '%s %s, ' "${s%=*}" "$(secs "${s##*=}")"; done)
@@ -459,6 +516,7 @@ jq -n --argjson p "$provenance" --arg suite "$(basename "$suite")" \
 
 cat "$outdir/comparison.txt"
 [ "$boots" -lt 3 ] || { printf '\n'; tail -n +"$(( $(wc -l < "$outdir/header.txt") + 1 ))" "$outdir/comparison-boots.txt"; }
+log "cover letter: $outdir/cover-letter.txt"
 log "took: $timings_line"
 log "everything is in $outdir"
 [ "$rc" = 0 ] || log "a verdict failed --fail-on $fail_on: exit 1"

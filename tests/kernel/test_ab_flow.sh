@@ -102,6 +102,45 @@ if [ -f "$j" ]; then
 	[ "$(jq -r .meta.provenance.kernel.release "$out/B-1/results.json")" = 6.1.0-tb-fake-series ] ||
 		fail "B's results name another kernel"
 	grep -q 'emulated' "$out/comparison.md" || fail "comparison.md does not say emulated"
+	# Provenance: the host, the suite's hash, the compiler, the command.
+	[ "$(jq -r .host.kernel "$j")" = "$(uname -r)" ] && [ "$(jq -r .host.hostname "$j")" = "$(hostname)" ] &&
+		[ "$(jq -r .host.nr_cpus "$j")" = "$(nproc)" ] && [ "$(jq -r .host.cpu "$j")" != "" ] ||
+		fail "ab.json host: $(jq -c .host "$j")"
+	[ "$(jq -r .suite_sha256 "$j")" = "$(sha256sum < "$t_tmp/suite.conf" | cut -c1-64)" ] ||
+		fail "ab.json suite_sha256 is not the suite's"
+	jq -r .compiler "$j" | grep -q '^gcc' || fail "ab.json compiler: $(jq -c .compiler "$j")"
+	[ "$(jq -r .command "$j")" = "$(printf '%s ' "${ab[@]}" --fail-on regression | sed 's/ $//')" ] ||
+		fail "ab.json command: $(jq -r .command "$j")"
+	[ "$(jq -r .meta.provenance.host.cpu "$out/B-1/results.json")" = "$(jq -r .host.cpu "$j")" ] ||
+		fail "results.json lacks the host"
+	# The cover letter: 72 columns of plain text, the verdict table of
+	# what changed only, the environment in one line, the command, the
+	# charts.
+	cl=$out/cover-letter.txt
+	if [ -s "$cl" ]; then
+		w=$(LC_ALL=C.UTF-8 wc -L < "$cl")
+		[ "$w" -le 72 ] || fail "cover-letter.txt is $w columns wide"
+		LC_ALL=C grep -q '[[:cntrl:]]' <(tr -d '\n' < "$cl") && fail "control characters in cover-letter.txt"
+		grep -q ' $' "$cl" && fail "cover-letter.txt has trailing blanks"
+		grep -q '^Kernel A/B with thpbench: fake-series$' "$cl" || fail "cover letter: no title"
+		grep -q '^  gbps .* -6\.7%$' "$cl" && grep -q 'p < 0.0001: regression' "$cl" ||
+			fail "cover letter: the regression (gbps) is not in its table"
+		grep -q '^  split_usec .*-18\.8%$' "$cl" || fail "cover letter: the improvement is not in its table"
+		grep -q '^  wall_usec\|^  page-faults' "$cl" && fail "cover letter: unchanged metrics in the table"
+		[ "$(grep -c '^Environment: ' "$cl")" = 1 ] &&
+			grep -q '^Environment: .*, [0-9]* CPUs, \(VM (.*)\|bare metal\); emulated timings (TCG)$' "$cl" ||
+			fail "cover letter: environment line: $(grep -A1 '^Environment' "$cl")"
+		# The command, read by a shell as pasted, is the run's command.
+		got=$(eval "set -- $(sed -n '/^Reproduce:$/,/^$/p' "$cl" | sed '1d')"; printf '%s\n' "$@")
+		[ "$got" = "$(printf '%s\n' "${ab[@]}" --fail-on regression)" ] ||
+			fail "cover letter: the command reads as: $got"
+		for c in $(sed -n '/^Charts: /,$p' "$cl" | sed 's/^Charts: //; s/,/ /g'); do
+			[ -f "$out/$c" ] || fail "cover letter names $c, which is not there"
+		done
+		grep -q '^Charts: plots/ab-.*-change\.png' "$cl" || fail "cover letter names no change chart"
+	else
+		fail "no cover-letter.txt"
+	fi
 else
 	fail "no ab.json in $out"
 fi
@@ -242,6 +281,10 @@ FAKE_ANSWER=$FIX/base.json THPBENCH_BUILD_DIR=$t_tmp/build-tree \
 grep -q 'took: series [0-9]* s, kernel A (built) [0-9]* s, kernel B (built) [0-9]* s, .*total' "$t_tmp/tree.out" ||
 	fail "--tree: no timings line ($(grep took: "$t_tmp/tree.out"))"
 [ -z "$(git -C "$repo" status --porcelain --ignored)" ] || fail "--tree: the author's tree changed"
+grep -q "^       [0-9a-f]* mm: one line$" "$t_tmp/tree-run/cover-letter.txt" ||
+	fail "--tree: the cover letter does not name the commit: $(sed -n 3,5p "$t_tmp/tree-run/cover-letter.txt")"
+[ "$(jq -r '.patches[0].given' "$t_tmp/tree-run/ab.json")" = "$(git -C "$repo" log -1 --format='%h %s')" ] ||
+	fail "--tree: ab.json patches: $(jq -c .patches "$t_tmp/tree-run/ab.json")"
 [ "$T_FAILS" -eq 0 ] && ok "--tree O=: B built incrementally in the author's O=, tree untouched"
 
 # 4. Refusals before any boot: exit 2, nothing left in results/.
