@@ -11,6 +11,8 @@
 #   ./run.sh bisect --tree DIR --good REF --bad REF --suite S --metric CASE:METRIC
 #                            performance bisection, each step decided statistically
 #   ./run.sh pmu-check [-o DIR]  can this machine count TLB walks, and truly?
+#   ./run.sh guest SUITE [--nodes N --cpus N --mem SIZE --gib-pages N]
+#                            run a suite in a qemu guest of that topology
 #   ./run.sh nightly [--kernel-id ID] [--db DB]   run configs/nightly.conf, record
 #                            it in the history, check it, write JUnit + report
 #   ./run.sh run|compare|plot|restore|list|history ...   thpbench sub-commands
@@ -35,6 +37,9 @@ ab)
 bisect)
 	shift
 	exec kernel-patches/scripts/bisect.sh "$@" ;;
+guest)
+	shift
+	exec kernel-patches/scripts/guest.sh "$@" ;;
 nightly)
 	shift
 	exec sh scripts/nightly.sh "$@" ;;

@@ -3,6 +3,7 @@
 #include "claims_events.h"
 #include "claims_factor.h"
 #include "claims_host.h"
+#include "claims_level.h"
 #include "claims_supersede.h"
 
 #include <math.h>
@@ -134,6 +135,15 @@ static bool kernel_range_unmet(const char *needs, const struct tb_results *r,
 	return true;
 }
 
+/* Nodes made by numa=fake (NUMA_EMU): where pages land is real, what a
+ * remote access costs is not. */
+static bool numa_emulated(const struct tb_results *r)
+{
+	const char *cmdline = json_string_value(json_object_get(r->env, "cmdline"));
+
+	return cmdline && strstr(cmdline, "numa=fake=");
+}
+
 static bool needs_unmet(const struct suite_claim *cl, const struct tb_results *r,
 			char *why, size_t len)
 {
@@ -149,6 +159,17 @@ static bool needs_unmet(const struct suite_claim *cl, const struct tb_results *r
 		snprintf(why, len, "needs at least 2 NUMA nodes (the posting's "
 			 "effect is THPs placed on the first toucher's node); "
 			 "this machine has %ld", nodes);
+		return true;
+	}
+	if (!strcmp(needs, "numa") && numa_emulated(r)) {
+		snprintf(why, len, "needs real NUMA nodes: these %ld are emulated "
+			 "(numa=fake on the kernel command line), so placement is "
+			 "real but remote access costs nothing extra", nodes);
+		return true;
+	}
+	if (!strcmp(needs, "numa-nodes") && nodes < 2) {
+		snprintf(why, len, "needs at least 2 NUMA nodes, emulated ones will "
+			 "do (./run.sh guest --nodes 2); this machine has %ld", nodes);
 		return true;
 	}
 	if (!strcmp(needs, "glibc-hugetlb") &&
@@ -391,6 +412,8 @@ static json_t *evaluate_one(const struct suite_claim *cl, const struct tb_result
 	json_object_set_new(o, "metric", json_string(metric));
 	if (*claim_field(cl, "note"))
 		json_object_set_new(o, "note", json_string(claim_field(cl, "note")));
+	if (*claim_field(cl, "source"))
+		json_object_set_new(o, "source", json_string(claim_field(cl, "source")));
 	claims_host_caveats(o, cl, r);
 	claims_name_events(o, metric, r->env);
 	if (!*claim_field(cl, "base") ||
@@ -406,6 +429,8 @@ static json_t *evaluate_one(const struct suite_claim *cl, const struct tb_result
 	}
 	if (!*claim_field(cl, "new")) {
 		describe_base(o, &a);
+	} else if (!strcmp(claim_field(cl, "kind"), "level")) {
+		claims_level(o, cl, a.c, b.c);
 	} else {
 		judge_factor(o, cl, &a, &b);
 		claims_supersede(o, cl, r);

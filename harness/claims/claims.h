@@ -32,7 +32,10 @@
  *                     other way); the reason says which, and why a named
  *                     superseding change was not confirmed
  *   not measurable    `needs = pmu` without a usable PMU, `needs = numa`
- *                     on fewer than 2 NUMA nodes, `needs = glibc-hugetlb`
+ *                     on fewer than 2 NUMA nodes or emulated ones
+ *                     (numa=fake: placement real, remote cost not),
+ *                     `needs = numa-nodes` on fewer than 2 nodes of any
+ *                     kind, `needs = glibc-hugetlb`
  *                     with glibc < 2.35, `needs = kernel-ab ...`, `needs
  *                     = kernel A-B WHY` on a kernel outside A..B, the
  *                     metric was not counted, a case has < 3 ok runs, or
@@ -63,6 +66,9 @@
  * `depends = vm,page-reporting,numa,pmu,page-tables` (any of them) adds a
  * caveat where this machine is of that kind. `note` is printed under the
  * row: what became of the posting's headline on today's kernels.
+ * `kind = level` claims where two cases sit instead of a factor between
+ * them (claims_level.h); `source` names where the claimed figures come
+ * from when it is not the posting itself (printed under the row).
  */
 #ifndef THPBENCH_CLAIMS_H
 #define THPBENCH_CLAIMS_H

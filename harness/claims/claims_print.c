@@ -78,6 +78,9 @@ static void print_env(FILE *f, const json_t *env)
 			*jstr(json_object_get(env, "tlb_profile"), "pmu") ? ")" : "");
 	print_virt(f, json_object_get(plat, "virt"));
 	print_page_tables(f, json_object_get(plat, "page_tables"));
+	if (strstr(jstr(env, "cmdline"), "numa=fake="))
+		fprintf(f, "             NUMA nodes emulated (numa=fake): pages land on "
+			"the nodes, remote access costs nothing extra\n");
 	if (json_is_true(jpath(plat, "page_reporting", "on")))
 		fprintf(f, "             free page reporting on (order %lld): "
 			"first touch of fresh memory is slow\n",
@@ -124,8 +127,12 @@ static void print_row(FILE *f, const json_t *o)
 		fprintf(f, "%-11s   events: %s\n", "", jstr(o, "events"));
 	json_array_foreach(json_object_get(o, "caveats"), i, c)
 		fprintf(f, "%-11s   caveat: %s\n", "", json_string_value(c));
+	json_array_foreach(json_object_get(o, "details"), i, c)
+		fprintf(f, "%-11s   %s\n", "", json_string_value(c));
 	if (*jstr(o, "note"))
 		fprintf(f, "%-11s   today: %s\n", "", jstr(o, "note"));
+	if (*jstr(o, "source"))
+		fprintf(f, "%-11s   source: %s\n", "", jstr(o, "source"));
 }
 
 void claims_print(FILE *f, const json_t *evaluated, const json_t *env)

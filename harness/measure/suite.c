@@ -390,6 +390,7 @@ static const char *const claim_keys[] = {
 	"claimed_value", "better", "sense", "needs", "tolerance",
 	"superseded_by", "superseded_check", "superseded_config", "depends",
 	"not_comparable_on", "derived", "control", "detail_of", "parts", "note",
+	"kind", "claimed_new", "within", "per", "source",
 };
 
 static int claim_key(struct parse_state *ps, const char *key, const char *val)
@@ -402,6 +403,8 @@ static int claim_key(struct parse_state *ps, const char *key, const char *val)
 	if (i == ARRAY_SIZE(claim_keys))
 		return fail(ps, "unknown key \"%s\" in [claim %s]", key,
 			    ps->cur_claim->id);
+	if (!strcmp(key, "kind") && strcmp(val, "factor") && strcmp(val, "level"))
+		return fail(ps, "kind: \"%s\" is not factor or level%s", val, "");
 	json_object_set_new(ps->cur_claim->fields, key, json_string(val));
 	return 1;
 }

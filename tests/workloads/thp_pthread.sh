@@ -99,6 +99,22 @@ expect_rc 0 "--stride 2M --touch 2M --madvise verifies" \
 		"every page touched: rss_per_touched 1.000, THP or not"
 check_roi "64M run" "$bin" -b 64m
 
+# --interleave: thread i takes strides i, i+N, ...; --placement says where
+# each thread's pages are (on one node: none remote).
+expect_rc 0 "--interleave --placement verifies" \
+	"$bin" -b 16m --stride 4K --touch 4K --interleave --placement -c 4 &&
+	expect_grep "$tmp/out" '^touched_kb 16384$' "--interleave: every page touched once" &&
+	expect_grep "$tmp/out" '^thread 3 cpu [0-9]+ node [0-9]+ pages 1024 remote [0-9]+$' \
+		"--placement: a line per thread, 1024 pages each (16M / 4K / 4)"
+nodes=$(sed -n 's/^nodes //p' "$tmp/out")
+if [ "${nodes:-1}" = 1 ]; then
+	expect_grep "$tmp/out" '^remote_share 0\.0000$' "one NUMA node: nothing remote"
+else
+	skip "remote share on $nodes nodes (tests/kernel/numa_guest.sh checks it)"
+fi
+check_metric_fd "--placement" "remote_share remote_share_min remote_share_max remote_share.t0 remote_share.t1" \
+	"$bin" -b 8m --stride 4K --touch 4K --interleave --placement -c 2
+
 check_usage "$bin"
 check_value_opt "$bin" -b
 check_value_opt "$bin" -c count

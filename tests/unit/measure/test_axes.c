@@ -76,6 +76,8 @@ static void test_key_errors(void **state)
 		     "axes.conf:2: fragment_share");
 	expect_error("[suite]\n[case a]\nworkload = x\nmthp_shmem = madvise\n",
 		     "axes.conf:4: mthp_shmem: \"madvise\" is not always");
+	expect_error("[suite]\n[case a]\nworkload = x\n[claim c]\nkind = ratio\n",
+		     "axes.conf:5: kind: \"ratio\" is not factor or level");
 }
 
 static void test_option_keys(void **state)

@@ -1,0 +1,221 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# Run any suite in one qemu guest of a chosen topology, on the bundled
+# kernel (Debian's 6.1 with kernel-patches/thpbench.config).
+#
+#   ./run.sh guest SUITE.conf [--nodes N] [--cpus N] [--mem SIZE]
+#                  [--gib-pages N] [--reps N] [--accel auto|kvm|tcg]
+#                  [--timeout SEC] [--out DIR] [--jobs N] [-- RUN ARGS...]
+#
+#   --nodes N       NUMA nodes (default 2): numa=fake=N on the kernel
+#                   command line (CONFIG_NUMA_EMU); memory is split evenly
+#                   and the CPUs are dealt to the nodes in turn (CPU i on
+#                   node i mod N). The nodes are real to the kernel - a
+#                   page lands on one of them - but a remote access costs
+#                   no more than a local one: placement is measurable
+#                   here, timing is not (the claims say so)
+#   --cpus N        vCPUs (default 2)
+#   --mem SIZE      guest memory, qemu's -m (default 4G; 6G or more for
+#                   1 GiB pages)
+#   --gib-pages N   a 1 GiB hugetlb pool reserved at boot
+#                   (hugepagesz=1G hugepages=N; -cpu max has pdpe1gb)
+#   --reps N        thpbench run -r N in the guest
+#   --kernel IMG[:CONFIG]  a prebuilt bzImage (and its .config) instead of
+#                   the bundled kernel; it needs CONFIG_NUMA_EMU for --nodes
+#   -- RUN ARGS     more `thpbench run` options for the guest (--thp ...)
+#
+# Builds (or takes from the cache) the kernel and a static thpbench, packs
+# the suite into an initramfs, boots it (KVM when a probe boot proves it
+# works, else TCG: emulated, so times are not hardware timings), brings
+# results.json back over the serial console and prints its summary and
+# claim table (`thpbench show`). Everything lands in a new
+# results/guest-SUITE-DATE[-N]/ (or --out, which must not exist).
+# Exit: 0 ok; 2 any error; 130 interrupted.
+set -Eeuo pipefail
+
+KP_DIR=$(cd "$(dirname "$0")/.." && pwd)
+. "$KP_DIR/scripts/common.sh"
+S=$KP_DIR/scripts
+trap 'exit 2' ERR
+
+suite='' nodes=2 cpus=2 mem=4G gib=0 reps='' accel=auto timeout=3600
+prebuilt=''
+outdir='' jobs=$(nproc)
+extra=()
+
+usage() { header_usage; }
+
+count_arg() # NAME VALUE MIN: a whole number >= MIN
+{
+	case $2 in ''|*[!0-9]*) die "$1 takes a whole number ('$2')" ;; esac
+	[ "$2" -ge "$3" ] || die "$1 must be at least $3 ('$2')"
+}
+
+while [ $# -gt 0 ]; do
+	case $1 in
+	--nodes) nodes=${2:?}; shift 2 ;;
+	--cpus) cpus=${2:?}; shift 2 ;;
+	--mem) mem=${2:?}; shift 2 ;;
+	--gib-pages) gib=${2:?}; shift 2 ;;
+	--reps|-r) reps=${2:?}; shift 2 ;;
+	--kernel) prebuilt=${2:?}; shift 2 ;;
+	--accel) accel=${2:?}; shift 2 ;;
+	--timeout) timeout=${2:?}; shift 2 ;;
+	--out) outdir=${2:?}; shift 2 ;;
+	--jobs) jobs=${2:?}; shift 2 ;;
+	--) shift; extra=("$@"); break ;;
+	-h|--help) usage ;;
+	-*) die "unknown option '$1' (see --help)" ;;
+	*) [ -z "$suite" ] || die "one suite at a time ('$suite' and '$1')"
+	   suite=$1; shift ;;
+	esac
+done
+[ -n "$suite" ] || usage
+[ -f "$suite" ] || die "suite '$suite' not found"
+count_arg --nodes "$nodes" 1
+count_arg --cpus "$cpus" 1
+count_arg --gib-pages "$gib" 0
+count_arg --timeout "$timeout" 1
+[ -z "$reps" ] || count_arg --reps "$reps" 1
+case $mem in *[!0-9GgMm]*|''|[GgMm]*) die "--mem takes a size such as 4G or 4096M ('$mem')" ;; esac
+case $accel in auto|kvm|tcg) ;; *) die "--accel must be auto, kvm or tcg" ;; esac
+[ "$nodes" -le "$cpus" ] ||
+	log "warning: $nodes nodes but $cpus CPUs: nodes $cpus and up have memory but no CPU"
+suite=$(cd "$(dirname "$suite")" && pwd)/$(basename "$suite")
+name=$(release_slug "$(basename "$suite" .conf)")
+
+"$S/install-deps.sh" || die "missing Debian packages (see above)"
+need_cmd jq make gcc setsid
+[ -n "${THPBENCH_QEMU:-}" ] || need_cmd qemu-system-x86_64
+
+if [ -n "$outdir" ]; then
+	[ ! -e "$outdir" ] || die "--out '$outdir' exists; give a new directory"
+	mkdir -p "$outdir"
+else
+	outdir=$(unique_dir "${THPBENCH_RESULTS_DIR:-$REPO_DIR/results}/guest-$name-$(date +%Y%m%d-%H%M%S)")
+fi
+outdir=$(cd "$outdir" && pwd)
+
+# Every way out ends the step in progress and all it started (common.sh
+# step), and a run that stopped before booting leaves no results directory.
+finish()
+{
+	local rc=${1:-$?}
+	trap - ERR
+	if [ -n "$child" ]; then
+		end_group "$child"
+		wait "$child" 2>/dev/null || true
+		child=''
+	fi
+	if [ "$rc" -ge 2 ] && [ ! -f "$outdir/console.log" ]; then
+		rm -rf "$outdir"
+	fi
+}
+on_signal()
+{
+	trap - "$1"
+	log "interrupted (SIG$1)"
+	finish 130
+	trap - EXIT
+	kill -s "$1" $$
+	exit 130
+}
+trap finish EXIT
+for sig in INT TERM HUP; do
+	# shellcheck disable=SC2064
+	trap "on_signal $sig" "$sig"
+done
+log "results directory: $outdir"
+
+# 1. The kernel (NUMA_EMU is in thpbench.config) and static binaries.
+kdir=$outdir/kernel
+if [ -n "$prebuilt" ]; then
+	img=${prebuilt%%:*}
+	cfg=''
+	[ "$img" = "$prebuilt" ] || cfg=${prebuilt#*:}
+	[ -f "$img" ] || die "--kernel: '$img' not found"
+	rel=$(bzimage_release "$img") || die "--kernel: '$img' is not an x86 bzImage (no HdrS header)"
+	mkdir -p "$kdir"
+	cp "$img" "$kdir/bzImage"
+	if [ -n "$cfg" ]; then
+		[ -f "$cfg" ] || die "--kernel: config '$cfg' not found"
+		cp "$cfg" "$kdir/config"
+	else
+		log "warning: no config given for --kernel; cannot check it has CONFIG_NUMA_EMU"
+	fi
+else
+	step "$S/build-kernel.sh" --jobs "$jobs" > "$outdir/.kernel"
+	kdir=$(cat "$outdir/.kernel")
+	rm -f "$outdir/.kernel"
+	rel=$(cat "$kdir/kernelrelease")
+	cp "$kdir/build.log" "$outdir/build-kernel.log"
+fi
+[ ! -f "$kdir/config" ] || [ "$nodes" = 1 ] || grep -qx 'CONFIG_NUMA_EMU=y' "$kdir/config" ||
+	die "kernel $rel has no CONFIG_NUMA_EMU=y: numa=fake=$nodes would do nothing ($kdir/config)"
+if [ -n "${THPBENCH_AB_STATIC:-}" ]; then
+	sdir=$THPBENCH_AB_STATIC
+else
+	static_dir
+fi
+
+# 2. The initramfs: the suite, and the run's arguments.
+rargs=()
+[ -z "$reps" ] || rargs=(--reps "$reps")
+files=()
+[ ! -f "$kdir/config" ] || files=(--file "$kdir/config:/boot/config-$rel")
+"$S/mkinitramfs.sh" -o "$outdir/initramfs.gz" --suite "$suite" \
+	--thpbench "$sdir/harness/thpbench" --workloads "$sdir/workloads" \
+	"${rargs[@]}" "${files[@]}" -- "${extra[@]}"
+cp "$suite" "$outdir/suite.conf"
+
+# 3. One boot.
+kparams=''
+[ "$nodes" = 1 ] || kparams="numa=fake=$nodes"
+[ "$gib" = 0 ] || kparams="${kparams:+$kparams }hugepagesz=1G hugepages=$gib"
+accel_line=requested
+if [ "$accel" = auto ] && cached=$(accel_cached); then
+	accel=${cached%% *}
+	accel_line=${cached#* }
+fi
+log "booting $rel: $cpus CPUs, $mem, $nodes NUMA nodes ($kparams), accel $accel"
+step "$S/boot.sh" --kernel "$kdir/bzImage" --initrd "$outdir/initramfs.gz" \
+	--log "$outdir/console.log" --label "$rel" --accel "$accel" \
+	--mem "$mem" --smp "$cpus" --timeout "$timeout" --append "$kparams" \
+	> "$outdir/.accel" || die "the guest failed; console: $outdir/console.log"
+line=$(head -n 1 "$outdir/.accel")
+rm -f "$outdir/.accel"
+if [ "$accel" = auto ]; then
+	line=${line#accel=}
+	accel=${line%% *}
+	accel_line=${line#"$accel" (}
+	accel_line=${accel_line%)}
+	accel_remember "$accel" "$accel_line"
+fi
+
+# 4. Results, stamped with the topology they were measured on.
+status=$("$S/extract-results.sh" "$outdir/console.log" "$outdir/results.json") ||
+	die "no complete results from the guest (console: $outdir/console.log)"
+[ "$status" = status=0 ] ||
+	log "warning: thpbench in the guest exited with ${status#status=}; see console.log"
+jq --arg rel "$rel" --argjson nodes "$nodes" --argjson cpus "$cpus" --arg mem "$mem" \
+	--argjson gib "$gib" --arg accel "$accel" --arg why "$accel_line" \
+	--arg cmdline "$kparams" \
+	'.meta.guest = { kernel: $rel, nodes: $nodes, cpus: $cpus, mem: $mem,
+	   gib_pages: $gib, cmdline: $cmdline, accel: $accel, accel_reason: $why,
+	   numa: "emulated (numa=fake)", emulated_timings: ($accel == "tcg") }
+	 | .meta.timings = (if $accel == "tcg" then "emulated (qemu TCG): times are not hardware timings"
+			    else "qemu " + $accel + " guest" end)' \
+	"$outdir/results.json" > "$outdir/results.json.tmp"
+mv "$outdir/results.json.tmp" "$outdir/results.json"
+tb=$REPO_DIR/harness/thpbench
+[ -x "$tb" ] || make -C "$REPO_DIR" harness/thpbench > /dev/null ||
+	die "cannot build harness/thpbench to print the results"
+{
+	printf 'Guest: %s, %s CPUs, %s, %s NUMA nodes (numa=fake), accel %s (%s)\n' \
+		"$rel" "$cpus" "$mem" "$nodes" "$accel" "$accel_line"
+	[ "$accel" != tcg ] || printf 'NOTE: TCG emulates the CPU: counts and placement are exact, times are not.\n'
+	"$tb" show "$outdir/results.json"
+} > "$outdir/summary.txt"
+cat "$outdir/summary.txt"
+log "everything is in $outdir"

@@ -1,0 +1,100 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# guest.sh without building or booting a kernel: a prebuilt "kernel"
+# (--kernel IMG:CONFIG, a tiny file with a bzImage header), prebuilt
+# static binaries (THPBENCH_AB_STATIC) and a stand-in qemu (THPBENCH_QEMU)
+# that records its command line and answers with a real transfer block
+# (init --emit) of a results file carrying a claim table. Checks: the
+# topology reaches qemu (-smp, -m, numa=fake=N, the 1 GiB pool), the
+# results come back stamped with it, the claim table is printed; bad
+# options and a kernel without NUMA_EMU exit 2 and leave no results
+# directory; nothing is left running.
+. "$(dirname "$0")/lib.sh"
+
+for c in jq cpio gzip readelf gcc pgrep; do
+	command -v "$c" >/dev/null || skip "$c not installed"
+done
+[ -x "$REPO_DIR/harness/thpbench" ] || skip "harness/thpbench not built (make)"
+build_init
+
+printf 'int main(void) { return 0; }\n' > "$t_tmp/prog.c"
+gcc -static -o "$t_tmp/prog" "$t_tmp/prog.c" 2>/dev/null || skip "no static libc"
+mkdir -p "$t_tmp/static/harness" "$t_tmp/static/workloads" "$t_tmp/bin"
+cp "$t_tmp/prog" "$t_tmp/static/harness/thpbench"
+cp "$t_tmp/prog" "$t_tmp/static/workloads/thp_pthread"
+head -c 2048 /dev/zero > "$t_tmp/k.img"
+printf 'HdrS' | dd of="$t_tmp/k.img" bs=1 seek=514 conv=notrunc 2>/dev/null
+printf '\x00\x04' | dd of="$t_tmp/k.img" bs=1 seek=526 conv=notrunc 2>/dev/null
+printf '6.1.0-tb-base (t@localhost) #1 SMP\0' | dd of="$t_tmp/k.img" bs=1 seek=1536 conv=notrunc 2>/dev/null
+printf 'CONFIG_NUMA=y\nCONFIG_NUMA_EMU=y\n' > "$t_tmp/config"
+printf 'CONFIG_NUMA=y\n' > "$t_tmp/config-noemu"
+printf '[suite]\nname = t\n[case c]\nworkload = thp_pthread\n' > "$t_tmp/suite.conf"
+# What the guest "measured": no cases, one claim, the guest's cmdline.
+jq -n '{ schema: "thpbench-results/1",
+	 env: { kernel: "6.1.0-tb-base", numa_nodes: 2, nr_cpus: 2,
+		cmdline: "console=ttyS0 numa=fake=2" },
+	 meta: { claims: [ { id: "004-numa", comparison: "placement",
+		claimed: "~0.5 always, ~0 never", measured: "0.50 vs 0.00",
+		verdict: "reproduced" } ] },
+	 cases: [] }' > "$t_tmp/answer.json"
+cat > "$t_tmp/bin/fake-qemu" <<'FAKE'
+#!/bin/bash
+[ "${1:-}" = --version ] && { echo "QEMU emulator version 0.0 (fake)"; exit 0; }
+printf '%s\n' "$@" > "$FAKE_ARGS"
+printf 'Linux version 6.1.0-tb-base\r\n'
+"$FAKE_INIT" --emit "$FAKE_ANSWER" 0 | sed 's/$/\r/'
+FAKE
+chmod +x "$t_tmp/bin/fake-qemu"
+export THPBENCH_QEMU=$t_tmp/bin/fake-qemu FAKE_INIT=$t_tmp/init FAKE_ANSWER=$t_tmp/answer.json \
+	FAKE_ARGS=$t_tmp/qemu-args THPBENCH_AB_STATIC=$t_tmp/static THPBENCH_RESULTS_DIR=$t_tmp/results
+guest=("$KP/scripts/guest.sh" "$t_tmp/suite.conf" --accel tcg)
+leftovers() { pgrep -af -- "$t_tmp" | grep -v "^$$ " || true; }
+ndirs() { find "$t_tmp/results" -mindepth 1 -maxdepth 1 -type d 2>/dev/null | wc -l; }
+arg_after() { awk -v f="$1" 'p { print; exit } $0 == f { p = 1 }' "$t_tmp/qemu-args"; }
+
+rc=0
+timeout 120 "${guest[@]}" --kernel "$t_tmp/k.img:$t_tmp/config" --nodes 2 --cpus 3 --mem 6G \
+	--gib-pages 1 > "$t_tmp/out" 2> "$t_tmp/err" || rc=$?
+[ "$rc" = 0 ] || fail "guest.sh: exit $rc ($(tail -n 3 "$t_tmp/err"))"
+[ "$(arg_after -smp)" = 3 ] || fail "qemu -smp $(arg_after -smp), want 3"
+[ "$(arg_after -m)" = 6G ] || fail "qemu -m $(arg_after -m), want 6G"
+append=$(arg_after -append)
+case $append in *numa=fake=2*) ;; *) fail "no numa=fake=2 in -append: $append" ;; esac
+case $append in *"hugepagesz=1G hugepages=1"*) ;; *) fail "no 1 GiB pool in -append: $append" ;; esac
+grep -q '004-numa .*reproduced' "$t_tmp/out" || fail "the claim table was not printed"
+grep -q 'NUMA nodes emulated' "$t_tmp/out" || fail "the table does not say the nodes are emulated"
+out=$(find "$t_tmp/results" -mindepth 1 -maxdepth 1 -type d | head -n 1)
+if [ -f "$out/results.json" ]; then
+	[ "$(jq -r .meta.guest.nodes "$out/results.json")" = 2 ] || fail "meta.guest.nodes is not 2"
+	[ "$(jq -r .meta.guest.gib_pages "$out/results.json")" = 1 ] || fail "meta.guest.gib_pages is not 1"
+	jq -r .meta.timings "$out/results.json" | grep -q '^emulated' || fail "meta.timings is not emulated"
+	[ -s "$out/summary.txt" ] || fail "no summary.txt"
+else
+	fail "no results.json in $out"
+fi
+[ "$T_FAILS" -eq 0 ] && ok "topology reaches qemu, results come back stamped, the table is printed"
+
+# One node: no numa=fake at all.
+rc=0
+"${guest[@]}" --kernel "$t_tmp/k.img:$t_tmp/config-noemu" --nodes 1 > /dev/null 2>&1 || rc=$?
+[ "$rc" = 0 ] || fail "--nodes 1 on a kernel without NUMA_EMU: exit $rc, want 0"
+grep -q 'numa=fake' "$t_tmp/qemu-args" && fail "--nodes 1 still passed numa=fake"
+
+# Refusals: exit 2, no results directory.
+n0=$(ndirs)
+for bad in "--nodes 0" "--cpus x" "--mem 4Q" "--gib-pages -1" "--accel hvf" "--frobnicate"; do
+	rc=0
+	# shellcheck disable=SC2086
+	"${guest[@]}" --kernel "$t_tmp/k.img:$t_tmp/config" $bad > /dev/null 2> "$t_tmp/err" || rc=$?
+	[ "$rc" = 2 ] || fail "$bad: exit $rc, want 2"
+done
+rc=0
+"${guest[@]}" --kernel "$t_tmp/k.img:$t_tmp/config-noemu" --nodes 2 > /dev/null 2> "$t_tmp/err" || rc=$?
+[ "$rc" = 2 ] || fail "a kernel without NUMA_EMU for 2 nodes: exit $rc, want 2"
+grep -q 'CONFIG_NUMA_EMU' "$t_tmp/err" || fail "the refusal does not name CONFIG_NUMA_EMU"
+[ "$(ndirs)" = "$n0" ] || fail "a refused run left a results directory"
+sleep 0.3
+left=$(leftovers)
+[ -z "$left" ] || fail "processes left behind: $left"
+finish
