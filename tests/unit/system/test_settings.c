@@ -753,6 +753,7 @@ static void test_neighbour_surplus_is_restored(void **state)
 	assert_int_equal(settings_end(&ctx), 0);
 	capture_stop(saved, out, sizeof(out));
 	assert_string_equal(g_pool_written, "0");
+	settings_free(&ctx);
 	/* the neighbour lets go: the kernel frees its surplus pages */
 	g_inuse = 0;
 	begin(&ctx);
