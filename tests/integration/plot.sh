@@ -240,11 +240,12 @@ check "A/B: change and distribution charts per pair, each file's own charts" \
 
 $TB compare $FX/ab_base.json $FX/ab_new.json --format json > $TMPD/cmp.json
 
-# row metric verdict change lo hi bar, against compare's JSON: the bar
-# ends at the estimate the tables print (one estimate everywhere)
+# Block 0 (timings, % change): row metric verdict change lo hi bar,
+# against compare's JSON: the bar ends at the estimate the tables print
+# (one estimate everywhere)
 change_match() { # STEM TITLE_PREFIX
 	# Quoted fields ("no change") become one word: no_change.
-	awk '/^#/ || NF == 0 { next }
+	awk '/^# block 1:/ { exit } /^#/ || NF == 0 { next }
 	     { n = split($0, p, "\""); line = ""
 	       for (i = 1; i <= n; i++) {
 		       if (i % 2 == 0) gsub(/ /, "_", p[i])
@@ -252,7 +253,7 @@ change_match() { # STEM TITLE_PREFIX
 	       }
 	       split(line, f, " "); print f[2], f[4], f[5], f[6], f[7], f[8] }' \
 		"$D4/$1.dat" > $TMPD/got
-	jq -r --arg t "$2" --argjson ms "$(awk '/^#/ || NF == 0 { next } { gsub(/"/, ""); print $2 }' "$D4/$1.dat" | jq -R . | jq -sc .)" '
+	jq -r --arg t "$2" --argjson ms "$(awk '/^# block 1:/ { exit } /^#/ || NF == 0 { next } { gsub(/"/, ""); print $2 }' "$D4/$1.dat" | jq -R . | jq -sc .)" '
 		.pairs[] | select(.title | startswith($t)) | .metrics as $all
 		| $ms[] as $m | $all[] | select(.name == $m)
 		| [.name, (.verdict | gsub(" "; "_")), .change.estimate,
@@ -263,9 +264,32 @@ change_match() { # STEM TITLE_PREFIX
 check "A/B change.dat: change, CI, verdict as thpbench compare computes them" \
 	change_match ab-mremap-always-change "mremap "
 check "A/B change.dat (split-thp)" change_match ab-split-thp-always-change "split-thp "
-check "A/B change.dat: the charted metrics" \
-	test "$(awk '/^#/ || NF == 0 { next } { gsub(/"/, ""); printf "%s ", $2 }' $D4/ab-mremap-always-change.dat)" = \
-	"roi_usec page-faults tlb:tlb_flush vmstat.thp_fault_alloc "
+# Block 1 (counts): row metric verdict mean_base mean_new bar_base bar_new,
+# the means as compare computes them, each bar its mean over the row's
+# larger one.
+count_match() { # STEM TITLE_PREFIX
+	awk '/^# block 1:/ { b = 1; next } !b || /^#/ || NF == 0 { next }
+	     { n = split($0, p, "\""); line = ""
+	       for (i = 1; i <= n; i++) { if (i % 2 == 0) gsub(/ /, "_", p[i]); line = line " " p[i] }
+	       split(line, f, " "); print f[2], f[4], f[5], f[6], f[7], f[8] }' "$D4/$1.dat" > $TMPD/got
+	jq -r --arg t "$2" --argjson ms "$(awk '/^# block 1:/ { b = 1; next } !b || /^#/ || NF == 0 { next } { gsub(/"/, ""); print $2 }' "$D4/$1.dat" | jq -R . | jq -sc .)" '
+		.pairs[] | select(.title | startswith($t)) | .metrics as $all
+		| $ms[] as $m | $all[] | select(.name == $m)
+		| ([.base.mean, .new.mean] | map(fabs) | max) as $top
+		| [.name, (.verdict | gsub(" "; "_")), .base.mean, .new.mean,
+		   (.base.mean | fabs) / $top, (.new.mean | fabs) / $top] | map(tostring) | join(" ")' \
+		$TMPD/cmp.json > $TMPD/want
+	[ -s $TMPD/want ] && same_rows $TMPD/got $TMPD/want 1e-8
+}
+check "A/B change.dat counts: means and bars as thpbench compare computes them" \
+	count_match ab-mremap-always-change "mremap "
+# Timings in block 0, counts in block 1; in each, what changed first.
+chart_rows() { awk -v blk="$2" '/^# block / { b = $3 + 0; next } /^#/ || NF == 0 || b != blk { next }
+	{ gsub(/"/, ""); printf "%s ", $2 }' "$D4/$1.dat"; }
+check "A/B change.dat: timings in the % panel" \
+	test "$(chart_rows ab-mremap-always-change 0)" = "roi_usec "
+check "A/B change.dat: counts in their own panel, what changed first" \
+	test "$(chart_rows ab-mremap-always-change 1)" = "tlb:tlb_flush page-faults vmstat.thp_fault_alloc "
 check "A/B: -94% on a log axis with % tics" grep -q "set logscale x 2" $D4/ab-mremap-always-change.gp
 
 dist_match() { # STEM GROUP

@@ -534,8 +534,9 @@ static void test_results_dir(void **state)
 	results_free(&r);
 }
 
-/* A counter that is 0 in base: no relative change, and its bar points
- * right (an increase, drawn to the axis end), never left; no warning. */
+/* A counter that is 0 in base: no relative change, so it is drawn in the
+ * count panel as two bars, 0 and its mean, with their numbers; the timing
+ * stays in the % panel; no warning. */
 static void test_compare_base_zero(void **state)
 {
 	struct tb_results ra = { 0 }, rb = { 0 };
@@ -543,8 +544,8 @@ static void test_compare_base_zero(void **state)
 	struct comparison c;
 	struct cmp_opts o;
 	struct tb_case *a, *b;
-	char err[512], dir[128], *s, *p, rel[10], lo[10], hi[10];
-	double bar;
+	char err[512], dir[128], *s, *p, la[16], lb[16];
+	double ma, mb, ba, bb;
 	int i;
 
 	(void)state;
@@ -562,19 +563,24 @@ static void test_compare_base_zero(void **state)
 	assert_int_equal(plot_compare(&c, dir, &ps, err, sizeof(err)), 0);
 	assert_int_equal(ps.nscripts, 2);
 	s = slurp(dir, "ab-mremap-always-change.dat");
-	/* roi_usec first, then the counter with NaN change; split never moved. */
+	/* roi_usec in block 0 (%), the counter in block 1 (counts); split
+	 * never moved. */
 	assert_non_null(strstr(s, "\n0 \"roi_usec\" 3 \"improvement\" "));
-	p = strstr(s, "\n1 \"vmstat.thp_fault_alloc\" ");
+	p = strstr(s, "# block 1:");
 	assert_non_null(p);
-	/* row metric code verdict change lo hi bar ... */
-	assert_int_equal(sscanf(p, "\n1 \"vmstat.thp_fault_alloc\" %*d \"changed\" %9s %9s %9s %lf",
-				rel, lo, hi, &bar), 4);
-	assert_string_equal(rel, "NaN");
-	assert_true(bar > 0);
+	p = strstr(p, "\n0 \"vmstat.thp_fault_alloc\" ");
+	assert_non_null(p);
+	/* row metric code verdict mean_base mean_new bar_base bar_new labels */
+	assert_int_equal(sscanf(p, "\n0 \"vmstat.thp_fault_alloc\" %*d \"changed\" %lf %lf %lf %lf %15s %15s",
+				&ma, &mb, &ba, &bb, la, lb), 6);
+	assert_true(ma == 0 && mb == 513.5 && ba == 0 && bb == 1);
+	assert_string_equal(la, "\"0\"");
+	assert_string_equal(lb, "\"514\"");
 	assert_null(strstr(s, "thp_split_pmd"));
 	free(s);
 	s = slurp(dir, "ab-mremap-always-change.gp");
-	assert_non_null(strstr(s, "(base 0: no relative change)"));
+	if (!strstr(s, "\"vmstat.thp_fault_alloc\\nΔ+514, changed\" 0"))
+		fail_msg("no row label with the change in: %.300s", strstr(s, "thp_fault_alloc\\n") ? strstr(s, "thp_fault_alloc\\n") : s);
 	assert_non_null(strstr(s, "'improvement' at screen"));
 	free(s);
 	s = slurp(dir, "ab-mremap-always-dist.dat");
