@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "history/history_db.h"
+#include "history/history_delete.h"
 #include "history/history_import.h"
 #include "util/util.h"
 
@@ -137,15 +138,21 @@ static void list_usage(FILE *f)
 
 static void list_text(const struct history_run_info *v, size_t n)
 {
+	char t[64], h[256], k[256], su[256], sh[80], fp[80];
 	size_t i;
 
 	printf("%-6s %-20s %-16s %-28s %-12s %-12s %-12s %5s %7s\n", "run",
 	       "time", "host", "kernel", "suite", "suite-hash", "host-fp",
 	       "cases", "metrics");
+	/* Host names and ids come from results files: printable only. */
 	for (i = 0; i < n; i++)
 		printf("%-6" PRId64 " %-20s %-16s %-28s %-12s %-12.12s %-12.12s %5ld %7ld\n",
-		       v[i].id, v[i].started, v[i].host, v[i].kernel_id,
-		       v[i].suite, v[i].suite_hash, v[i].host_fingerprint,
+		       v[i].id, str_printable(v[i].started, t, sizeof(t)),
+		       str_printable(v[i].host, h, sizeof(h)),
+		       str_printable(v[i].kernel_id, k, sizeof(k)),
+		       str_printable(v[i].suite, su, sizeof(su)),
+		       str_printable(v[i].suite_hash, sh, sizeof(sh)),
+		       str_printable(v[i].host_fingerprint, fp, sizeof(fp)),
 		       v[i].ncases, v[i].nmetrics);
 	printf("%zu run(s)\n", n);
 }
@@ -231,6 +238,66 @@ static int history_list(int argc, char **argv)
 	return TB_EXIT_OK;
 }
 
+static void delete_usage(FILE *f)
+{
+	fputs("usage: thpbench history delete [--db DB] RUN_ID...\n"
+	      "  take wrongly imported runs (a wrong clock, the wrong box) out of the\n"
+	      "  history, with their cases, repetitions and night summaries;\n"
+	      "  `history list` shows the ids\n", f);
+}
+
+static int history_delete(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "db", required_argument, NULL, 'd' },
+		{ "help", no_argument, NULL, 'h' },
+		{ 0 },
+	};
+	const char *dbspec = HISTORY_DB_DEFAULT;
+	struct history_db *db;
+	char what[1024];
+	int c, i, r, failed = 0;
+	long id;
+
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'd': dbspec = optarg; break;
+		case 'h': delete_usage(stdout); return TB_EXIT_OK;
+		default: delete_usage(stderr); return TB_EXIT_ERROR;
+		}
+	}
+	if (optind >= argc) {
+		tb_err("history delete: no run id given (history list shows them)");
+		delete_usage(stderr);
+		return TB_EXIT_ERROR;
+	}
+	for (i = optind; i < argc; i++)
+		if (parse_long(argv[i], &id) || id <= 0) {
+			tb_err("history delete: \"%s\" is not a run id (a whole number from history list)",
+			       argv[i]);
+			return TB_EXIT_ERROR;
+		}
+	if (history_db_open_existing(dbspec, &db))
+		return TB_EXIT_ERROR;
+	for (i = optind; i < argc; i++) {
+		parse_long(argv[i], &id);
+		r = history_delete_run(db, (int64_t)id, what, sizeof(what));
+		if (r > 0) {
+			printf("deleted run %ld: ", id);
+			fputs_printable(what, stdout);
+			putchar('\n');
+		} else if (!r) {
+			tb_err("history delete: no run %ld (history list shows the ids)", id);
+			failed++;
+		} else {
+			failed++;
+		}
+	}
+	history_db_close(db);
+	return failed ? TB_EXIT_ERROR : TB_EXIT_OK;
+}
+
 static const struct {
 	const char *name;
 	int (*fn)(int argc, char **argv);
@@ -239,6 +306,7 @@ static const struct {
 	{ "init", history_init, "create the database if missing; check that it opens" },
 	{ "import", history_import, "record results files in the history database" },
 	{ "list", history_list, "the stored runs" },
+	{ "delete", history_delete, "take wrongly imported runs out" },
 	{ "check", cmd_history_check, "change points, confirmed; exit 1 when the gate fails" },
 	{ "plot", cmd_history_plot, "a trend chart per series (gnuplot)" },
 	{ "report", cmd_history_report, "a static HTML page: verdicts, charts, tables" },

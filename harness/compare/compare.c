@@ -180,6 +180,14 @@ static char *case_key(const struct tb_case *c, int fields, enum cmp_by by)
 }
 
 /* What was run, in the words of the command line. */
+static char *printable_owned(char *s)
+{
+	char *p = str_printable_dup(s);
+
+	free(s);
+	return p;
+}
+
 static char *case_title(const struct tb_case *c, enum cmp_by by)
 {
 	struct sbuf b = { 0 };
@@ -247,9 +255,10 @@ static void add_pair(struct comparison *c, const struct tb_case *a,
 	memset(p, 0, sizeof(*p));
 	p->a = a;
 	p->b = b;
-	p->title = case_title(a, c->opts.by);
-	p->a_name = side_name(a, c->opts.by, "base");
-	p->b_name = side_name(b, c->opts.by, "new");
+	/* Shown in every format: names from results files, never raw. */
+	p->title = printable_owned(case_title(a, c->opts.by));
+	p->a_name = printable_owned(side_name(a, c->opts.by, "base"));
+	p->b_name = printable_owned(side_name(b, c->opts.by, "new"));
 	if (c->opts.by == CMP_FILES && !strcmp(p->a_name, p->b_name)) {
 		free(p->a_name);
 		free(p->b_name);
@@ -578,7 +587,7 @@ const char *compare_env_str(const struct tb_results *r, const char *key,
 
 	buf[0] = 0;
 	if (json_is_string(v))
-		snprintf(buf, len, "%s", json_string_value(v));
+		str_printable(json_string_value(v), buf, len);	/* shown: never raw */
 	else if (json_is_integer(v))
 		snprintf(buf, len, "%lld", (long long)json_integer_value(v));
 	else if (json_is_boolean(v))

@@ -27,9 +27,10 @@ void compare_add_diff(struct comparison *c, const char *what, const char *a,
 
 	c->diffs = xgrow(c->diffs, sizeof(*c->diffs), &c->dcap, c->ndiffs);
 	d = &c->diffs[c->ndiffs++];
-	d->what = xstrdup(what);
-	d->a = xstrdup(a);
-	d->b = xstrdup(b);
+	/* Printed by every format: values from results files, never raw. */
+	d->what = str_printable_dup(what);
+	d->a = str_printable_dup(a);
+	d->b = str_printable_dup(b);
 	d->blocking = blocking;
 	c->blocking |= blocking;
 }

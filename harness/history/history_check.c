@@ -332,8 +332,10 @@ void history_check_series(const struct history_series *s,
 	for (i = 0; i < s->n_nights; i++) {
 		double m = history_night_mean(&s->nights[i]);
 
-		if (!isfinite(m))
+		if (!isfinite(m)) {
+			r->n_overflow += s->nights[i].n > 0;
 			continue;
+		}
 		used[n] = i;
 		x[n++] = m;
 	}

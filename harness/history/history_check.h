@@ -96,6 +96,10 @@ struct history_result {
 	const struct history_series *s;
 	enum better better;
 	size_t n_used;		/* nights with values */
+	size_t n_overflow;	/* nights with values whose mean overflows:
+				 * left out, and said (history import refuses
+				 * such values now; an older database may
+				 * hold them) */
 	size_t newest;		/* index of the newest night with values */
 	struct history_cp *cp;
 	size_t ncp;

@@ -95,10 +95,20 @@ static char *provenance(const json_t *root, const json_t *meta, const char *key,
 	return NULL;
 }
 
-static int check_started(const char *path, const char *s)
+/* Clocks of a box and of the host importing its files may differ a little. */
+#define STARTED_SKEW_S 600
+
+/*
+ * A night stamped after the import can only be a wrong clock: it would
+ * sort after every later night and, as "the newest", hide their
+ * regressions for good (one stamped 2099 made a +50% step pass).
+ */
+static int check_started(const char *path, const char *s, time_t now)
 {
+	char when[32];
 	struct tm tm;
 	const char *end;
+	time_t t;
 
 	memset(&tm, 0, sizeof(tm));
 	end = s ? strptime(s, "%Y-%m-%dT%H:%M:%SZ", &tm) : NULL;
@@ -107,6 +117,42 @@ static int check_started(const char *path, const char *s)
 		       path, s ? s : "(absent)");
 		return -1;
 	}
+	t = timegm(&tm);
+	if (t > now + STARTED_SKEW_S) {
+		gmtime_r(&now, &tm);
+		strftime(when, sizeof(when), "%Y-%m-%dT%H:%M:%SZ", &tm);
+		tb_err("%s: env.started %s is after the import time %s: was the box's clock wrong? A night in the future would stay the newest and hide every later regression; fix env.started (or the clock) and import again",
+		       path, s, when);
+		return -1;
+	}
+	return 0;
+}
+
+/* What the history keys on fits PostgreSQL's index rows, as SQLite's. */
+static int check_length(const char *path, const char *what, const char *s,
+			size_t max)
+{
+	char shown[64];
+
+	if (strlen(s) <= max)
+		return 0;
+	tb_err("%s: %s \"%s...\" is %zu bytes; the history stores at most %zu (in SQLite and PostgreSQL alike): shorten it",
+	       path, what, str_printable(s, shown, sizeof(shown)), strlen(s), max);
+	return -1;
+}
+
+static int check_case_names(const char *path, const struct tb_case *c)
+{
+	size_t i, j;
+
+	if (check_length(path, "case id", c->id, HISTORY_CASE_ID_MAX))
+		return -1;
+	for (i = 0; i < c->nruns; i++)
+		for (j = 0; j < c->runs[i].metrics.n; j++)
+			if (check_length(path, "metric name",
+					 c->runs[i].metrics.v[j].name,
+					 HISTORY_NAME_MAX))
+				return -1;
 	return 0;
 }
 
@@ -118,6 +164,9 @@ static int check_cases(const char *path, const struct tb_results *r)
 		tb_err("%s: no cases: nothing to record", path);
 		return -1;
 	}
+	for (i = 0; i < r->ncases; i++)
+		if (check_case_names(path, &r->cases[i]))
+			return -1;
 	for (i = 0; i < r->ncases; i++)
 		for (j = 0; j < i; j++)
 			if (!strcmp(r->cases[i].id, r->cases[j].id)) {
@@ -153,7 +202,7 @@ static int fill_run_row(const char *path, const json_t *root,
 	rr->started = env_str(env, "started");
 	rr->host = env_str(env, "hostname");
 	rr->kernel_release = env_str(env, "kernel");
-	if (check_started(path, rr->started))
+	if (check_started(path, rr->started, now))
 		return -1;
 	if (!rr->host || !*rr->host || !rr->kernel_release || !*rr->kernel_release) {
 		tb_err("%s: env.hostname and env.kernel must be non-empty strings", path);
@@ -164,6 +213,10 @@ static int fill_run_row(const char *path, const json_t *root,
 	rr->suite = env_str(r->meta, "suite");
 	if (!rr->suite || !*rr->suite)
 		rr->suite = "command";
+	if (check_length(path, "env.hostname", rr->host, HISTORY_NAME_MAX) ||
+	    check_length(path, "env.kernel", rr->kernel_release, HISTORY_NAME_MAX) ||
+	    check_length(path, "meta.suite", rr->suite, HISTORY_NAME_MAX))
+		return -1;
 	meta_kid = provenance(root, r->meta, "kernel_id", NULL);
 	if (!kernel_id && meta_kid && !history_kernel_id_check(meta_kid))
 		kernel_id = meta_kid;
@@ -233,8 +286,34 @@ static int insert_run(struct history_db *db, const char *path,
 			      ARRAY_SIZE(p), p, first_id, id);
 }
 
-static int insert_reps(struct history_db *db, const char *run,
-		       const struct tb_case *c)
+static bool value_usable(double v)
+{
+	return isfinite(v) && fabs(v) <= HISTORY_VALUE_MAX;
+}
+
+/* A metric of c with a value no statistic can take: said, left out. */
+static bool metric_left_out(const char *path, const struct tb_case *c,
+			    const char *metric, bool say)
+{
+	char id[128];
+	size_t i;
+
+	for (i = 0; i < c->nruns; i++) {
+		const struct metric *m = metric_set_find(&c->runs[i].metrics, metric);
+
+		if (!m || value_usable(m->value) || !isfinite(m->value))
+			continue;
+		if (say)
+			tb_warn("%s: case %s: %s = %g is beyond +-%g, which no mean or test can take without overflowing: %s is left out of the history for this case",
+				path, str_printable(c->id, id, sizeof(id)), metric,
+				m->value, HISTORY_VALUE_MAX, metric);
+		return true;
+	}
+	return false;
+}
+
+static int insert_reps(struct history_db *db, const char *path,
+		       const char *run, const struct tb_case *c)
 {
 	char rep[32], seq[32], val[40];
 	size_t i, j;
@@ -254,7 +333,8 @@ static int insert_reps(struct history_db *db, const char *run,
 			const struct metric *m = &ru->metrics.v[j];
 			const char *q[5] = { run, c->id, rep, m->name, val };
 
-			if (!isfinite(m->value))
+			if (!isfinite(m->value) ||
+			    metric_left_out(path, c, m->name, false))
 				continue;
 			snprintf(val, sizeof(val), "%.17g", m->value);
 			if (hdb_exec(db, "record a value",
@@ -310,8 +390,9 @@ static int insert_night(struct history_db *db, const char *run,
 	}
 }
 
-static int insert_case(struct history_db *db, const char *run,
-		       const struct run_row *rr, const struct tb_case *c)
+static int insert_case(struct history_db *db, const char *path,
+		       const char *run, const struct run_row *rr,
+		       const struct tb_case *c)
 {
 	json_t *args = strv_to_json(c->args, c->nargs);
 	char *args_text = json_dumps(args, JSON_COMPACT), **names;
@@ -328,9 +409,11 @@ static int insert_case(struct history_db *db, const char *run,
 		      " VALUES ($1, $2, $3, $4, $5, $6, $7)", 7, p);
 	free(args_text);
 	if (!rc)
-		rc = insert_reps(db, run, c);
+		rc = insert_reps(db, path, run, c);
 	nn = rc ? 0 : case_metric_names(c, &names);
 	for (i = 0; !rc && i < nn; i++) {
+		if (metric_left_out(path, c, names[i], true))
+			continue;
 		n = case_metric_values(c, names[i], vals, c->nruns);
 		if (!stats_summary(vals, n, &s))
 			rc = insert_night(db, run, rr, c, names[i], &s);
@@ -361,7 +444,7 @@ static int write_run(struct history_db *db, const char *path,
 	}
 	snprintf(run, sizeof(run), "%" PRId64, *run_id);
 	for (i = 0; i < r->ncases; i++)
-		if (insert_case(db, run, rr, &r->cases[i]))
+		if (insert_case(db, path, run, rr, &r->cases[i]))
 			return -1;
 	return HISTORY_IMPORTED;
 }
@@ -386,7 +469,15 @@ int history_import_file(struct history_db *db, const char *path,
 		tb_err("%s", err);
 		return -1;
 	}
-	root = json_load_file(path, 0, &jerr);
+	if (json_is_true(json_object_get(r.meta, "incomplete"))) {
+		/* A killed run's results.jsonl, as compare reads it: what it
+		 * holds is recorded, and said to be partial. */
+		root = store_results_json(&r);
+		tb_warn("%s: the log of a run that did not finish: importing the repetitions it holds",
+			path);
+	} else {
+		root = json_load_file(path, 0, &jerr);
+	}
 	if (!root) {
 		tb_err("%s:%d: %s", path, jerr.line, jerr.text);
 		results_free(&r);

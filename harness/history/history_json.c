@@ -97,13 +97,14 @@ static json_t *series_json(const struct history_result *r,
 
 	for (i = 0; i < r->ncp; i++)
 		json_array_append_new(cps, cp_json(r, &r->cp[i]));
-	return json_pack("{s:o,s:o,s:o,s:o,s:o,s:s,s:s,s:I,s:I,s:o,s:b,s:b,s:b,s:o}",
+	return json_pack("{s:o,s:o,s:o,s:o,s:o,s:s,s:s,s:I,s:I,s:I,s:o,s:b,s:b,s:b,s:o}",
 			 "host", str(s->host), "suite", str(s->suite),
 			 "suite_hash", str(s->suite_hash), "case", str(s->case_id),
 			 "metric", str(s->metric), "better", better_name(r->better),
 			 "unit", plot_metric_unit(s->metric),
 			 "nights", (json_int_t)s->n_nights,
 			 "nights_used", (json_int_t)r->n_used,
+			 "nights_overflow", (json_int_t)r->n_overflow,
 			 "newest", r->newest == SIZE_MAX ? json_null() :
 				   night_json(s, r->newest),
 			 "fails", history_result_fails(r, o->fail_on),

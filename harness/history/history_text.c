@@ -11,6 +11,7 @@
 #include <stdlib.h>
 
 #include "plot/plot_metrics.h"
+#include "util/util.h"
 
 static const char *fail_on_name(enum history_fail_on f)
 {
@@ -22,19 +23,29 @@ static void text_series(FILE *f, const struct history_result *r,
 			const struct history_check_opts *o)
 {
 	const struct history_series *s = r->s;
-	char name[512];
+	char name[512], safe[512], started[64], kernel[256];
 	size_t i, confirmed = 0;
 
 	for (i = 0; i < r->ncp; i++)
 		confirmed += r->cp[i].kind != HCP_REJECTED;
+	/* Names come from results files: never an escape code raw. */
 	fprintf(f, "%-4s %s: %zu nights", history_result_fails(r, o->fail_on) ?
-		"FAIL" : "ok", history_series_name(s, name, sizeof(name)),
+		"FAIL" : "ok", str_printable(history_series_name(s, name, sizeof(name)),
+					     safe, sizeof(safe)),
 		r->n_used);
 	if (r->newest != SIZE_MAX)
 		fprintf(f, ", newest %s (kernel %s) mean %.6g %s",
-			s->nights[r->newest].started ? s->nights[r->newest].started : "?",
-			s->nights[r->newest].kernel_id ? s->nights[r->newest].kernel_id : "?",
+			str_printable(s->nights[r->newest].started ?
+				      s->nights[r->newest].started : "?",
+				      started, sizeof(started)),
+			str_printable(s->nights[r->newest].kernel_id ?
+				      s->nights[r->newest].kernel_id : "?",
+				      kernel, sizeof(kernel)),
 			history_newest_mean(r), plot_metric_unit(s->metric));
+	if (r->n_overflow)
+		fprintf(f, "; %zu night%s left out: %s values too large to average (beyond +-1e308)",
+			r->n_overflow, r->n_overflow == 1 ? "" : "s",
+			r->n_overflow == 1 ? "its" : "their");
 	if (!r->ncp)
 		fputs("; no change point\n", f);
 	else
@@ -43,10 +54,15 @@ static void text_series(FILE *f, const struct history_result *r,
 	for (i = r->ncp; i-- > 0;) {
 		char *t = history_cp_text(r, &r->cp[i]);
 
-		fprintf(f, "     %s\n", t);
+		fputs("     ", f);
+		fputs_printable(t, f);
+		fputc('\n', f);
 		free(t);
-		if (r->cp[i].bisect)
-			fprintf(f, "     %s\n", r->cp[i].bisect);
+		if (r->cp[i].bisect) {
+			fputs("     ", f);
+			fputs_printable(r->cp[i].bisect, f);
+			fputc('\n', f);
+		}
 	}
 }
 

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 #include "err_tail.h"
+#include "util/util.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -40,13 +41,9 @@ static bool blank(const char *s, size_t n)
 /* The line in part becomes the last one when it says anything. */
 static void end_line(struct err_tail *t)
 {
-	size_t i;
-
 	if (!blank(t->part, t->npart)) {
-		for (i = 0; i < t->npart; i++)
-			t->last[i] = isprint((unsigned char)t->part[i]) ?
-				     t->part[i] : '?';
-		t->last[t->npart] = '\0';
+		t->part[t->npart] = '\0';
+		str_printable(t->part, t->last, sizeof(t->last));
 	}
 	t->npart = 0;
 }

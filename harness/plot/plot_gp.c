@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/hash.h"
 #include "util/util.h"
 
 /*
@@ -238,12 +239,11 @@ void gp_comment(FILE *f, const char *fmt, ...)
 	gp_text(f, buf, GP_COMMENT);
 }
 
-const char *gp_slug(const char *s, char *buf, size_t len)
+/* The characters of s a file name may hold, odd runs as one '-'. */
+static size_t slug_chars(const char *s, char *buf, size_t len)
 {
 	size_t i = 0;
 
-	if (!len)
-		return buf;
 	for (; *s && i + 1 < len; s++) {
 		char c = *s;
 		bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
@@ -258,6 +258,33 @@ const char *gp_slug(const char *s, char *buf, size_t len)
 	while (i && buf[i - 1] == '-')
 		i--;
 	buf[i] = '\0';
+	return i;
+}
+
+/*
+ * A name can be any length (a case id of hundreds of characters), a file
+ * name at most 255 bytes: past GP_SLUG_MAX the tail is replaced by a hash
+ * of the whole name, so long names still get distinct, stable files.
+ */
+const char *gp_slug(const char *s, char *buf, size_t len)
+{
+	size_t n = strlen(s) + 1, i, keep;
+	char *full = xmalloc(n), hex[HASH_SHA256_HEX];
+
+	if (!len) {
+		free(full);
+		return buf;
+	}
+	i = slug_chars(s, full, n);
+	if (i > GP_SLUG_MAX && !hash_sha256(s, strlen(s), hex)) {
+		keep = GP_SLUG_MAX - 17;
+		while (keep && full[keep - 1] == '-')
+			keep--;
+		snprintf(full + keep, n - keep, "-%.16s", hex);
+		i = keep + 17;
+	}
+	snprintf(buf, len, "%s", full);
+	free(full);
 	/* Never "", a hidden file or one gnuplot would take for an option. */
 	if (!i)
 		snprintf(buf, len, "chart");

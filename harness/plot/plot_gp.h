@@ -74,7 +74,13 @@ void gp_text(FILE *f, const char *s, enum gp_quote how);
 void gp_comment(FILE *f, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
-/* A file-name-safe form of s: [A-Za-z0-9._-], others as '-', in buf. */
+/*
+ * A file-name-safe form of s: [A-Za-z0-9._-], others as '-', in buf; at
+ * most GP_SLUG_MAX characters, a longer one cut and ended with '-' and 16
+ * hex digits of the SHA-256 of s (a file name, with "-counters.png" and
+ * the like, must stay under 255 bytes).
+ */
+#define GP_SLUG_MAX 96
 const char *gp_slug(const char *s, char *buf, size_t len);
 
 #endif

@@ -47,20 +47,31 @@ static void print_header(FILE *f, const struct tb_case *c)
 {
 	size_t i, ok = case_ok_runs(c);
 
-	fprintf(f, "\n %s: '%s", c->id, c->workload);
-	for (i = 0; i < c->nargs; i++)
-		fprintf(f, " %s", c->args[i]);
+	/* A suite or results file is hostile: its names never raw. */
+	fputs("\n ", f);
+	fputs_printable(c->id, f);
+	fputs(": '", f);
+	fputs_printable(c->workload, f);
+	for (i = 0; i < c->nargs; i++) {
+		fputc(' ', f);
+		fputs_printable(c->args[i], f);
+	}
 	fprintf(f, "'");
-	if (c->label && *c->label)
-		fprintf(f, " [%s]", c->label);
+	if (c->label && *c->label) {
+		fputs(" [", f);
+		fputs_printable(c->label, f);
+		fputc(']', f);
+	}
 	fprintf(f, " (%zu of %zu runs ok)\n", ok, c->nruns);
 	fprintf(f, "   huge-page backed: %zu of %zu runs%s\n", huge_runs(c), c->nruns,
 		c->expect_huge ? " (expected: all)" : "");
 	for (i = 0; i < c->nruns; i++)
-		if (c->runs[i].status != RUN_OK)
-			fprintf(f, "   run %zu: %s: %s\n", i + 1,
-				run_status_name(c->runs[i].status),
-				c->runs[i].reason ? c->runs[i].reason : "");
+		if (c->runs[i].status != RUN_OK) {
+			fprintf(f, "   run %zu: %s: ", i + 1,
+				run_status_name(c->runs[i].status));
+			fputs_printable(c->runs[i].reason, f);
+			fputc('\n', f);
+		}
 	fprintf(f, "\n%16s %-14s %4s %12s %12s %12s  %s\n", "mean",
 		"( +- stderr )", "n", "min", "median", "max", "metric");
 }
@@ -262,9 +273,11 @@ void report_case(FILE *f, const struct tb_case *c)
 	unsupported = json_string_value(json_object_get(c->extra, "unsupported"));
 	skipped = json_string_value(json_object_get(c->extra, "skipped"));
 	if ((unsupported || skipped) && !c->nruns) {
-		fprintf(f, "\n %s: %s: %s\n", c->id, unsupported ?
-			"not measurable here" : "skipped",
-			unsupported ? unsupported : skipped);
+		fputs("\n ", f);
+		fputs_printable(c->id, f);
+		fprintf(f, ": %s: ", unsupported ? "not measurable here" : "skipped");
+		fputs_printable(unsupported ? unsupported : skipped, f);
+		fputc('\n', f);
 		free(names);
 		free(vals);
 		return;

@@ -13,7 +13,7 @@
 
 #include "util/util.h"
 
-static json_t *results_to_json(const struct tb_results *r)
+json_t *store_results_json(const struct tb_results *r)
 {
 	json_t *o = json_object(), *cases = json_array();
 	size_t i;
@@ -31,7 +31,7 @@ int store_write(const struct tb_results *r, const char *path, char *err,
 		size_t errlen)
 {
 	char tmp[4096];
-	json_t *o = results_to_json(r);
+	json_t *o = store_results_json(r);
 	FILE *f;
 	int rc = -1;
 

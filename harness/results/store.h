@@ -19,6 +19,8 @@
 
 int store_write(const struct tb_results *r, const char *path, char *err,
 		size_t errlen);
+/* The results.json document of r (what store_write writes). */
+json_t *store_results_json(const struct tb_results *r);
 /*
  * Load a results.json, or the results.jsonl log of a run that did not
  * finish (store_log.h). Hostile input is refused with "FILE:LINE: ..."

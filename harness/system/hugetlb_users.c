@@ -30,7 +30,6 @@ static int read_holder(const char *proc_root, const char *pid,
 {
 	char path[PATH_MAX], line[256];
 	FILE *f;
-	size_t i;
 
 	snprintf(path, sizeof(path), "%s/%s/status", proc_root, pid);
 	f = fopen(path, "re");
@@ -39,17 +38,13 @@ static int read_holder(const char *proc_root, const char *pid,
 	h->kb = 0;
 	snprintf(h->name, sizeof(h->name), "?");
 	while (fgets(line, sizeof(line), f)) {
+		/* A command name is the process's to choose: never raw. */
 		if (!strncmp(line, "Name:", 5))
-			snprintf(h->name, sizeof(h->name), "%.31s",
-				 str_trim(line + 5)); else if (!strncmp(line, "HugetlbPages:", 13)) {
+			str_printable(str_trim(line + 5), h->name, sizeof(h->name)); else if (!strncmp(line, "HugetlbPages:", 13)) {
 			h->kb = strtol(line + 13, NULL, 10);
 		}
 	}
 	fclose(f);
-	/* A command name is the process's to choose: never raw to a terminal. */
-	for (i = 0; h->name[i]; i++)
-		if (!isprint((unsigned char)h->name[i]))
-			h->name[i] = '?';
 	h->pid = strtol(pid, NULL, 10);
 	return h->kb > 0;
 }

@@ -3,7 +3,6 @@
 #include "trust.h"
 #include "util/util.h"
 
-#include <ctype.h>
 #include <errno.h>
 #include <limits.h>
 #include <fcntl.h>
@@ -82,7 +81,7 @@ void lock_release(int fd)
 void lock_holder_describe(const char *proc_root, pid_t pid, char *buf,
 			  size_t len)
 {
-	char path[PATH_MAX], cmd[256];
+	char path[PATH_MAX], cmd[256], safe[256];
 	ssize_t n, i;
 	int fd;
 
@@ -101,12 +100,11 @@ void lock_holder_describe(const char *proc_root, pid_t pid, char *buf,
 		snprintf(buf, len, "pid %ld", (long)pid);
 		return;
 	}
-	/* argv is NUL-separated; anything unprintable never reaches a terminal */
+	/* argv is NUL-separated; what it holds never reaches a terminal raw */
 	for (i = 0; i < n; i++)
 		if (!cmd[i])
 			cmd[i] = ' ';
-		else if (!isprint((unsigned char)cmd[i]))
-			cmd[i] = '?';
 	cmd[n] = '\0';
-	snprintf(buf, len, "pid %ld: %s", (long)pid, cmd);
+	snprintf(buf, len, "pid %ld: %s", (long)pid,
+		 str_printable(cmd, safe, sizeof(safe)));
 }

@@ -14,11 +14,19 @@
 #include <time.h>
 #include <unistd.h>
 
+/* Messages quote names from hostile files: never an escape code raw. */
 static void vmsg(const char *prefix, const char *fmt, va_list ap)
 {
+	char *text = NULL;
+
+	if (vasprintf(&text, fmt, ap) < 0) {
+		fprintf(stderr, "thpbench: %s(message lost: out of memory)\n", prefix);
+		return;
+	}
 	fprintf(stderr, "thpbench: %s", prefix);
-	vfprintf(stderr, fmt, ap);
+	fputs_printable(text, stderr);
 	fputc('\n', stderr);
+	free(text);
 }
 
 void tb_err(const char *fmt, ...)
@@ -300,5 +308,57 @@ char *read_whole_file(const char *path, size_t *len)
 	}
 	buf[n] = '\0';
 	*len = n;
+	return buf;
+}
+
+/* Bytes of s[0..] that form one character: c, or '?' for a control. */
+static size_t printable_char(const unsigned char *s, char *c)
+{
+	if ((s[0] < 0x20 && s[0] != '\n') || s[0] == 0x7f ||
+	    (s[0] >= 0x80 && s[0] <= 0x9f)) {
+		*c = '?';
+		return 1;
+	}
+	if (s[0] == 0xc2 && s[1] >= 0x80 && s[1] <= 0x9f) {
+		*c = '?';
+		return 2;
+	}
+	*c = (char)s[0];
+	return 1;
+}
+
+const char *str_printable(const char *s, char *buf, size_t len)
+{
+	const unsigned char *p = (const unsigned char *)(s ? s : "");
+	size_t o = 0;
+	char c;
+
+	if (!len)
+		return buf;
+	while (*p && o + 1 < len) {
+		p += printable_char(p, &c);
+		buf[o++] = c;
+	}
+	buf[o] = '\0';
+	return buf;
+}
+
+void fputs_printable(const char *s, FILE *f)
+{
+	const unsigned char *p = (const unsigned char *)(s ? s : "");
+	char c;
+
+	while (*p) {
+		p += printable_char(p, &c);
+		fputc(c, f);
+	}
+}
+
+char *str_printable_dup(const char *s)
+{
+	size_t len = strlen(s ? s : "") + 1;
+	char *buf = xmalloc(len);
+
+	str_printable(s, buf, len);
 	return buf;
 }

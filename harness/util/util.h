@@ -10,6 +10,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <stdint.h>
 
 enum tb_exit {
@@ -73,5 +74,16 @@ void free_strv(char **v, size_t n);
 
 /* Trim leading/trailing white space in place; returns s. */
 char *str_trim(char *s);
+
+/*
+ * Text from a hostile source (a host or case name, a workload's output)
+ * made safe for a terminal: C0 controls but '\n' (escape codes, '\r'),
+ * DEL and C1 controls (raw bytes 0x80-0x9f, UTF-8 U+0080-U+009F) become
+ * '?'; other UTF-8 stays. str_printable writes into buf (cut at len) and
+ * returns it; fputs_printable writes to f; str_printable_dup mallocs.
+ */
+const char *str_printable(const char *s, char *buf, size_t len);
+void fputs_printable(const char *s, FILE *f);
+char *str_printable_dup(const char *s);
 
 #endif

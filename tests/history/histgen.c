@@ -69,8 +69,9 @@ void histgen_microcode(const struct histgen *g, size_t night, char *buf,
 
 void histgen_started(size_t night, char *buf, size_t len)
 {
-	/* 2026-01-01T02:00:00Z plus one day a night */
-	time_t t = (time_t)1767232800 + (time_t)night * 86400;
+	/* 2023-01-01T02:00:00Z plus one day a night: 1000 nights end in
+	 * 2025, before any import (a future night is refused) */
+	time_t t = (time_t)1672538400 + (time_t)night * 86400;
 	struct tm tm;
 
 	gmtime_r(&t, &tm);

@@ -53,7 +53,7 @@ void histgen_series(const struct histgen *g, struct history_series *s);
 
 /* The kernel id of night i (also what the results files carry). */
 void histgen_kernel_id(size_t night, char *buf, size_t len);
-/* The start time of night i: 2026-01-01T02:00:00Z plus i days. */
+/* The start time of night i: 2023-01-01T02:00:00Z plus i days. */
 void histgen_started(size_t night, char *buf, size_t len);
 /* The fingerprint token of night i's host: "microcode 0x..." */
 void histgen_microcode(const struct histgen *g, size_t night, char *buf,

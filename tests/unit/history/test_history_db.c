@@ -26,6 +26,7 @@
 
 #include "history/history_backend.h"
 #include "history/history_db.h"
+#include "history/history_delete.h"
 #include "history/history_import.h"
 #include "history/history_spec.h"
 #include "results/store.h"
@@ -66,6 +67,7 @@ static const char *fresh_db(void)
 struct night_spec {
 	const char *host, *kernel, *started, *suite;
 	const char *case_id;
+	const char *metric;	/* NULL: roi_usec */
 	size_t ncases, nreps, nmetrics;
 	double base;		/* value of rep r: base + r */
 };
@@ -75,7 +77,7 @@ static const char *write_night(const struct night_spec *ns, const char *name)
 {
 	static char path[600];
 	struct tb_results r;
-	char err[512], id[128], mname[64];
+	char err[512], id[2048], mname[64];
 	size_t i, j, k;
 
 	memset(&r, 0, sizeof(r));
@@ -105,7 +107,8 @@ static const char *write_night(const struct night_spec *ns, const char *name)
 			run->status = RUN_OK;
 			run->exit_code = 0;
 			run->seq = (long)j;
-			metric_set_put(&run->metrics, "roi_usec", ns->base + (double)j);
+			metric_set_put(&run->metrics, ns->metric ? ns->metric : "roi_usec",
+				       ns->base + (double)j);
 			for (k = 1; k < ns->nmetrics; k++) {
 				snprintf(mname, sizeof(mname), "vmstat.m%zu", k);
 				metric_set_put(&run->metrics, mname, (double)k);
@@ -425,6 +428,102 @@ static void test_killed_writer(void **state)
 	}
 }
 
+/*
+ * A night stamped after the import is refused (it would stay the newest
+ * and hide later regressions); a wrongly imported run can be deleted,
+ * with everything of it.
+ */
+static void test_future_refused_and_delete(void **state)
+{
+	struct history_db *db;
+	struct night_spec ns = night("2099-01-01T02:00:00Z", 100);
+	struct history_series *s;
+	char what[512];
+	int64_t id1, id2;
+	size_t n;
+
+	(void)state;
+	assert_int_equal(history_db_open(fresh_db(), &db), 0);
+	assert_int_equal(history_import_file(db, write_night(&ns, "future"), NULL, &id1), -1);
+	assert_int_equal(count(db, "runs"), 0);
+	ns = night("2026-01-01T02:00:00Z", 100);
+	assert_int_equal(history_import_file(db, write_night(&ns, "d1"), NULL, &id1),
+			 HISTORY_IMPORTED);
+	ns = night("2026-01-02T02:00:00Z", 500);
+	assert_int_equal(history_import_file(db, write_night(&ns, "d2"), NULL, &id2),
+			 HISTORY_IMPORTED);
+	assert_int_equal(history_delete_run(db, id2, what, sizeof(what)), 1);
+	assert_non_null(strstr(what, "2026-01-02T02:00:00Z host box1 kernel 6.18.0 from "));
+	assert_int_equal(count(db, "runs"), 1);
+	assert_int_equal(count(db, "cases"), 1);
+	assert_int_equal(count(db, "reps"), 4);
+	assert_int_equal(count(db, "rep_values"), 6);
+	assert_int_equal(count(db, "night_metrics"), 2);
+	assert_int_equal(history_db_load_series(db, NULL, &s, &n), 0);
+	assert_int_equal(s[0].n_nights, 1);
+	assert_true(s[0].nights[0].values[0] == 100);
+	history_series_array_free(s, n);
+	assert_int_equal(history_delete_run(db, id2, what, sizeof(what)), 0);
+	/* the deleted file may be imported again */
+	assert_int_equal(history_import_file(db, write_night(&ns, "d2"), NULL, &id2),
+			 HISTORY_IMPORTED);
+	history_db_close(db);
+}
+
+/*
+ * SQLite and PostgreSQL take the same ids: PostgreSQL's index rows hold
+ * about 2.7 kB (it refused ids over 8 kB that SQLite stored), so both
+ * refuse what is over the limits, and both store what is at them. A
+ * value beyond 1e150 is left out, with a word, not averaged into inf.
+ */
+static void test_limits_same_on_both(void **state)
+{
+	char id[HISTORY_CASE_ID_MAX + 2], name[HISTORY_NAME_MAX + 2];
+	struct history_db *db;
+	struct night_spec ns = night("2026-01-01T02:00:00Z", 1);
+	struct history_series *s;
+	int64_t rid;
+	size_t n;
+
+	(void)state;
+	assert_int_equal(history_db_open(fresh_db(), &db), 0);
+	memset(id, 'c', sizeof(id));
+	id[HISTORY_CASE_ID_MAX] = '\0';
+	ns.case_id = id;
+	assert_int_equal(history_import_file(db, write_night(&ns, "id-max"), NULL, &rid),
+			 HISTORY_IMPORTED);
+	id[HISTORY_CASE_ID_MAX] = 'c';
+	id[HISTORY_CASE_ID_MAX + 1] = '\0';
+	ns.started = "2026-01-02T02:00:00Z";
+	assert_int_equal(history_import_file(db, write_night(&ns, "id-over"), NULL, &rid), -1);
+	ns.case_id = NULL;
+	memset(name, 'm', sizeof(name));
+	name[HISTORY_NAME_MAX + 1] = '\0';
+	ns.metric = name;
+	assert_int_equal(history_import_file(db, write_night(&ns, "metric-over"), NULL, &rid), -1);
+	ns.metric = NULL;
+	ns.host = name;
+	assert_int_equal(history_import_file(db, write_night(&ns, "host-over"), NULL, &rid), -1);
+	name[HISTORY_NAME_MAX] = '\0';
+	assert_int_equal(history_import_file(db, write_night(&ns, "host-max"), NULL, &rid),
+			 HISTORY_IMPORTED);
+	assert_int_equal(count(db, "runs"), 2);
+	/* values near 1e308: roi_usec left out of that night, m1 kept */
+	ns = night("2026-01-03T02:00:00Z", 1.5e308);
+	ns.host = "bigbox";
+	assert_int_equal(history_import_file(db, write_night(&ns, "big"), NULL, &rid),
+			 HISTORY_IMPORTED);
+	{
+		struct history_filter f = { .host = "bigbox" };
+
+		assert_int_equal(history_db_load_series(db, &f, &s, &n), 0);
+		assert_int_equal(n, 1);
+		assert_string_equal(s[0].metric, "vmstat.m1");
+		history_series_array_free(s, n);
+	}
+	history_db_close(db);
+}
+
 /* stderr of fn(arg) as text (static buffer). */
 static const char *stderr_of(void (*fn)(const char *), const char *arg)
 {
@@ -500,6 +599,8 @@ int main(void)
 		cmocka_unit_test(test_concurrent_writers),
 		cmocka_unit_test(test_killed_writer),
 		cmocka_unit_test(test_password_never_shown),
+		cmocka_unit_test(test_future_refused_and_delete),
+		cmocka_unit_test(test_limits_same_on_both),
 	};
 	char cmd[600];
 	int rc;

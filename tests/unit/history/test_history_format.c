@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "../../history/histgen.h"
 #include "history/history_check.h"
@@ -197,7 +198,7 @@ static void test_junit(void **state)
 	assert_int_equal(count(s, "<testcase "), 3);
 	assert_int_equal(count(s, "<failure "), 1);
 	assert_non_null(strstr(s, "name=\"new &lt;&amp;&gt; &quot;x&quot; &#39;y&#39;\xef\xbf\xbd\xef\xbf\xbd roi_usec\""));
-	assert_non_null(strstr(s, "<failure type=\"regression\" message=\"regression at night 2026-01-30"));
+	assert_non_null(strstr(s, "<failure type=\"regression\" message=\"regression at night 2023-01-30"));
 	free(s);
 }
 
@@ -213,6 +214,89 @@ static void test_text(void **state)
 	free(s);
 }
 
+/* Names with escape codes and \r never reach a terminal raw. */
+static void test_text_printable(void **state)
+{
+	struct fx *fx = *state;
+	char *s = render(fx, HISTORY_FMT_TEXT), *p;
+
+	for (p = s; *p; p++)
+		if (((unsigned char)*p < 0x20 && *p != '\n') || *p == 0x7f)
+			fail_msg("text output has control character 0x%02x at %zu",
+				 (unsigned char)*p, (size_t)(p - s));
+	assert_non_null(strstr(s, "new <&> \"x\" 'y'?"));
+	free(s);
+}
+
+static double now_s(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
+}
+
+/*
+ * 40,000 series (a lab's nightly: hosts x cases x metrics) in the CI
+ * formats: each series' testsuite label was found by scanning every
+ * series, JUnit's grouping rescanned them per series (173 s here, against
+ * 1.8 s for text). Not a speed comparison: a bound ten times what a
+ * linear pass needs even under a sanitizer on a loaded machine, and the
+ * grouping checked.
+ */
+static void test_ci_formats_scale(void **state)
+{
+	enum { N = 40000 };
+	static const enum history_format fmts[] = { HISTORY_FMT_JUNIT,
+						    HISTORY_FMT_TAP,
+						    HISTORY_FMT_LAVA };
+	struct history_series *v = xcalloc(N, sizeof(*v));
+	struct history_result *r = xcalloc(N, sizeof(*r));
+	struct history_check_opts o;
+	char name[64], *buf;
+	size_t i, f, len;
+	double t0, t;
+	FILE *out;
+
+	(void)state;
+	history_check_opts_init(&o);
+	for (i = 0; i < N; i++) {
+		/* 4 hosts; host 0's suite in two versions */
+		snprintf(name, sizeof(name), "box%zu", i % 4);
+		v[i].host = xstrdup(name);
+		v[i].suite = xstrdup("nightly");
+		v[i].suite_hash = xstrdup(i % 8 == 0 ? "aaaaaaaa11" : "bbbbbbbb22");
+		snprintf(name, sizeof(name), "case%zu/thp=always", i / 4);
+		v[i].case_id = xstrdup(name);
+		v[i].metric = xstrdup("roi_usec");
+		r[i].s = &v[i];
+		r[i].newest = SIZE_MAX;
+	}
+	for (f = 0; f < ARRAY_SIZE(fmts); f++) {
+		buf = NULL;
+		out = open_memstream(&buf, &len);
+		t0 = now_s();
+		assert_int_equal(history_write(out, fmts[f], r, N, &o), 0);
+		fclose(out);
+		t = now_s() - t0;
+		if (t > 20)
+			fail_msg("format %d: %zu series took %.1f s", (int)fmts[f],
+				 (size_t)N, t);
+		if (fmts[f] == HISTORY_FMT_JUNIT) {
+			/* box0 in two versions, box1..3 in one: 5 testsuites */
+			assert_int_equal(count(buf, "<testsuite "), 5);
+			assert_int_equal(count(buf, "<testcase "), N);
+			assert_non_null(strstr(buf, "<testsuite name=\"box0/nightly@aaaaaaaa\" tests=\"5000\""));
+			assert_non_null(strstr(buf, "<testsuite name=\"box1/nightly\" tests=\"10000\""));
+		}
+		free(buf);
+	}
+	for (i = 0; i < N; i++)
+		history_series_free(&v[i]);
+	free(v);
+	free(r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -223,6 +307,8 @@ int main(void)
 		cmocka_unit_test(test_lava),
 		cmocka_unit_test(test_junit),
 		cmocka_unit_test(test_text),
+		cmocka_unit_test(test_text_printable),
+		cmocka_unit_test(test_ci_formats_scale),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);
