@@ -298,6 +298,43 @@ static void test_report_multiplexed(void **state)
 	results_free(&back);
 }
 
+/*
+ * A case whose repetitions all failed before measuring anything (or that
+ * never ran): no metric at all. The report used to qsort(NULL, 0), which
+ * UBSan (make sanitize) aborts on, losing results.json. Its reasons and
+ * names print with control characters as '?'.
+ */
+static void test_report_no_metrics(void **state)
+{
+	struct tb_results r;
+	struct tb_case *c;
+	struct tb_run *run;
+	char *text;
+
+	(void)state;
+	memset(&r, 0, sizeof(r));
+	c = results_add_case(&r);
+	c->id = xstrdup("dead\033[2J/thp=always");
+	c->workload = xstrdup("w");
+	c->thp = xstrdup("always");
+	c->label = xstrdup("");
+	run = case_add_run(c);
+	run->status = RUN_FAILED;
+	run->reason = xstrdup("exited with status 1: no\rpe");
+	c = results_add_case(&r);
+	c->id = xstrdup("never/thp=always");
+	c->workload = xstrdup("w");
+	c->thp = xstrdup("always");
+	c->label = xstrdup("");
+	text = report_text(&r);
+	assert_non_null(strstr(text, " dead?[2J/thp=always: 'w' (0 of 1 runs ok)"));
+	assert_non_null(strstr(text, "run 1: failed: exited with status 1: no?pe\n"));
+	assert_non_null(strstr(text, " never/thp=always: 'w' (0 of 0 runs ok)"));
+	assert_null(strchr(text, '\033'));
+	free(text);
+	results_free(&r);
+}
+
 static void test_grouping(void **state)
 {
 	char b[64];
@@ -321,6 +358,7 @@ int main(void)
 		cmocka_unit_test(test_log),
 		cmocka_unit_test(test_report_dialect),
 		cmocka_unit_test(test_report_multiplexed),
+		cmocka_unit_test(test_report_no_metrics),
 		cmocka_unit_test(test_grouping),
 	};
 	int rc;
