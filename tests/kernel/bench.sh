@@ -6,10 +6,13 @@
 #      and the static harness built, both boots);
 #   2. cached rerun: the same again (nothing built, only the boots);
 #   3. B-only rebuild: one line of the series' patch edited (kernel B
-#      rebuilt from the shared objects, A cached), both boots.
-# Prints one line per scenario: wall seconds, and the build and boot
-# seconds from the run's own log. Kernel builds use --jobs (default 2)
-# under nice; the boots run under whatever accelerator ab.sh picks.
+#      rebuilt from the shared objects: the edited file only; A cached),
+#      both boots.
+# Prints one line per scenario: wall seconds, each step's time as ab.sh
+# reports it ("took: ..."), and the load average before and after (the
+# machine may be shared). Kernel builds use --jobs (default 2) under nice;
+# the boots run under whatever accelerator ab.sh picks. Each run's log is
+# kept as BENCH_DIR-LABEL.log, its cover letter as BENCH_DIR-LABEL.cover.
 #
 #   tests/kernel/bench.sh [SERIES]      default kernel-patches/000-mremap-thp-pmd-move
 #   BENCH_DIR=DIR (default build/ab-bench: removed first), BENCH_JOBS=N
@@ -26,19 +29,27 @@ trap 'rm -rf "$tmp"' EXIT
 rm -rf "$bdir"
 export THPBENCH_BUILD_DIR=$bdir
 
-# run LABEL SERIES ARGS...: one ab.sh run, its wall time and phases.
+load() { cut -d' ' -f1-3 /proc/loadavg; }
+
+# run LABEL SERIES ARGS...: one ab.sh run, its wall time and steps.
 run()
 {
-	local label=$1 s=$2 t0 t1 rc=0 out=$tmp/$1.log
+	local label=$1 s=$2 t0 t1 rc=0 out=$tmp/$1.log l0 res
 	shift 2
+	l0=$(load)
 	t0=$(date +%s)
-	nice -n 19 kernel-patches/scripts/ab.sh "$s" --jobs "$jobs" "$@" > "$out" 2>&1 || rc=$?
+	nice -n 19 kernel-patches/scripts/ab.sh "$s" --jobs "$jobs" --out "$tmp/$label" "$@" \
+		> "$out" 2>&1 || rc=$?
 	t1=$(date +%s)
 	[ "$rc" -le 1 ] || { tail -n 20 "$out"; echo "bench: $label failed (exit $rc)"; exit 2; }
-	printf '%-16s %5d s   (kernel builds: %s; boots: %d)\n' "$label" $((t1 - t0)) \
-		"$(grep -o 'built [^ ]* in [0-9]* s' "$out" | sed 's/^built //' | paste -sd, - | sed 's/,/, /g' | grep . || echo none)" \
-		"$(grep -c 'boot [0-9]*/[0-9]*: kernel' "$out")"
+	printf '%-15s %5d s  load %s -> %s\n    %s\n' "$label" $((t1 - t0)) "$l0" "$(load)" \
+		"$(sed -n 's/^ab\.sh: took: //p' "$out")"
 	cp "$out" "$bdir-$label.log"
+	res=$tmp/$label
+	[ ! -f "$res/cover-letter.txt" ] || cp "$res/cover-letter.txt" "$bdir-$label.cover"
+	grep -q 'kernel B (built)' "$out" || return 0
+	grep -h '^  CC ' "$res/build-B.log" 2>/dev/null | sed 's/^  CC *//' | sort |
+		paste -sd' ' - | sed 's/^/    kernel B compiled: /' | cut -c1-200
 }
 
 echo "kernel A/B timings for $name ($(nproc) CPUs, --jobs $jobs, $(date -u +%Y-%m-%dT%H:%MZ))"

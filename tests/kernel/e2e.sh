@@ -59,6 +59,13 @@ for s in "$@"; do
 				"$out/comparison.txt" ||
 				fail "000: comparison.txt does not flag $m as changed"
 		done
+		# The cover letter: 72 columns, both changes in its table.
+		cl=$out/cover-letter.txt
+		[ "$(LC_ALL=C.UTF-8 wc -L < "$cl" 2>/dev/null || echo 999)" -le 72 ] ||
+			fail "000: cover-letter.txt missing or wider than 72 columns"
+		for m in vmstat.thp_split_pmd roi_usec; do
+			grep -q "^  $m " "$cl" || fail "000: the cover letter's table lacks $m"
+		done
 		echo "e2e: 000: thp_split_pmd A $a-> B $b; mremap median A $ta us -> B $tb us"
 		;;
 	esac
