@@ -50,15 +50,22 @@ static void add_case(struct fx *f, const char *id, const char *metric,
 	fx_add_case(&f->r, id, metric, v, n);
 }
 
+/* "new is VALUE times SENSE than base on METRIC", lower is better. */
+static void claim_lower(struct fx *f, const char *metric, const char *base,
+			const char *new, const char *sense, const char *value)
+{
+	field(f, "metric", metric);
+	field(f, "base", base);
+	field(f, "new", new);
+	field(f, "better", "lower");
+	field(f, "sense", sense);
+	field(f, "claimed_value", value);
+}
+
 /* The claim "new is 17.3x faster than base on usec", as 000's. */
 static void claim_000(struct fx *f)
 {
-	field(f, "metric", "usec");
-	field(f, "base", "never");
-	field(f, "new", "always");
-	field(f, "better", "lower");
-	field(f, "sense", "faster");
-	field(f, "claimed_value", "17.3");
+	claim_lower(f, "usec", "never", "always", "faster", "17.3");
 	field(f, "superseded_by", "5.0 2c91bd4a4e2e (HAVE_MOVE_PMD)");
 	field(f, "superseded_check", "usec: misaligned >= 3x never");
 	field(f, "superseded_config", "CONFIG_HAVE_MOVE_PMD");
@@ -250,12 +257,7 @@ static void test_detail_with_parts(void **state)
 
 	(void)state;
 	fx_init(&f, "6.18.44");
-	field(&f, "metric", "roi_usec");
-	field(&f, "base", "never");
-	field(&f, "new", "always");
-	field(&f, "better", "lower");
-	field(&f, "sense", "faster");
-	field(&f, "claimed_value", "17.3");
+	claim_lower(&f, "roi_usec", "never", "always", "faster", "17.3");
 	field(&f, "detail_of", "000");
 	field(&f, "parts", "unmap_usec move_usec");
 	add_case(&f, "never", "roi_usec", n_roi, 5);
@@ -285,12 +287,7 @@ static json_t *judge_faults(const double *never, const double *always)
 	json_t *o;
 
 	fx_init(&f, "6.18.44");
-	field(&f, "metric", "minflt");
-	field(&f, "base", "never");
-	field(&f, "new", "always");
-	field(&f, "better", "lower");
-	field(&f, "sense", "fewer");
-	field(&f, "claimed_value", "512");
+	claim_lower(&f, "minflt", "never", "always", "fewer", "512");
 	field(&f, "derived", "a THP is faulted once for its 512 4 KiB pages");
 	add_case(&f, "never", "minflt", never, 5);
 	add_case(&f, "always", "minflt", always, 5);
@@ -328,12 +325,7 @@ static void test_control(void **state)
 
 	(void)state;
 	fx_init(&f, "6.18.44");
-	field(&f, "metric", "minflt");
-	field(&f, "base", "t0");
-	field(&f, "new", "t1");
-	field(&f, "better", "lower");
-	field(&f, "sense", "fewer");
-	field(&f, "claimed_value", "1");
+	claim_lower(&f, "minflt", "t0", "t1", "fewer", "1");
 	field(&f, "control", "merged glibc's behaviour under always");
 	add_case(&f, "t0", "minflt", a, 5);
 	add_case(&f, "t1", "minflt", b, 5);

@@ -182,15 +182,16 @@ static void test_recorded_quick_holds_still(void **state)
 	suite_free(&s);
 }
 
+/* dir/rel holding text, its folders made. */
 static void put(const char *dir, const char *rel, const char *text)
 {
-	char path[512], sub[512];
+	char path[512];
 	FILE *fp;
 
 	snprintf(path, sizeof(path), "%s/%s", dir, rel);
-	snprintf(sub, sizeof(sub), "%s", path);
-	*strrchr(sub, '/') = 0;
-	assert_int_equal(mkdir_p(sub, 0755), 0);
+	*strrchr(path, '/') = 0;
+	assert_int_equal(mkdir_p(path, 0755), 0);
+	snprintf(path, sizeof(path), "%s/%s", dir, rel);
 	fp = fopen(path, "w");
 	assert_non_null(fp);
 	fputs(text, fp);

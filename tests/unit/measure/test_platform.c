@@ -174,16 +174,16 @@ static void test_hostile_log(void **state)
 	assert_null(strchr(f.from, '\x07'));
 }
 
+/* dir/rel holding text, its folders made. */
 static void put(const char *dir, const char *rel, const char *text)
 {
-	char path[512], sub[512], *slash;
+	char path[512];
 	FILE *fp;
 
 	snprintf(path, sizeof(path), "%s/%s", dir, rel);
-	snprintf(sub, sizeof(sub), "%s", path);
-	slash = strrchr(sub, '/');
-	*slash = 0;
-	assert_int_equal(mkdir_p(sub, 0755), 0);
+	*strrchr(path, '/') = 0;
+	assert_int_equal(mkdir_p(path, 0755), 0);
+	snprintf(path, sizeof(path), "%s/%s", dir, rel);
 	fp = fopen(path, "w");
 	assert_non_null(fp);
 	fputs(text, fp);
