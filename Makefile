@@ -86,7 +86,7 @@ $(UNIT_BIN): %: %.o harness/libthpbench.a
 # The synthetic history generator (tests/history): a library for the unit
 # tests and the histgen program for the database tests and the benchmark.
 tests/history/%.o: CFLAGS += $(HARNESS_INC)
-tests/unit/history/test_history tests/unit/history/test_history_format: tests/history/histgen.o
+tests/unit/history/test_history tests/unit/history/test_history_format tests/unit/history/test_history_report: tests/history/histgen.o
 tests/history/histgen: tests/history/histgen_main.o tests/history/histgen.o harness/libthpbench.a
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS_HARNESS)
 

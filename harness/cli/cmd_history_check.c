@@ -58,8 +58,10 @@ static void usage(FILE *f, enum hist_cmd cmd)
 		break;
 	default:
 		fputs("usage: thpbench history report [--db DB] [filters] [options] -o DIR\n"
-		      "  DIR/index.html: the newest night's verdicts, then every series'\n"
-		      "  chart and tables (static HTML, no script).\n", f);
+		      "  DIR/index.html (static HTML, no script): the gate's verdict, the open\n"
+		      "  regressions and the changes of the last 14 nights with their charts,\n"
+		      "  the quiet series folded away; charts already drawn from the same\n"
+		      "  data in DIR are kept.\n", f);
 	}
 	fputs("  --db DB              SQLite file or postgresql://... (default "
 	      HISTORY_DB_DEFAULT ")\n"

@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "plot/plot_metrics.h"
+#include "results/report.h"
 #include "util/util.h"
 
 bool history_newest_changed(const struct history_result *r)
@@ -149,4 +151,35 @@ double history_newest_mean(const struct history_result *r)
 	if (r->newest == SIZE_MAX || r->newest >= r->s->n_nights)
 		return NAN;
 	return history_night_mean(&r->s->nights[r->newest]);
+}
+
+const char *history_value_text(const char *metric, double v, double ref,
+			       char *buf, size_t len)
+{
+	struct pm_scale sc;
+	char num[64];
+
+	if (!isfinite(v)) {
+		snprintf(buf, len, "n/a");
+		return buf;
+	}
+	plot_metric_scale(metric, fabs(isfinite(ref) ? ref : v), &sc);
+	fmt_grouped(num, sizeof(num), v * sc.factor);
+	if (!*sc.unit || !strcmp(sc.unit, "count"))
+		snprintf(buf, len, "%s", num);
+	else
+		snprintf(buf, len, "%s %s", num, sc.unit);
+	return buf;
+}
+
+const char *hcp_first_term(enum hcp_kind k)
+{
+	return k == HCP_REGRESSION ? "first bad" :
+	       k == HCP_IMPROVEMENT ? "first fast" : "first changed";
+}
+
+const char *hcp_last_term(enum hcp_kind k)
+{
+	return k == HCP_REGRESSION ? "last good" :
+	       k == HCP_IMPROVEMENT ? "last slow" : "last before";
 }

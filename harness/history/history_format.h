@@ -40,4 +40,22 @@ const char *history_token(const char *s, char *buf, size_t len);
 /* Mean of the newest night with values; NAN when none. */
 double history_newest_mean(const struct history_result *r);
 
+/*
+ * How the kernels on either side of a change are called: "first bad" and
+ * "last good" for a regression, "first fast" and "last slow" for an
+ * improvement, "first changed" and "last before" otherwise.
+ */
+const char *hcp_first_term(enum hcp_kind k);
+const char *hcp_last_term(enum hcp_kind k);
+
+/*
+ * A value of metric as people read it: in the unit that keeps it short
+ * (plot_metric_scale: "7.521 ms", not 7521 µs), digits grouped
+ * ("12,345"), no unit for counts. The unit is the one for magnitude ref
+ * (values shown side by side share one), |v| when ref is NAN. In buf;
+ * returns buf.
+ */
+const char *history_value_text(const char *metric, double v, double ref,
+			       char *buf, size_t len);
+
 #endif

@@ -6,12 +6,25 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "history_format.h"
+#include "history_tics.h"
 #include "plot/plot_axis.h"
 #include "plot/plot_gp.h"
 #include "plot/plot_metrics.h"
 #include "util/util.h"
 
-#define DATE_TICS 8
+#define NIGHT_TICS 8
+/* Half the width a segment's mean line reaches past its first and last
+ * night: a segment of one night (tonight's change) is a short bar too. */
+#define SEG_PAD 0.4
+/* Room above the data for the change-point labels, as a share of the range. */
+#define HEADROOM 0.28
+
+/* Pixels per night on the x axis: the plot is about 860 px wide. */
+static double px_per_night(const struct history_series *s)
+{
+	return 860.0 / (double)(s->n_nights + 1);
+}
 
 static const char *or_dash(const char *s)
 {
@@ -80,16 +93,25 @@ static void write_nights(FILE *f, const struct history_series *s)
 	}
 }
 
-/* Segments between confirmed change points: two rows each, x and mean. */
-static void write_segments(FILE *f, const struct history_result *r)
+struct segment {
+	size_t first, last;	/* nights with values, indices */
+	double mean;		/* of their night means */
+};
+
+/*
+ * The segments between confirmed change points (those with values), in
+ * a malloc'ed array; their number in *n.
+ */
+static struct segment *segments(const struct history_result *r, size_t *n)
 {
 	const struct history_series *s = r->s;
+	struct segment *v = xcalloc(r->ncp + 1, sizeof(*v));
 	size_t from = 0, c = 0, i;
 
-	fputs("# segment: first night, mean of its night means; last night, the same\n",
-	      f);
+	*n = 0;
 	for (;;) {
-		size_t to = s->n_nights, k = 0, first = 0, last = 0;
+		size_t to = s->n_nights, k = 0;
+		struct segment seg = { 0 };
 		double sum = 0;
 
 		while (c < r->ncp && !boundary(&r->cp[c]))
@@ -100,23 +122,80 @@ static void write_segments(FILE *f, const struct history_result *r)
 			if (!s->nights[i].n)
 				continue;
 			if (!k)
-				first = i;
-			last = i;
+				seg.first = i;
+			seg.last = i;
 			sum += history_night_mean(&s->nights[i]);
 			k++;
 		}
 		if (k) {
-			fprintf(f, "%zu ", first + 1);
-			gp_num(f, sum / (double)k);
-			fprintf(f, "\n%zu ", last + 1);
-			gp_num(f, sum / (double)k);
-			fputs("\n\n", f);
+			seg.mean = sum / (double)k;
+			v[(*n)++] = seg;
 		}
 		if (c >= r->ncp)
 			break;
 		from = to;
 		c++;
 	}
+	return v;
+}
+
+/* Each segment's mean as a line a little wider than its nights. */
+static void write_segments(FILE *f, const struct segment *v, size_t n)
+{
+	size_t i;
+
+	fputs("# segment: from, mean of its night means; to, the same\n", f);
+	for (i = 0; i < n; i++) {
+		gp_num(f, (double)v[i].first + 1 - SEG_PAD);
+		fputc(' ', f);
+		gp_num(f, v[i].mean);
+		fputc('\n', f);
+		gp_num(f, (double)v[i].last + 1 + SEG_PAD);
+		fputc(' ', f);
+		gp_num(f, v[i].mean);
+		fputs("\n\n", f);
+	}
+}
+
+/*
+ * "mean 7.521 ms" over each segment's line, all in one unit: at its right
+ * end, or, when the segment is too short to carry it (tonight's change),
+ * just left of where it starts, beyond the change point's line.
+ */
+static void label_segments(FILE *f, const struct history_result *r,
+			   const struct segment *v, size_t n,
+			   const struct gp_axis *ax)
+{
+	double ppn = px_per_night(r->s), ref = 0;
+	char val[64], text[96];
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		ref = fmax(ref, fabs(v[i].mean));
+	for (i = 0; i < n; i++) {
+		double width = (double)(v[i].last - v[i].first) + 2 * SEG_PAD;
+		bool fits = width * ppn >= 7.0 * 18;	/* 7 px a character */
+
+		history_value_text(r->s->metric, v[i].mean, ref, val, sizeof(val));
+		snprintf(text, sizeof(text), "mean %s", val);
+		fputs("set label ", f);
+		gp_text(f, text, GP_DOUBLE);
+		fputs(" at ", f);
+		gp_num(f, fits ? (double)v[i].last + 1 + SEG_PAD :
+				 (double)v[i].first + 1 - SEG_PAD - 0.6);
+		fputs(", ", f);
+		gp_num(f, v[i].mean * ax->factor);
+		fprintf(f, " right offset 0,%s font ',11' tc rgb '#222222' boxed front\n",
+			fits ? "0.9" : "0");
+	}
+}
+
+static void widen_for_labels(struct gp_axis *ax)
+{
+	if (ax->log)
+		ax->hi *= pow(ax->hi / ax->lo, HEADROOM);
+	else
+		ax->hi += (ax->hi - ax->lo) * HEADROOM;
 }
 
 static void fit_axis(const struct history_series *s, struct gp_axis *ax)
@@ -133,48 +212,88 @@ static void fit_axis(const struct history_series *s, struct gp_axis *ax)
 	}
 	gp_axis_fit_spread(ax, s->metric, v, k);
 	free(v);
+	widen_for_labels(ax);
 }
 
-static void write_date_tics(FILE *f, const struct history_series *s)
+static void write_night_tics(FILE *f, const struct history_series *s)
 {
-	size_t step = s->n_nights / DATE_TICS + 1, i;
-	bool first = true;
-	char date[16];
+	struct history_tic t[NIGHT_TICS];
+	char xlabel[64];
+	size_t n = history_tics(s, NIGHT_TICS, t, xlabel, sizeof(xlabel)), i;
 
 	fputs("set xtics (", f);
-	for (i = 0; i < s->n_nights; i += step) {
-		snprintf(date, sizeof(date), "%.10s", or_dash(s->nights[i].started));
-		fputs(first ? "" : ", ", f);
-		gp_text(f, date, GP_TIC);
-		fprintf(f, " %zu", i + 1);
-		first = false;
+	for (i = 0; i < n; i++) {
+		fputs(i ? ", " : "", f);
+		gp_text(f, t[i].label, GP_TIC);
+		fprintf(f, " %zu", t[i].night + 1);
 	}
-	fputs(") rotate by -30\n", f);
+	fputs(") nomirror out\nset xlabel ", f);
+	gp_text(f, xlabel, GP_SINGLE);
+	fputc('\n', f);
 }
 
+#define LABEL_LEVELS 3
+
+/*
+ * Each change point: a dashed line between the last night before it and
+ * its first and, at the top, its kind, size and first kernel, level, on a
+ * white box, on the side of the line where there is room; a label that
+ * would cover an earlier one goes a level lower. A rejected candidate is
+ * a thin grey line without a label.
+ */
 static void write_change_points(FILE *f, const struct history_result *r)
 {
-	size_t i;
+	double used[LABEL_LEVELS][2 * 16], ppn = px_per_night(r->s);
+	size_t nused[LABEL_LEVELS] = { 0 }, i, k, lv;
 
 	for (i = 0; i < r->ncp; i++) {
 		const struct history_cp *cp = &r->cp[i];
-		char label[256];
 		double x = (double)cp->night + 0.5;	/* between it and the night before */
+		bool right_half = x > (double)(r->s->n_nights + 1) / 2;
+		char label[256], rel[32], kid[160];
+		double w, from, to;
 
 		fputs("set arrow from ", f);
 		gp_num(f, x);
 		fputs(", graph 0 to ", f);
 		gp_num(f, x);
+		if (cp->kind == HCP_REJECTED) {
+			fprintf(f, ", graph 1 nohead dt 3 lw 1 lc rgb '%s' back\n",
+				kind_rgb(cp->kind));
+			continue;
+		}
 		fprintf(f, ", graph 1 nohead dt 2 lw 2 lc rgb '%s' front\n",
 			kind_rgb(cp->kind));
-		snprintf(label, sizeof(label), "%s: %s", hcp_kind_name(cp->kind),
+		if (isfinite(cp->c.ch.rel))
+			snprintf(rel, sizeof(rel), " %+.1f%%", cp->c.ch.rel * 100);
+		else
+			rel[0] = '\0';
+		snprintf(kid, sizeof(kid), "%s: %s", hcp_first_term(cp->kind),
 			 or_dash(r->s->nights[cp->night].kernel_id));
+		snprintf(label, sizeof(label), "%s%s\n%s", hcp_kind_name(cp->kind),
+			 rel, kid);
+		/* Its extent in nights: about 7 px a character, and the offset. */
+		w = (7.0 * (double)strlen(kid) + 12) / ppn;
+		from = right_half ? x - w : x;
+		to = right_half ? x : x + w;
+		for (lv = 0; lv < LABEL_LEVELS - 1; lv++) {
+			for (k = 0; k < nused[lv]; k += 2)
+				if (from < used[lv][k + 1] && to > used[lv][k])
+					break;
+			if (k >= nused[lv])
+				break;
+		}
+		if (nused[lv] < ARRAY_SIZE(used[lv])) {
+			used[lv][nused[lv]++] = from;
+			used[lv][nused[lv]++] = to;
+		}
 		fputs("set label ", f);
 		gp_text(f, label, GP_DOUBLE);
 		fputs(" at ", f);
 		gp_num(f, x);
-		fprintf(f, ", graph 0.97 rotate by 90 right offset -0.6,0 font ',10' tc rgb '%s' front\n",
-			kind_rgb(cp->kind));
+		fprintf(f, ", graph %.2f %s offset %s,0 font ',11' tc rgb '%s' boxed front\n",
+			0.96 - 0.1 * (double)lv, right_half ? "right" : "left",
+			right_half ? "-0.8" : "0.8", kind_rgb(cp->kind));
 	}
 }
 
@@ -182,14 +301,14 @@ static void chart_what(const struct history_result *r, char *buf, size_t len)
 {
 	const struct history_series *s = r->s;
 
-	snprintf(buf, len, "%s %s: %s %s (%zu nights)\n"
-		 "dot: night mean, bar: its repetitions' range, line: segment mean, dashed: change point",
-		 or_dash(s->host), or_dash(s->suite), or_dash(s->case_id),
-		 or_dash(s->metric), r->n_used);
+	snprintf(buf, len, "%s  %s  (%s / %s, %zu nights)", or_dash(s->case_id),
+		 or_dash(s->metric), or_dash(s->host), or_dash(s->suite),
+		 r->n_used);
 }
 
 static int write_data(struct gp_chart *ch, const struct history_result *r,
-		      char *dat, char *seg, size_t len, char *err, size_t errlen)
+		      const struct segment *seg, size_t nseg, char *dat,
+		      char *segf, size_t len, char *err, size_t errlen)
 {
 	FILE *f = gp_data(ch, "dat", dat, len, err, errlen);
 
@@ -198,56 +317,74 @@ static int write_data(struct gp_chart *ch, const struct history_result *r,
 	write_nights(f, r->s);
 	if (gp_data_close(ch, f, dat, err, errlen))
 		return -1;
-	f = gp_data(ch, "seg.dat", seg, len, err, errlen);
+	f = gp_data(ch, "seg.dat", segf, len, err, errlen);
 	if (!f)
 		return -1;
-	write_segments(f, r);
-	return gp_data_close(ch, f, seg, err, errlen);
+	write_segments(f, seg, nseg);
+	return gp_data_close(ch, f, segf, err, errlen);
+}
+
+static void write_plot(FILE *f, const char *dat, const char *seg,
+		       const struct gp_axis *ax)
+{
+	fputs("plot ", f);
+	gp_text(f, dat, GP_SINGLE);
+	fputs(" using 1:", f);
+	gp_axis_col(f, ax, 2);
+	fputc(':', f);
+	gp_axis_col(f, ax, 3);
+	fputc(':', f);
+	gp_axis_col(f, ax, 4);
+	fputs(" with yerrorbars lc rgb '#4477aa' pt 7 ps 0.7 title 'night mean (bar: its runs, min to max)', \\\n     ", f);
+	gp_text(f, seg, GP_SINGLE);
+	fputs(" using 1:", f);
+	gp_axis_col(f, ax, 2);
+	fputs(" with lines lw 3 lc rgb '#222222' title 'mean between change points', \\\n"
+	      "     NaN with lines dt 2 lw 2 lc rgb '#cc3311' title 'change point (red: regression, green: improvement, blue: other; grey dots: not confirmed)'\n",
+	      f);
 }
 
 static int chart(const struct history_result *r, const char *dir,
 		 struct plot_set *ps, char *err, size_t errlen)
 {
-	char stem[1024], what[2048], dat[1100], seg[1100];
+	char stem[1024], what[2048], dat[1100], segf[1100];
 	struct gp_chart ch;
 	struct gp_axis ax;
+	struct segment *seg;
+	size_t nseg;
+	int rc = -1;
 	FILE *f;
 
 	history_plot_stem(r->s, stem, sizeof(stem));
 	chart_what(r, what, sizeof(what));
 	if (gp_open(&ch, ps, dir, stem, what, err, errlen))
 		return -1;
-	if (write_data(&ch, r, dat, seg, sizeof(dat), err, errlen)) {
+	seg = segments(r, &nseg);
+	if (write_data(&ch, r, seg, nseg, dat, segf, sizeof(dat), err, errlen)) {
 		gp_abort(&ch);
-		return -1;
+		goto out;
 	}
 	f = ch.gp;
 	fit_axis(r->s, &ax);
-	fputs("set border 3\nset tics nomirror out\nset key off\n"
+	fputs("set border 3\nset tics nomirror out\n"
+	      "set key below left horizontal samplen 2 font ',11'\n"
 	      "set grid ytics lc rgb '#dddddd'\nset errorbars 0.5\n"
-	      "set pointintervalbox 0.0001\n", f);
+	      "set pointintervalbox 0.0001\n"
+	      "set style textbox opaque noborder margins 2,1\n", f);
 	fputs("set title ", f);
 	gp_text(f, what, GP_DOUBLE);
-	fputc('\n', f);
-	fprintf(f, "set xrange [0:%zu]\n", r->s->n_nights + 1);
-	write_date_tics(f, r->s);
+	fputs(" font ',14'\n", f);
+	fprintf(f, "set xrange [0.3:%zu.7]\n", r->s->n_nights);
+	write_night_tics(f, r->s);
 	gp_axis_write(f, &ax, 'y');
 	write_change_points(f, r);
+	label_segments(f, r, seg, nseg, &ax);
 	gp_begin(&ch, GP_WIDTH, GP_HEIGHT);
-	fputs("plot ", f);
-	gp_text(f, dat, GP_SINGLE);
-	fputs(" using 1:", f);
-	gp_axis_col(f, &ax, 2);
-	fputc(':', f);
-	gp_axis_col(f, &ax, 3);
-	fputc(':', f);
-	gp_axis_col(f, &ax, 4);
-	fputs(" with yerrorbars lc rgb '#4477aa' pt 7 ps 0.7 notitle, \\\n     ", f);
-	gp_text(f, seg, GP_SINGLE);
-	fputs(" using 1:", f);
-	gp_axis_col(f, &ax, 2);
-	fputs(" with lines lw 3 lc rgb '#222222' notitle\n", f);
-	return gp_close(&ch, err, errlen);
+	write_plot(f, dat, segf, &ax);
+	rc = gp_close(&ch, err, errlen);
+out:
+	free(seg);
+	return rc;
 }
 
 int history_plot(const struct history_result *r, size_t n, const char *dir,

@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-only
 #include "history_report.h"
-#include "history_spec.h"
 
 #include <errno.h>
 #include <math.h>
@@ -10,8 +9,11 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "history_digest.h"
 #include "history_format.h"
 #include "history_plot.h"
+#include "history_report_style.h"
+#include "history_spec.h"
 #include "plot/plot_metrics.h"
 #include "util/util.h"
 
@@ -21,20 +23,6 @@ static const char *or_dash(const char *s)
 {
 	return s && *s ? s : "-";
 }
-
-static const char style[] =
-	"body{font-family:sans-serif;margin:1.5em;color:#222;max-width:1100px}\n"
-	"table{border-collapse:collapse;margin:0.5em 0 1.5em}\n"
-	"th,td{border:1px solid #ccc;padding:0.2em 0.5em;text-align:left;vertical-align:top}\n"
-	"th{background:#f0f0f0}\n"
-	"td.num{text-align:right;font-variant-numeric:tabular-nums}\n"
-	".fail{background:#fbe3df;font-weight:bold}\n"
-	".regression{color:#cc3311;font-weight:bold}\n"
-	".improvement{color:#228833;font-weight:bold}\n"
-	".environment,.changed{color:#4477aa}\n"
-	".rejected{color:#888}\n"
-	"code{font-size:0.95em}\n"
-	"img{max-width:100%;height:auto;border:1px solid #eee}\n";
 
 static const char *kind_class(enum hcp_kind k)
 {
@@ -57,155 +45,201 @@ static void pct(FILE *f, double v)
 		fputs("n/a", f);
 }
 
-static void td(FILE *f, const char *s)
+/* "2026-02-09 02:00" of an ISO time; the text itself when it is not one. */
+static void when(FILE *f, const char *iso)
 {
-	fputs("<td>", f);
-	esc(f, s);
-	fputs("</td>", f);
-}
+	char buf[32];
 
-static void td_num(FILE *f, double v)
-{
-	if (isfinite(v))
-		fprintf(f, "<td class=\"num\">%.6g</td>", v);
-	else
-		fputs("<td class=\"num\">n/a</td>", f);
-}
-
-static void td_p(FILE *f, double p)
-{
-	if (isfinite(p))
-		fprintf(f, "<td class=\"num\">%.2g</td>", p);
-	else
-		fputs("<td class=\"num\">n/a</td>", f);
-}
-
-static void series_anchor(FILE *f, size_t i)
-{
-	fprintf(f, "s%zu", i);
-}
-
-/* What the newest night says for one series. */
-static void newest_says(FILE *f, const struct history_result *r)
-{
-	const struct history_cp *cp = NULL;
-	size_t i;
-
-	for (i = r->ncp; i-- > 0 && !cp;)
-		if (r->cp[i].kind != HCP_REJECTED)
-			cp = &r->cp[i];
-	if (!cp) {
-		fputs("<td>no change</td>", f);
-		return;
+	if (iso && strlen(iso) >= 16 && iso[10] == 'T') {
+		snprintf(buf, sizeof(buf), "%.10s %.5s", iso, iso + 11);
+		esc(f, buf);
+	} else {
+		esc(f, or_dash(iso));
 	}
-	fprintf(f, "<td><span class=\"%s\">", kind_class(cp->kind));
-	esc(f, hcp_kind_name(cp->kind));
-	fputs("</span> ", f);
-	pct(f, cp->c.ch.rel);
-	fputs(cp->night == r->newest ? " starts tonight" : " since ", f);
-	if (cp->night != r->newest)
-		esc(f, or_dash(r->s->nights[cp->night].started));
-	fputs("</td>", f);
 }
 
-static void verdict_table(FILE *f, const struct history_result *r,
-			  const size_t *idx, size_t n,
-			  const struct history_check_opts *o)
+static void code(FILE *f, const char *s)
 {
-	size_t i;
+	fputs("<code>", f);
+	esc(f, or_dash(s));
+	fputs("</code>", f);
+}
 
-	fputs("<h2>Newest night</h2>\n<table id=\"verdicts\">\n<tr><th>gate</th><th>host</th><th>suite</th><th>case</th><th>metric</th><th>newest night</th><th>kernel</th><th>mean</th><th>unit</th><th>latest change</th></tr>\n",
-	      f);
+static void value(FILE *f, const char *metric, double v, double ref)
+{
+	char buf[64];
+
+	esc(f, history_value_text(metric, v, ref, buf, sizeof(buf)));
+}
+
+static void card_id(FILE *f, size_t idx)
+{
+	fprintf(f, "s%zu", idx);
+}
+
+/* The page's head: the gate's verdict, large, and what it is about. */
+static void verdict(FILE *f, const struct history_result *r, size_t n,
+		    const struct history_digest_item *d, const size_t counts[3],
+		    const struct history_check_opts *o, const char *source)
+{
+	const struct history_result *newest = NULL;
+	size_t i, fails = 0;
+	char shown[1024];
+
 	for (i = 0; i < n; i++) {
-		const struct history_result *x = &r[idx[i]];
-		const struct history_series *s = x->s;
-		const struct history_night *nw =
-			x->newest != SIZE_MAX ? &s->nights[x->newest] : NULL;
-		bool fails = history_result_fails(x, o->fail_on);
-
-		fprintf(f, "<tr%s><td>%s</td>", fails ? " class=\"fail\"" : "",
-			fails ? "FAIL" : "ok");
-		td(f, or_dash(s->host));
-		td(f, or_dash(s->suite));
-		fputs("<td><a href=\"#", f);
-		series_anchor(f, idx[i]);
-		fputs("\">", f);
-		esc(f, or_dash(s->case_id));
-		fputs("</a></td>", f);
-		td(f, or_dash(s->metric));
-		td(f, nw ? or_dash(nw->started) : "-");
-		td(f, nw ? or_dash(nw->kernel_id) : "-");
-		td_num(f, history_newest_mean(x));
-		td(f, plot_metric_unit(s->metric));
-		newest_says(f, x);
-		fputs("</tr>\n", f);
+		fails += d[i].fails;
+		if (r[i].newest != SIZE_MAX &&
+		    (!newest || strcmp(or_dash(r[i].s->nights[r[i].newest].started),
+				       or_dash(newest->s->nights[newest->newest].started)) > 0))
+			newest = &r[i];
 	}
-	fputs("</table>\n", f);
+	fprintf(f, "<header id=\"gate\" class=\"verdict %s\">\n<p class=\"big\">%s</p>\n<p class=\"why\">",
+		fails ? "fail" : "pass", fails ? "FAIL" : "PASS");
+	if (fails)
+		fprintf(f, "%zu series fail%s the gate", fails, fails == 1 ? "s" : "");
+	else if (counts[HA_OPEN])
+		fputs("the gate passes", f);
+	else
+		fputs("no open regression", f);
+	if (counts[HA_OPEN] > fails)
+		fprintf(f, "; %zu open regression%s", counts[HA_OPEN],
+			counts[HA_OPEN] == 1 ? "" : "s");
+	fprintf(f, "; %zu recent change%s; %zu quiet series</p>\n<p class=\"what\">",
+		counts[HA_RECENT], counts[HA_RECENT] == 1 ? "" : "s",
+		counts[HA_QUIET]);
+	if (newest) {
+		const struct history_night *nw = &newest->s->nights[newest->newest];
+
+		fputs("newest night ", f);
+		when(f, nw->started);
+		fputs(" UTC, kernel ", f);
+		code(f, nw->kernel_id);
+		fputs(", host ", f);
+		esc(f, or_dash(newest->s->host));
+		fputs(", suite ", f);
+		esc(f, or_dash(newest->s->suite));
+		fputs(" · ", f);
+	}
+	fprintf(f, "%zu series · gate <code>--fail-on %s</code> · ", n,
+		o->fail_on == HISTORY_FAIL_NEWEST ? "newest" :
+		o->fail_on == HISTORY_FAIL_REGRESSION ? "regression" : "none");
+	/* The --db spec: a PostgreSQL password never reaches the page. */
+	history_db_spec_show(source, shown, sizeof(shown));
+	esc(f, shown);
+	fputs("</p>\n</header>\n", f);
 }
 
-static void cp_table(FILE *f, const struct history_result *r)
+/* "+15.0% slower (95%: +12.0% to +18.1%)" in the metric's own words. */
+static void headline(FILE *f, const struct history_result *r,
+		     const struct history_cp *cp)
 {
-	size_t i;
+	const char *unit = plot_metric_unit(r->s->metric);
+	bool time = !strcmp(unit, "µs") || !strcmp(unit, "ns") ||
+		    !strcmp(unit, "ms") || !strcmp(unit, "s");
+	const char *how = cp->c.ch.rel > 0 ? (time ? "slower" : "higher") :
+			  (time ? "faster" : "lower");
+	double ref = fmax(fabs(cp->c.a.mean), fabs(cp->c.b.mean));
 
-	if (!r->ncp) {
-		fputs("<p>No change point.</p>\n", f);
+	fprintf(f, "<p class=\"headline\"><span class=\"kind %s\">", kind_class(cp->kind));
+	esc(f, hcp_kind_name(cp->kind));
+	fputs("</span> <b>", f);
+	pct(f, cp->c.ch.rel);
+	fprintf(f, "</b> %s <span class=\"ci\">(95%%: ", how);
+	pct(f, cp->c.ch.lo);
+	fputs(" to ", f);
+	pct(f, cp->c.ch.hi);
+	fputs(")</span> since ", f);
+	when(f, r->s->nights[cp->night].started);
+	fputs(": mean ", f);
+	value(f, r->s->metric, cp->c.a.mean, ref);
+	fputs(" → ", f);
+	value(f, r->s->metric, cp->c.b.mean, ref);
+	fprintf(f, " (%s is better)</p>\n", better_name(r->better));
+}
+
+static void fact(FILE *f, const char *name)
+{
+	fprintf(f, "<tr><th>%s</th><td>", name);
+}
+
+/*
+ * How sure: the p-value, the nights on either side, and what this history
+ * can detect; a change smaller than that was found all the same, and the
+ * reader is told why its size is uncertain rather than left to wonder.
+ */
+static void evidence(FILE *f, const struct history_cp *cp)
+{
+	const struct history_confirm *c = &cp->c;
+
+	fact(f, "evidence");
+	fprintf(f, "p %.2g · %zu night%s (%zu runs) before, %zu night%s (%zu runs) after",
+		c->p, c->nights_a, c->nights_a == 1 ? "" : "s", c->na,
+		c->nights_b, c->nights_b == 1 ? "" : "s", c->nb);
+	if (c->outliers_a + c->outliers_b)
+		fprintf(f, " · %zu outlier night%s left out",
+			c->outliers_a + c->outliers_b,
+			c->outliers_a + c->outliers_b == 1 ? "" : "s");
+	fputs("</td></tr>\n", f);
+	if (!isfinite(c->mde))
 		return;
+	fact(f, "sensitivity");
+	fputs("changes of ±", f);
+	fprintf(f, "%.1f%%", c->mde * 100);
+	fputs(" or more are found 8 times in 10 with this noise and these runs", f);
+	if (isfinite(c->ch.rel) && fabs(c->ch.rel) < c->mde) {
+		fputs("</td></tr>\n", f);
+		fact(f, "note");
+		fputs("<span class=\"note\">this change, ", f);
+		pct(f, c->ch.rel);
+		fputs(", is smaller than that: it was significant all the same, "
+		      "but a change this small is often missed, and its size is "
+		      "uncertain (see the 95% interval)</span>", f);
 	}
-	fputs("<table class=\"cps\">\n<tr><th>night</th><th>kind</th><th>change</th><th>95% interval</th><th>p</th><th>smallest detectable</th><th>nights before/after</th><th>last good</th><th>first bad</th><th>bisect</th></tr>\n",
-	      f);
-	for (i = r->ncp; i-- > 0;) {
-		const struct history_cp *cp = &r->cp[i];
+	fputs("</td></tr>\n", f);
+}
 
-		fputs("<tr>", f);
-		td(f, or_dash(r->s->nights[cp->night].started));
-		fprintf(f, "<td class=\"%s\">", kind_class(cp->kind));
-		esc(f, hcp_kind_name(cp->kind));
-		fputs("</td><td class=\"num\">", f);
-		pct(f, cp->c.ch.rel);
-		fputs("</td><td class=\"num\">", f);
-		pct(f, cp->c.ch.lo);
-		fputs(" .. ", f);
-		pct(f, cp->c.ch.hi);
-		fputs("</td>", f);
-		td_p(f, cp->c.p);
-		fputs("<td class=\"num\">", f);
-		pct(f, cp->c.mde);
-		fprintf(f, "</td><td class=\"num\">%zu / %zu</td>", cp->c.nights_a,
-			cp->c.nights_b);
-		td(f, or_dash(r->s->nights[cp->good].kernel_id));
-		td(f, or_dash(r->s->nights[cp->night].kernel_id));
-		fputs("<td>", f);
-		if (cp->bisect) {
-			fputs("<code>", f);
-			esc(f, cp->bisect);
-			fputs("</code>", f);
-		}
+static void kernels(FILE *f, const struct history_result *r,
+		    const struct history_cp *cp)
+{
+	const struct history_series *s = r->s;
+
+	fact(f, hcp_first_term(cp->kind));
+	code(f, s->nights[cp->night].kernel_id);
+	fputs(" <span class=\"dim\">night ", f);
+	when(f, s->nights[cp->night].started);
+	fputs("</span></td></tr>\n", f);
+	fact(f, hcp_last_term(cp->kind));
+	code(f, s->nights[cp->good].kernel_id);
+	fputs(" <span class=\"dim\">night ", f);
+	when(f, s->nights[cp->good].started);
+	fputs("</span></td></tr>\n", f);
+	if (cp->bisect) {
+		fact(f, "bisect");
+		code(f, cp->bisect);
 		fputs("</td></tr>\n", f);
 	}
-	fputs("</table>\n", f);
+	if (cp->host_changed) {
+		fact(f, "host");
+		fputs("the host's fingerprint changed within a night of it (microcode, BIOS, kernel command line, ...): "
+		      "not blamed on the kernel", f);
+		fputs("</td></tr>\n", f);
+	}
 }
 
-static void nights_table(FILE *f, const struct history_series *s)
+static void gate_line(FILE *f, const struct history_result *r,
+		      const struct history_digest_item *d,
+		      const struct history_check_opts *o)
 {
-	size_t i;
-
-	fprintf(f, "<details><summary>%zu nights</summary>\n<table class=\"nights\">\n<tr><th>started</th><th>kernel</th><th>release</th><th>host fingerprint</th><th>n</th><th>mean</th></tr>\n",
-		s->n_nights);
-	for (i = s->n_nights; i-- > 0;) {
-		const struct history_night *n = &s->nights[i];
-		char fp[16];
-
-		snprintf(fp, sizeof(fp), "%.12s", or_dash(n->host_fingerprint));
-		fputs("<tr>", f);
-		td(f, or_dash(n->started));
-		td(f, or_dash(n->kernel_id));
-		td(f, or_dash(n->kernel_release));
-		td(f, fp);
-		fprintf(f, "<td class=\"num\">%zu</td>", n->n);
-		td_num(f, history_night_mean(n));
-		fputs("</tr>\n", f);
-	}
-	fputs("</table></details>\n", f);
+	fact(f, "gate");
+	if (d->fails)
+		fputs("<b class=\"failtext\">fails</b> the gate", f);
+	else if (d->a == HA_OPEN)
+		fprintf(f, "open, but passes the gate (<code>--fail-on %s</code>): it did not start on the newest night",
+			o->fail_on == HISTORY_FAIL_NEWEST ? "newest" : "none");
+	else
+		fputs("passes", f);
+	fprintf(f, " · %zu nights in this series", r->n_used);
+	fputs("</td></tr>\n", f);
 }
 
 static bool exists_in(const char *dir, const char *name)
@@ -216,84 +250,223 @@ static bool exists_in(const char *dir, const char *name)
 	return !access(path, R_OK);
 }
 
-static void series_section(FILE *f, const struct history_result *r,
-			   size_t i, const char *dir)
+static void chart(FILE *f, const struct history_result *r, const char *dir,
+		  bool drawn)
 {
-	const struct history_series *s = r->s;
 	char stem[1024], png[1100], svg[1100], name[1024];
 
-	history_plot_stem(s, stem, sizeof(stem));
+	if (!drawn) {
+		fputs("<p class=\"dim\">(no chart: more changes than the page draws; "
+		      "<code>thpbench history plot --case ...</code> draws it)</p>\n", f);
+		return;
+	}
+	history_plot_stem(r->s, stem, sizeof(stem));
 	snprintf(png, sizeof(png), "%s.png", stem);
 	snprintf(svg, sizeof(svg), "%s.svg", stem);
-	fputs("<section id=\"", f);
-	series_anchor(f, i);
-	fputs("\">\n<h2>", f);
-	esc(f, history_series_name(s, name, sizeof(name)));
-	fputs("</h2>\n<p>suite hash <code>", f);
-	esc(f, or_dash(s->suite_hash));
-	fprintf(f, "</code>, %s is better</p>\n", better_name(r->better));
-	if (exists_in(dir, png)) {
-		fputs("<p><a href=\"", f);
-		esc(f, exists_in(dir, svg) ? svg : png);
-		fputs("\"><img src=\"", f);
-		esc(f, png);
-		fputs("\" width=\"1000\" height=\"600\" alt=\"trend of ", f);
-		esc(f, name);
-		fputs("\"></a></p>\n", f);
-	} else {
-		fputs("<p>(chart not drawn: gnuplot missing; the .gp and .dat files are there)</p>\n",
+	if (!exists_in(dir, png)) {
+		fputs("<p class=\"dim\">(chart not drawn: gnuplot missing; the .gp and .dat files are there)</p>\n",
 		      f);
+		return;
 	}
-	cp_table(f, r);
-	nights_table(f, s);
-	fputs("</section>\n", f);
+	fputs("<a href=\"", f);
+	esc(f, exists_in(dir, svg) ? svg : png);
+	fputs("\"><img src=\"", f);
+	esc(f, png);
+	fputs("\" width=\"1000\" height=\"600\" alt=\"trend of ", f);
+	esc(f, history_series_name(r->s, name, sizeof(name)));
+	fputs("\"></a>\n", f);
+}
+
+static void card(FILE *f, const struct history_result *r,
+		 const struct history_digest_item *d,
+		 const struct history_check_opts *o, const char *dir, bool drawn)
+{
+	const struct history_cp *cp = d->cp;
+	size_t i, earlier = 0;
+
+	for (i = 0; i < r->ncp; i++)
+		earlier += &r->cp[i] != cp && r->cp[i].kind != HCP_REJECTED &&
+			   r->cp[i].night < cp->night;
+	fprintf(f, "<article class=\"card %s%s\" id=\"", kind_class(cp->kind),
+		d->fails ? " failing" : "");
+	card_id(f, d->idx);
+	fputs("\">\n<h3>", f);
+	code(f, r->s->case_id);
+	fputs(" <span class=\"metric\">", f);
+	esc(f, or_dash(r->s->metric));
+	fputs("</span> <span class=\"dim\">", f);
+	esc(f, or_dash(r->s->host));
+	fputs(" / ", f);
+	esc(f, or_dash(r->s->suite));
+	fputs("</span></h3>\n", f);
+	headline(f, r, cp);
+	fputs("<div class=\"facts\"><table>\n", f);
+	kernels(f, r, cp);
+	evidence(f, cp);
+	gate_line(f, r, d, o);
+	if (earlier) {
+		fact(f, "earlier");
+		fprintf(f, "%zu earlier confirmed change%s in this series (the chart shows them)",
+			earlier, earlier == 1 ? "" : "s");
+		fputs("</td></tr>\n", f);
+	}
+	fputs("</table></div>\n", f);
+	chart(f, r, dir, drawn);
+	fputs("</article>\n", f);
+}
+
+static void section(FILE *f, const char *id, const char *title, size_t count,
+		    const char *none)
+{
+	fprintf(f, "<section id=\"%s\">\n<h2>%s <span class=\"count\">%zu</span></h2>\n",
+		id, title, count);
+	if (!count)
+		fprintf(f, "<p class=\"dim\">%s</p>\n", none);
+}
+
+/* The quiet series, folded: one row each, with what they are doing. */
+static void quiet(FILE *f, const struct history_result *r,
+		  const struct history_digest_item *d, size_t n, size_t count,
+		  size_t recent)
+{
+	size_t i;
+
+	fprintf(f, "<details id=\"quiet\">\n<summary>%zu quiet series: no confirmed change in their last %zu nights</summary>\n",
+		count, recent);
+	fputs("<div class=\"scroll\"><table class=\"quiet\">\n<tr><th>case</th><th>metric</th><th>host / suite</th><th class=\"num\">nights</th><th>newest</th><th class=\"num\">newest mean</th><th>last change</th></tr>\n",
+	      f);
+	for (i = 0; i < n; i++) {
+		const struct history_result *x = &r[d[i].idx];
+		const struct history_series *s = x->s;
+
+		if (d[i].a != HA_QUIET)
+			continue;
+		fputs("<tr><td>", f);
+		code(f, s->case_id);
+		fputs("</td><td>", f);
+		esc(f, or_dash(s->metric));
+		fputs("</td><td>", f);
+		esc(f, or_dash(s->host));
+		fputs(" / ", f);
+		esc(f, or_dash(s->suite));
+		fprintf(f, "</td><td class=\"num\">%zu</td><td>", x->n_used);
+		if (x->newest != SIZE_MAX)
+			when(f, s->nights[x->newest].started);
+		fputs("</td><td class=\"num\">", f);
+		value(f, s->metric, history_newest_mean(x), NAN);
+		fputs("</td><td>", f);
+		if (d[i].cp) {
+			fprintf(f, "<span class=\"kind %s\">", kind_class(d[i].cp->kind));
+			esc(f, hcp_kind_name(d[i].cp->kind));
+			fputs("</span> ", f);
+			pct(f, d[i].cp->c.ch.rel);
+			fputs(" since ", f);
+			when(f, s->nights[d[i].cp->night].started);
+		} else {
+			fputs("none", f);
+		}
+		fputs("</td></tr>\n", f);
+	}
+	fputs("</table></div>\n</details>\n", f);
+}
+
+static void how_to_read(FILE *f, const struct history_check_opts *o,
+			size_t recent)
+{
+	fprintf(f, "<details id=\"about\">\n<summary>How to read this page</summary>\n"
+		"<p>Each series is one host, suite version, case and metric, a point per night. "
+		"Change points come from E-Divisive means on the night means and are confirmed on the "
+		"repetitions and on the night means of up to %zu nights either side "
+		"(Welch and Mann-Whitney must agree, at %.0f%% confidence, beyond a %.1f%% noise threshold). "
+		"<b>Open regressions</b>: the series fails the gate, or its latest confirmed change is a "
+		"regression still in effect. <b>Recent changes</b>: a confirmed change within a series' last "
+		"%zu nights. The interval is the change's 95%% confidence interval; <b>sensitivity</b> is the "
+		"change these nights and runs detect 8 times in 10. An environment change coincides with a "
+		"change of the host's fingerprint and is not blamed on the kernel.</p>\n</details>\n",
+		o->confirm_nights, o->confirm.confidence * 100,
+		o->confirm.threshold * 100, recent);
 }
 
 static void write_page(FILE *f, const struct history_result *r, size_t n,
 		       const struct history_check_opts *o, const char *source,
-		       const char *dir)
+		       const char *dir, const bool *drawn,
+		       const struct history_digest_item *d,
+		       const size_t counts[3], size_t recent)
 {
-	size_t *idx = history_order(r, n, o->fail_on), i, fails = 0;
-	char now[32], shown[1024];
+	char now[32];
 	time_t t = time(NULL);
 	struct tm tm;
+	size_t i;
 
 	gmtime_r(&t, &tm);
-	strftime(now, sizeof(now), "%Y-%m-%dT%H:%M:%SZ", &tm);
-	for (i = 0; i < n; i++)
-		fails += history_result_fails(&r[i], o->fail_on);
-	fprintf(f, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>thpbench history</title>\n<style>\n%s</style>\n</head>\n<body>\n<h1>thpbench nightly history</h1>\n<p>",
-		style);
-	/* The --db spec: a PostgreSQL password never reaches the page. */
-	history_db_spec_show(source, shown, sizeof(shown));
-	esc(f, shown);
-	fprintf(f, ", %zu series, written %s.</p>\n<p id=\"gate\" class=\"%s\">Gate: %s",
-		n, now, fails ? "fail" : "pass", fails ? "FAILED" : "passed");
-	if (fails)
-		fprintf(f, " (%zu series)", fails);
-	fputs("</p>\n", f);
-	verdict_table(f, r, idx, n, o);
-	for (i = 0; i < n; i++)
-		series_section(f, &r[idx[i]], idx[i], dir);
-	fputs("</body>\n</html>\n", f);
-	free(idx);
+	strftime(now, sizeof(now), "%Y-%m-%d %H:%M UTC", &tm);
+	fprintf(f, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+		"<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
+		"<title>%s: thpbench nightly</title>\n<style>\n%s</style>\n</head>\n<body>\n",
+		n && d[0].fails ? "FAIL" : "PASS", history_report_css);
+	fputs("<main>\n", f);
+	verdict(f, r, n, d, counts, o, source);
+	section(f, "open", "Open regressions", counts[HA_OPEN],
+		"None: no series fails the gate or has a regression in effect.");
+	fputs("<div class=\"cards\">\n", f);
+	for (i = 0; i < n && d[i].a == HA_OPEN; i++)
+		card(f, &r[d[i].idx], &d[i], o, dir, drawn[i]);
+	fputs("</div>\n</section>\n", f);
+	fprintf(f, "<section id=\"recent\">\n<h2>Changes in the last %zu nights <span class=\"count\">%zu</span></h2>\n",
+		recent, counts[HA_RECENT]);
+	if (!counts[HA_RECENT])
+		fputs("<p class=\"dim\">None.</p>\n", f);
+	fputs("<div class=\"cards\">\n", f);
+	for (; i < n && d[i].a == HA_RECENT; i++)
+		card(f, &r[d[i].idx], &d[i], o, dir, drawn[i]);
+	fputs("</div>\n</section>\n", f);
+	quiet(f, r, d, n, counts[HA_QUIET], recent);
+	how_to_read(f, o, recent);
+	fprintf(f, "<footer class=\"dim\">written by thpbench history report, %s</footer>\n</main>\n</body>\n</html>\n",
+		now);
+}
+
+/* Draw the charts of the first max open or recent entries; drawn[i] says. */
+static int draw(const struct history_result *r,
+		const struct history_digest_item *d, size_t n, size_t max,
+		const char *dir, bool *drawn)
+{
+	struct plot_set ps = { 0 };
+	char err[4096];
+	size_t i, k = 0;
+	int rc = 0;
+
+	if (mkdir_p(dir, 0755)) {
+		tb_err("%s: cannot create: %s", dir, strerror(errno));
+		return -1;
+	}
+	for (i = 0; i < n && d[i].a != HA_QUIET && k < max; i++, k++) {
+		if (history_plot(&r[d[i].idx], 1, dir, &ps, err, sizeof(err))) {
+			tb_err("history report: %s", err);
+			rc = -1;
+			break;
+		}
+		drawn[i] = true;
+	}
+	if (!rc && plot_render(&ps, stderr) == PLOT_FAILED)
+		rc = -1;
+	plot_set_free(&ps);
+	return rc;
 }
 
 int history_report(const struct history_result *r, size_t n,
 		   const struct history_check_opts *o, const char *source,
 		   const char *dir)
 {
-	struct plot_set ps = { 0 };
-	char err[4096], *path, *tmp;
-	size_t len = strlen(dir) + 64;
-	FILE *f;
+	size_t counts[3], len = strlen(dir) + 64, recent = HISTORY_RECENT_NIGHTS;
+	struct history_digest_item *d = history_digest(r, n, o->fail_on, recent,
+						       counts);
+	bool *drawn = xcalloc(n ? n : 1, sizeof(*drawn));
+	char *path = NULL, *tmp = NULL;
 	int rc = -1;
+	FILE *f;
 
-	if (history_plot(r, n, dir, &ps, err, sizeof(err))) {
-		tb_err("history report: %s", err);
-		goto out;
-	}
-	if (plot_render(&ps, stderr) == PLOT_FAILED)
+	if (draw(r, d, n, HISTORY_REPORT_CHARTS, dir, drawn))
 		goto out;
 	path = xmalloc(len);
 	tmp = xmalloc(len);
@@ -302,21 +475,19 @@ int history_report(const struct history_result *r, size_t n,
 	f = fopen(tmp, "w");
 	if (!f) {
 		tb_err("%s: cannot create: %s", tmp, strerror(errno));
-	} else {
-		int bad;
-
-		write_page(f, r, n, o, source, dir);
-		bad = ferror(f);
-		if (fclose(f) || bad || rename(tmp, path)) {
-			tb_err("%s: write failed: %s", path, strerror(errno));
-			unlink(tmp);
-		} else {
-			rc = 0;
-		}
+		goto out;
 	}
+	write_page(f, r, n, o, source, dir, drawn, d, counts, recent);
+	if (ferror(f) | fclose(f) || rename(tmp, path)) {
+		tb_err("%s: write failed: %s", path, strerror(errno));
+		unlink(tmp);
+		goto out;
+	}
+	rc = 0;
+out:
 	free(path);
 	free(tmp);
-out:
-	plot_set_free(&ps);
+	free(drawn);
+	free(d);
 	return rc;
 }

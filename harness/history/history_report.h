@@ -1,19 +1,29 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * history_report - a static HTML page of a checked history: DIR/index.html
- * next to the charts of history_plot.h (drawn here), no script, no style
- * or font from the network: it opens from the file system in any browser
- * and can be published as a CI artifact as is.
+ * history_report - a static HTML page of a checked history, read in ten
+ * seconds: DIR/index.html next to the charts of history_plot.h (drawn
+ * here), no script, no style or font from the network: it opens from the
+ * file system in any browser and can be published as a CI artifact.
  *
- * The page: the gate's outcome; the newest night's verdicts (a table, id
- * "verdicts", one row per series in history_format.h's order: whether it
- * fails the gate, the newest night and kernel, its mean, and what the
- * newest change point says); then per series its chart (PNG, linked to
- * the SVG), its change points (kind, change with interval, p, smallest
- * detectable change, last good and first bad kernels, the bisect line) and
- * its nights in a <details> table. Every text from the database is
- * HTML-escaped (history_xml_escape). Without gnuplot the page says so
- * where a chart would be.
+ * The page (the model: asv's regressions list, 0-day's mails):
+ *   - the gate's verdict, large: PASS or FAIL, how many series fail it,
+ *     how many regressions are open, changes are recent, series are
+ *     quiet; the newest night, its kernel and host (id "gate");
+ *   - "Open regressions" (id "open") and "Changes in the last 14 nights"
+ *     (id "recent"), in history_digest.h's order: a card per series with
+ *     its change (kind, size, 95% interval, the means before and after),
+ *     first bad and last good kernels, the bisect line, the evidence (p,
+ *     nights, runs), the size these nights detect (and, for a smaller
+ *     change, why it was found and why its size is uncertain), the gate,
+ *     and its trend chart;
+ *   - the quiet series folded away (<details id="quiet">), a row each;
+ *   - how to read the page, folded.
+ * Charts are drawn for the first HISTORY_REPORT_CHARTS cards only (a host
+ * change can move every series at once), and a chart whose script and
+ * data did not change since the last report into DIR is not drawn again
+ * (plot_set.h). Every text from the database is HTML-escaped
+ * (history_xml_escape). Without gnuplot the page says so where a chart
+ * would be.
  */
 #ifndef THPBENCH_HISTORY_REPORT_H
 #define THPBENCH_HISTORY_REPORT_H
@@ -21,6 +31,8 @@
 #include <stddef.h>
 
 #include "history_check.h"
+
+#define HISTORY_REPORT_CHARTS 40
 
 /*
  * Write dir/index.html and the charts. source names the database (shown,

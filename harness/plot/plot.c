@@ -54,6 +54,8 @@ enum plot_render_status plot_render(struct plot_set *ps, FILE *msg)
 	size_t i;
 	int rc;
 
+	for (i = 0; i < ps->nkept; i++)
+		add_images(ps, ps->kept[i], true);
 	if (!ps->nscripts)
 		return PLOT_DRAWN;
 	if (gnuplot_find(gnuplot, sizeof(gnuplot))) {

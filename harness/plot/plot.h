@@ -66,7 +66,8 @@ enum plot_render_status {
 };
 
 /*
- * Run gnuplot on every script of ps and record the images drawn. What
+ * Run gnuplot on every script of ps and record the images drawn (and
+ * those of the charts kept as they were, plot_set.h). What
  * gnuplot prints (a warning, an error) is passed on to stderr naming the
  * script. gnuplot missing: one line on msg, GNUPLOT_INSTALL_HINT.
  */

@@ -7,6 +7,7 @@
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "util/hash.h"
 #include "util/util.h"
@@ -27,6 +28,76 @@ static char *join(const char *dir, const char *stem, const char *suffix)
 
 	snprintf(p, n, "%s/%s.%s", dir, stem, suffix);
 	return p;
+}
+
+/* Where a file is written before settle() compares it: PATH.new. */
+static char *new_name(const char *path)
+{
+	size_t n = strlen(path) + 5;
+	char *p = xmalloc(n);
+
+	snprintf(p, n, "%s.new", path);
+	return p;
+}
+
+/* Whether two files hold the same bytes (false when either is unreadable). */
+static bool same_content(const char *a, const char *b)
+{
+	FILE *fa = fopen(a, "rb"), *fb = fa ? fopen(b, "rb") : NULL;
+	char ba[8192], bb[8192];
+	bool same = fa && fb;
+	size_t na, nb;
+
+	while (same) {
+		na = fread(ba, 1, sizeof(ba), fa);
+		nb = fread(bb, 1, sizeof(bb), fb);
+		same = na == nb && !memcmp(ba, bb, na);
+		if (na < sizeof(ba))
+			break;
+	}
+	if (same)
+		same = !ferror(fa) && !ferror(fb);
+	if (fa)
+		fclose(fa);
+	if (fb)
+		fclose(fb);
+	return same;
+}
+
+/*
+ * path.new is written: when path holds the same bytes, drop path.new and
+ * leave path (and its mtime) alone; else move path.new over it and note
+ * the change. -1 with err set when the rename fails.
+ */
+static int settle(const char *path, bool *changed, char *err, size_t errlen)
+{
+	char *tmp = new_name(path);
+	int rc = 0;
+
+	if (same_content(tmp, path)) {
+		unlink(tmp);
+	} else if (rename(tmp, path)) {
+		snprintf(err, errlen, "%s: cannot write: %s", path,
+			 strerror(errno));
+		unlink(tmp);
+		rc = -1;
+	} else {
+		*changed = true;
+	}
+	free(tmp);
+	return rc;
+}
+
+/* Both images of the chart are there (drawn by an earlier run). */
+static bool images_there(const struct gp_chart *ch)
+{
+	char *png = join(ch->dir, ch->stem, "png");
+	char *svg = join(ch->dir, ch->stem, "svg");
+	bool there = !access(png, R_OK) && !access(svg, R_OK);
+
+	free(png);
+	free(svg);
+	return there;
 }
 
 /* The script's way back to its own directory: dirname(ARG0) in gnuplot. */
@@ -54,7 +125,7 @@ static void write_comment(FILE *f, const char *text)
 int gp_open(struct gp_chart *ch, struct plot_set *ps, const char *dir,
 	    const char *stem, const char *what, char *err, size_t errlen)
 {
-	char *path = join(dir, stem, "gp");
+	char *path = join(dir, stem, "gp.new");
 	size_t i;
 
 	memset(ch, 0, sizeof(*ch));
@@ -85,8 +156,11 @@ int gp_open(struct gp_chart *ch, struct plot_set *ps, const char *dir,
 FILE *gp_data(struct gp_chart *ch, const char *suffix, char *name,
 	      size_t namelen, char *err, size_t errlen)
 {
-	char *path = join(ch->dir, ch->stem, suffix);
+	char *final = join(ch->dir, ch->stem, suffix);
+	char *path = new_name(final);
 	FILE *f = fopen(path, "w");
+
+	free(final);
 
 	if (!f)
 		snprintf(err, errlen, "%s: cannot create: %s", path,
@@ -108,6 +182,10 @@ int gp_data_close(struct gp_chart *ch, FILE *f, const char *name, char *err,
 	if (fclose(f) || bad) {
 		snprintf(err, errlen, "%s: write failed: %s", path,
 			 strerror(errno));
+		free(path);
+		return -1;
+	}
+	if (settle(path, &ch->changed, err, errlen)) {
 		free(path);
 		return -1;
 	}
@@ -154,8 +232,16 @@ int gp_close(struct gp_chart *ch, char *err, size_t errlen)
 		chart_free(ch);
 		return -1;
 	}
+	if (settle(path, &ch->changed, err, errlen)) {
+		free(path);
+		chart_free(ch);
+		return -1;
+	}
 	plot_set_add_file(ch->ps, path);
-	plot_set_add_script(ch->ps, path);
+	if (!ch->changed && images_there(ch))
+		plot_set_add_kept(ch->ps, path);
+	else
+		plot_set_add_script(ch->ps, path);
 	free(path);
 	chart_free(ch);
 	return 0;
@@ -165,6 +251,12 @@ void gp_abort(struct gp_chart *ch)
 {
 	if (ch->gp)
 		fclose(ch->gp);
+	if (ch->dir) {
+		char *path = join(ch->dir, ch->stem, "gp.new");
+
+		unlink(path);
+		free(path);
+	}
 	chart_free(ch);
 }
 

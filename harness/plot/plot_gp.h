@@ -16,6 +16,7 @@
 #ifndef THPBENCH_PLOT_GP_H
 #define THPBENCH_PLOT_GP_H
 
+#include <stdbool.h>
 #include <stdio.h>
 
 #include "plot_set.h"
@@ -29,6 +30,7 @@ struct gp_chart {
 	struct plot_set *ps;
 	char *dir, *stem;
 	FILE *gp;
+	bool changed;		/* a file differs from what was there */
 };
 
 /*

@@ -22,9 +22,15 @@ void plot_set_add_script(struct plot_set *ps, const char *path)
 	strv_push(&ps->scripts, &ps->nscripts, &ps->scap, path);
 }
 
+void plot_set_add_kept(struct plot_set *ps, const char *path)
+{
+	strv_push(&ps->kept, &ps->nkept, &ps->kcap, path);
+}
+
 void plot_set_free(struct plot_set *ps)
 {
 	free_strv(ps->scripts, ps->nscripts);
+	free_strv(ps->kept, ps->nkept);
 	free_strv(ps->files, ps->nfiles);
 	free_strv(ps->images, ps->nimages);
 	memset(ps, 0, sizeof(*ps));
