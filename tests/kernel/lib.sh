@@ -96,3 +96,38 @@ bzImage: $(OBJS)
 	@bash scripts/fake-image.sh $(O)/arch/x86/boot/bzImage 6.1.0$(LV)
 MK
 }
+
+# A one-patch series in DIR for fake_kernel_tree: mm/mremap.c's line
+# changed ("int mremap = 1;").
+fake_series()
+{
+	mkdir -p "$1"
+	cat > "$1/0001-mm-one-line.patch" <<'PATCH'
+From: t <t@localhost>
+Subject: [PATCH] mm: one line
+
+Signed-off-by: t <t@localhost>
+---
+--- a/mm/mremap.c
++++ b/mm/mremap.c
+@@ -1 +1 @@
+-int mremap;
++int mremap = 1;
+PATCH
+}
+
+# SIGINT to the process group of job PID, as a terminal sends it; waits
+# up to 10 s for it to end (then kills the group and fails, naming WHAT)
+# and sets int_rc to its exit status.
+interrupt_job()
+{
+	local pid=$1 what=$2
+	kill -INT -- "-$pid"
+	for _ in $(seq 1 100); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+	if kill -0 "$pid" 2>/dev/null; then
+		fail "$what: still running 10 s after SIGINT"
+		kill -KILL -- "-$pid" 2>/dev/null
+	fi
+	int_rc=0
+	wait "$pid" || int_rc=$?
+}

@@ -196,15 +196,8 @@ for _ in $(seq 1 100); do
 	grep -q 'thpbench-init: label' "$t_tmp/int/console-A-1.log" 2>/dev/null && break
 	sleep 0.1
 done
-kill -INT -- "-$apid"
-for _ in $(seq 1 100); do kill -0 "$apid" 2>/dev/null || break; sleep 0.1; done
-if kill -0 "$apid" 2>/dev/null; then
-	fail "ab.sh still running 10 s after SIGINT"
-	kill -KILL -- "-$apid" 2>/dev/null
-fi
-rc=0
-wait "$apid" || rc=$?
-[ "$rc" = 130 ] || fail "ab.sh after SIGINT: exit $rc, want 130 ($(tail -n 2 "$t_tmp/int.out"))"
+interrupt_job "$apid" "ab.sh during a boot"
+[ "$int_rc" = 130 ] || fail "ab.sh after SIGINT: exit $int_rc, want 130 ($(tail -n 2 "$t_tmp/int.out"))"
 sleep 0.5
 left=$(leftovers)
 [ -z "$left" ] || fail "processes left after SIGINT: $left"
@@ -215,19 +208,7 @@ left=$(leftovers)
 # stop, the build lock is free for the next run, exit 130, and no results
 # directory is left (nothing was booted).
 fake_kernel_tree "$t_tmp/linux"
-mkdir -p "$t_tmp/fake-series"
-cat > "$t_tmp/fake-series/0001-mm-one-line.patch" <<'PATCH'
-From: t <t@localhost>
-Subject: [PATCH] mm: one line
-
-Signed-off-by: t <t@localhost>
----
---- a/mm/mremap.c
-+++ b/mm/mremap.c
-@@ -1 +1 @@
--int mremap;
-+int mremap = 1;
-PATCH
+fake_series "$t_tmp/fake-series"
 hang=$((7000000 + $$))
 bdir=$t_tmp/build-int
 n0=$(ndirs)
@@ -242,15 +223,8 @@ for _ in $(seq 1 200); do
 	sleep 0.1
 done
 pgrep -f "sleep $hang" > /dev/null || fail "the stand-in build never started ($(tail -n 3 "$t_tmp/bint.out"))"
-kill -INT -- "-$apid"
-for _ in $(seq 1 100); do kill -0 "$apid" 2>/dev/null || break; sleep 0.1; done
-if kill -0 "$apid" 2>/dev/null; then
-	fail "ab.sh still running 10 s after SIGINT during a build"
-	kill -KILL -- "-$apid" 2>/dev/null
-fi
-rc=0
-wait "$apid" || rc=$?
-[ "$rc" = 130 ] || fail "SIGINT during a build: exit $rc, want 130 ($(tail -n 2 "$t_tmp/bint.out"))"
+interrupt_job "$apid" "ab.sh during a build"
+[ "$int_rc" = 130 ] || fail "SIGINT during a build: exit $int_rc, want 130 ($(tail -n 2 "$t_tmp/bint.out"))"
 sleep 0.5
 left=$(pgrep -af "sleep $hang" || true)
 [ -z "$left" ] || fail "the build kept running after SIGINT: $left"

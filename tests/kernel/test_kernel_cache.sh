@@ -19,19 +19,7 @@ fake_kernel_tree "$src"
 export THPBENCH_BUILD_DIR=$t_tmp/build
 bk() { "$KP/scripts/build-kernel.sh" --kernel-src "$src" --jobs 1 "$@"; }
 
-mkdir -p "$t_tmp/s1"
-cat > "$t_tmp/s1/0001-mm-one-line.patch" <<'PATCH'
-From: t <t@localhost>
-Subject: [PATCH] mm: one line
-
-Signed-off-by: t <t@localhost>
----
---- a/mm/mremap.c
-+++ b/mm/mremap.c
-@@ -1 +1 @@
--int mremap;
-+int mremap = 1;
-PATCH
+fake_series "$t_tmp/s1"
 # The same patch under another file name, as b4 or an mbox names it.
 mkdir -p "$t_tmp/s2"
 cp "$t_tmp/s1/0001-mm-one-line.patch" "$t_tmp/s2/0001-v2-mm-one-line.patch"

@@ -215,6 +215,18 @@ static void write_ab_side(const char *from, const char *to, const char *rel,
 	json_decref(r);
 }
 
+/* A.json and B.json in a new directory dir (a mkdtemp template). */
+static void ab_pair(char *dir, char *a, char *b, size_t len)
+{
+	assert_non_null(mkdtemp(dir));
+	snprintf(a, len, "%s/A.json", dir);
+	snprintf(b, len, "%s/B.json", dir);
+	write_ab_side(FIX "base.json", a, "6.1.192-tb-3f9a2c1e",
+		      "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef");
+	write_ab_side(FIX "new.json", b, "6.1.192-tb-77aa01bc",
+		      "fedcba9876543210fedcba9876543210fedcba9876543210fedcba9876543210");
+}
+
 /*
  * What an A/B run compares: long absolute paths in the command to
  * reproduce and two config digests that differ. 72 columns all the same,
@@ -230,13 +242,7 @@ static void test_email_ab(void **state)
 	int rc, i;
 
 	(void)state;
-	assert_non_null(mkdtemp(dir));
-	snprintf(a, sizeof(a), "%s/A.json", dir);
-	snprintf(b, sizeof(b), "%s/B.json", dir);
-	write_ab_side(FIX "base.json", a, "6.1.192-tb-3f9a2c1e",
-		      "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef");
-	write_ab_side(FIX "new.json", b, "6.1.192-tb-77aa01bc",
-		      "fedcba9876543210fedcba9876543210fedcba9876543210fedcba9876543210");
+	ab_pair(dir, a, b, sizeof(a));
 	for (i = 0; argv[i]; i++)
 		g.argv[i] = argv[i];
 	out = run_compare(&g, &rc);
@@ -332,20 +338,14 @@ static void add_provenance(const char *path, const char *rel)
  */
 static void test_cover_ab(void **state)
 {
-	char dir[] = "/tmp/thpbench-cover-XXXXXX", a[64], b[64], *out, *p, *env;
+	char dir[] = "/tmp/thpbench-cover-XXXXXX", a[128], b[128], *out, *p, *env;
 	const char *argv[] = { "compare", a, b, "--format", "cover", "--chart",
 			       "plots/ab-split-thp-always-change.png", NULL };
 	struct golden g = { "cover-ab", 0, { 0 } };
 	int rc, i;
 
 	(void)state;
-	assert_non_null(mkdtemp(dir));
-	snprintf(a, sizeof(a), "%s/A.json", dir);
-	snprintf(b, sizeof(b), "%s/B.json", dir);
-	write_ab_side(FIX "base.json", a, "6.1.192-tb-3f9a2c1e",
-		      "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef");
-	write_ab_side(FIX "new.json", b, "6.1.192-tb-77aa01bc",
-		      "fedcba9876543210fedcba9876543210fedcba9876543210fedcba9876543210");
+	ab_pair(dir, a, b, sizeof(a));
 	add_provenance(a, "6.1.192-tb-3f9a2c1e");
 	add_provenance(b, "6.1.192-tb-77aa01bc");
 	for (i = 0; argv[i]; i++)

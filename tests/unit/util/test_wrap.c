@@ -7,34 +7,26 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "util/wrap.h"
 
-static char *render_text(int cols, const char *first, const char *cont,
-			 const char *text)
+/* What wrap_text() (command: wrap_command()) writes, as a string. */
+static char *render(bool command, int cols, const char *first,
+		    const char *cont, const char *text)
 {
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&buf, &len);
 
 	assert_non_null(f);
-	wrap_text(f, cols, first, cont, text);
-	fclose(f);
-	return buf;
-}
-
-static char *render_command(int cols, const char *first, const char *cont,
-			    const char *cmd)
-{
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&buf, &len);
-
-	assert_non_null(f);
-	wrap_command(f, cols, first, cont, cmd);
+	if (command)
+		wrap_command(f, cols, first, cont, text);
+	else
+		wrap_text(f, cols, first, cont, text);
 	fclose(f);
 	return buf;
 }
@@ -63,7 +55,7 @@ static void test_text(void **state)
 	const char *text = "differs: kernel: 6.1.192-tb-3f9a2c1e vs 6.1.192-tb-77aa01bc "
 		"(/work/main/results/ab-000-mremap-thp-pmd-move-20261201-101010/A.json) "
 		"and ±2% noise";
-	char *out = render_text(72, "  note: ", "    ", text);
+	char *out = render(false, 72, "  note: ", "    ", text);
 
 	(void)state;
 	assert_true(widest(out) <= 72);
@@ -74,7 +66,7 @@ static void test_text(void **state)
 	assert_non_null(strstr(out, "/\n    "));
 	assert_string_equal(strchr(out, '\n') ? "" : "x", "");
 	free(out);
-	out = render_text(20, "", "", "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa");
+	out = render(false, 20, "", "", "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa");
 	assert_true(widest(out) <= 20);
 	free(out);
 }
@@ -110,7 +102,7 @@ static void test_command(void **state)
 		"--suite kernel-patches/000-mremap-thp-pmd-move/suite.conf --reps 5 "
 		"--out /work/main/results/ab-000-mremap-thp-pmd-move-20261201-101010-and-even-longer-than-a-line-is "
 		"has\\ space 'single quoted word that is long enough to need the whole line or more, yes' x";
-	char *out = render_command(72, "  ", "    ", cmd), *words;
+	char *out = render(true, 72, "  ", "    ", cmd), *words;
 
 	(void)state;
 	assert_true(widest(out) <= 72);
