@@ -315,9 +315,11 @@ static char *first_line(const char *path)
 	if (read_file_str(path, buf, sizeof(buf)))
 		return xstrdup("(unreadable skip file)");
 	buf[strcspn(buf, "\n")] = 0;
+	/* Printable ASCII only: the reason reaches JSON (which wants valid
+	 * UTF-8), the text report and git-bisect.log. */
 	for (i = 0; buf[i]; i++)
-		if ((unsigned char)buf[i] < 0x20 || buf[i] == 0x7f)
-			buf[i] = ' ';
+		if ((unsigned char)buf[i] < 0x20 || (unsigned char)buf[i] >= 0x7f)
+			buf[i] = (unsigned char)buf[i] >= 0x80 ? '?' : ' ';
 	return xstrdup(*buf ? buf : "skipped");
 }
 

@@ -416,6 +416,38 @@ static void test_state_nothing(void **state)
 	fixture_free(&fx);
 }
 
+/* A skip reason with bytes that are no UTF-8 still makes valid JSON. */
+static void test_state_skip_bytes(void **state)
+{
+	struct fixture fx;
+	struct bisect_state s;
+	struct bisect_result r;
+	char err[1024];
+	json_t *j, *steps;
+	size_t i;
+	const char *why = NULL;
+
+	(void)state;
+	fixture_init(&fx, NULL);
+	for (i = 0; i < 4; i++)
+		add_run(&fx, i % 2 ? NC - 1 : 0, 4, i % 2 ? 256 : 0, NULL);
+	add_run(&fx, 3, 0, 0, "build: \xff\xfe\x01 bad");
+	assert_int_equal(bisect_state_load(fx.dir, &s, err, sizeof(err)), 0);
+	bisect_result_build(&r, &s);
+	j = bisect_report_json(&r);
+	assert_non_null(j);
+	steps = json_object_get(j, "steps");
+	for (i = 0; i < json_array_size(steps); i++)
+		if (json_is_string(json_object_get(json_array_get(steps, i), "skip")))
+			why = json_string_value(json_object_get(json_array_get(steps, i), "skip"));
+	assert_non_null(why);
+	assert_string_equal(why, "build: ??  bad");
+	json_decref(j);
+	bisect_result_free(&r);
+	bisect_state_free(&s);
+	fixture_free(&fx);
+}
+
 static void test_fit(void **state)
 {
 	char buf[64];
@@ -441,6 +473,7 @@ int main(void)
 		cmocka_unit_test(test_state_hostile),
 		cmocka_unit_test(test_state_good_skipped),
 		cmocka_unit_test(test_state_nothing),
+		cmocka_unit_test(test_state_skip_bytes),
 		cmocka_unit_test(test_fit),
 	};
 
