@@ -280,19 +280,21 @@ new_plan()
 load_plan()
 {
 	[ -f "$outdir/plan.json" ] || die "--resume '$outdir': no plan.json there (not a bisection's results directory)"
-	jq -e '.schema == "thpbench-bisect-plan/1"' "$outdir/plan.json" > /dev/null ||
-		die "$outdir/plan.json: not a bisection plan (schema)"
-	tree=$(jq_plan .tree)
-	good=$(jq_plan .good)
-	bad=$(jq_plan .bad)
-	config=$(jq_plan .driver.config)
-	boot=$(jq_plan .driver.boot)
-	accel=$(jq_plan .driver.accel)
-	mem=$(jq_plan .driver.mem)
-	smp=$(jq_plan .driver.smp)
-	timeout=$(jq_plan .driver.timeout)
-	jobs=$(jq_plan .driver.jobs)
-	kexec_initrd=$(jq -r '.driver.initrd // ""' "$outdir/plan.json")
+	local f
+	# One jq for all (a resume at every --kexec boot), NUL-separated.
+	mapfile -d '' f < <(jq -j 'if .schema != "thpbench-bisect-plan/1" then error("schema") else
+		[.tree, .good, .bad, .driver.config, .driver.boot, .driver.accel,
+		 .driver.mem, .driver.smp, .driver.timeout, .driver.jobs,
+		 (.driver.initrd // "")] | map(tostring + "\u0000") | add end' \
+		"$outdir/plan.json" 2>/dev/null)
+	[ "${#f[@]}" = 11 ] || die "$outdir/plan.json: not a bisection plan (schema thpbench-bisect-plan/1)"
+	tree=${f[0]} good=${f[1]} bad=${f[2]} config=${f[3]} boot=${f[4]} accel=${f[5]}
+	mem=${f[6]} smp=${f[7]} timeout=${f[8]} jobs=${f[9]} kexec_initrd=${f[10]}
+	case $boot in qemu|kexec) ;; *) die "$outdir/plan.json: driver.boot '$boot' is neither qemu nor kexec" ;; esac
+	case $accel in auto|kvm|tcg) ;; *) die "$outdir/plan.json: driver.accel '$accel'" ;; esac
+	posnum "$outdir/plan.json: driver.smp" "$smp"
+	posnum "$outdir/plan.json: driver.timeout" "$timeout"
+	posnum "$outdir/plan.json: driver.jobs" "$jobs"
 	suite=$outdir/suite.conf
 	git -C "$tree" rev-parse --verify -q "$bad^{commit}" > /dev/null ||
 		die "$outdir/plan.json: tree $tree no longer has $bad"
@@ -311,7 +313,8 @@ else
 fi
 exec 8> "$outdir/.lock"
 flock -n 8 || die "another bisect is running in $outdir"
-"$S/install-deps.sh" || die "missing Debian packages (see above)"
+# Packages are checked when a bisection starts, not at every resume.
+[ -n "$resume" ] || "$S/install-deps.sh" || die "missing Debian packages (see above)"
 need_cmd jq git setsid
 [ "$boot" != qemu ] || [ -n "${THPBENCH_QEMU:-}" ] || need_cmd qemu-system-x86_64
 [ -x "$TB" ] || die "harness/thpbench is not built (make)"

@@ -134,7 +134,7 @@ reps=$(gzip -dc "$initrd" | (cd "$(mktemp -d "$FAKE_KERNELS/cpio.XXXXXX")" && cp
 printf 'Linux version %s\r\nthpbench-init: label %s\r\n' "$label" "$label"
 out=$(mktemp "$FAKE_KERNELS/res.XXXXXX")
 "$(dirname "$0")/fake-results" "$level" "$reps" "$label" "$out"
-sleep 0.2
+sleep 0.05
 "$FAKE_INIT" --emit "$out" 0 | sed 's/$/\r/'
 rm -f "$out"
 FAKE
