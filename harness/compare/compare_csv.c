@@ -7,6 +7,7 @@
  * interval is at change_level; welch_p_adj = family * change_scale_p. */
 #include "compare_format.h"
 #include "compare_print.h"
+#include "util/util.h"
 
 #include <math.h>
 #include <stdint.h>
@@ -25,10 +26,12 @@ static void csv_str(FILE *out, const char *s, bool last)
 	fputc(last ? '\n' : ',', out);
 }
 
+/* Shortest round-trip form: 1e15 + 1 stays 1000000000000001. */
 static void csv_num(FILE *out, double v)
 {
-	if (!isnan(v) && !isinf(v))
-		fprintf(out, "%.10g", v);
+	char buf[40];
+
+	fputs(fmt_shortest(v, buf, sizeof(buf)), out);
 	fputc(',', out);
 }
 
@@ -62,7 +65,7 @@ static void csv_metric(FILE *out, const struct cmp_pair *p,
 	csv_num(out, m->info.threshold);
 	csv_side(out, &m->a);
 	csv_side(out, &m->b);
-	csv_num(out, m->w.diff);
+	csv_num(out, m->tested ? m->w.diff : NAN);
 	csv_num(out, m->tested ? m->w.ci_lo : NAN);
 	csv_num(out, m->tested ? m->w.ci_hi : NAN);
 	csv_num(out, m->tested ? m->w.t : NAN);
@@ -81,7 +84,7 @@ static void csv_metric(FILE *out, const struct cmp_pair *p,
 	csv_num(out, m->tested ? m->ch.w.diff : NAN);
 	csv_num(out, m->tested ? m->ch.w.ci_lo : NAN);
 	csv_num(out, m->tested ? m->ch.w.ci_hi : NAN);
-	csv_num(out, m->ch.w.p);
+	csv_num(out, m->tested ? m->ch.w.p : NAN);
 	if (m->judged)
 		fprintf(out, "%zu", m->family);
 	fputc(',', out);

@@ -5,6 +5,7 @@
  * is 2%); outliers are 0-based indices into the side's "values".
  */
 #include "compare_format.h"
+#include "results/json_text.h"
 #include "compare_print.h"
 
 #include <math.h>
@@ -156,8 +157,8 @@ void compare_print_json(const struct comparison *c, FILE *out)
 		json_object_set_new(t, verdict_name(v),
 				    json_integer((json_int_t)compare_count(c, v)));
 	json_object_set_new(root, "verdicts", t);
-	json_dumpf(root, out, JSON_INDENT(2) | JSON_PRESERVE_ORDER |
-		   JSON_REAL_PRECISION(10));
+	/* Numbers in their shortest round-trip form, never cut to 10 digits. */
+	json_text_write(root, out, 2);
 	fputc('\n', out);
 	json_decref(root);
 }

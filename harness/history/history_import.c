@@ -286,27 +286,25 @@ static int insert_run(struct history_db *db, const char *path,
 			      ARRAY_SIZE(p), p, first_id, id);
 }
 
-static bool value_usable(double v)
-{
-	return isfinite(v) && fabs(v) <= HISTORY_VALUE_MAX;
-}
 
 /* A metric of c with a value no statistic can take: said, left out. */
 static bool metric_left_out(const char *path, const struct tb_case *c,
 			    const char *metric, bool say)
 {
 	char id[128];
+	double bad;
 	size_t i;
 
 	for (i = 0; i < c->nruns; i++) {
 		const struct metric *m = metric_set_find(&c->runs[i].metrics, metric);
 
-		if (!m || value_usable(m->value) || !isfinite(m->value))
+		if (!m || !isfinite(m->value) ||
+		    !stats_check_values(&m->value, 1, &bad))
 			continue;
 		if (say)
 			tb_warn("%s: case %s: %s = %g is beyond +-%g, which no mean or test can take without overflowing: %s is left out of the history for this case",
 				path, str_printable(c->id, id, sizeof(id)), metric,
-				m->value, HISTORY_VALUE_MAX, metric);
+				m->value, STATS_MAX_ABS, metric);
 		return true;
 	}
 	return false;

@@ -19,14 +19,13 @@
  * good); a host or suite name over HISTORY_NAME_MAX bytes, a case id over
  * HISTORY_CASE_ID_MAX, a metric name over HISTORY_NAME_MAX (PostgreSQL's
  * index rows hold about 2.7 kB, and the series index holds all four). A
- * value beyond +-HISTORY_VALUE_MAX cannot be averaged or compared without
- * overflowing: that case's metric is left out of the history, said on
- * stderr. A killed run's results.jsonl is imported as compare reads it
+ * value at or beyond +-STATS_MAX_ABS (stats.h) cannot be averaged or
+ * compared without overflowing: that case's metric is left out of the
+ * history, said on stderr. A killed run's results.jsonl is imported as compare reads it
  * (the repetitions it holds, meta.incomplete), with a warning.
  */
 #define HISTORY_NAME_MAX 255
 #define HISTORY_CASE_ID_MAX 1024
-#define HISTORY_VALUE_MAX 1e150
 #ifndef THPBENCH_HISTORY_IMPORT_H
 #define THPBENCH_HISTORY_IMPORT_H
 

@@ -11,8 +11,10 @@ static const char *const same_keys[] = {
 	"kernel", "kernel_config", "cpu", "nr_cpus", "machine", "thp",
 };
 
-/* Case fields that define the measurement. */
-static const char *const case_keys[] = { "workload", "args", "env", "thp", "dims" };
+/* Case fields that define the measurement; the knobs it applied too
+ * (compare refuses cases whose settings differ). */
+static const char *const case_keys[] = { "workload", "args", "env", "thp", "dims",
+					 "settings" };
 
 static const char *str_of(json_t *v)
 {
@@ -207,7 +209,16 @@ json_t *merge_results(json_t *const *in, const char *const *paths, size_t n,
 		goto fail;
 	}
 	for (i = 0; i < n; i++) {
-		size_t nruns = 0;
+		size_t nruns = 0, j;
+
+		/* The same runs twice would double n and shrink every interval. */
+		for (j = 0; j < i; j++)
+			if (json_equal(in[j], in[i])) {
+				snprintf(err, errlen,
+					 "%s holds the same results as %s: merging a file twice would count its runs twice",
+					 paths[i], paths[j]);
+				goto fail;
+			}
 
 		env = json_object_get(in[i], "env");
 		if (i && check_env(json_object_get(in[0], "env"), env, paths[0],

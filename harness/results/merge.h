@@ -4,14 +4,17 @@
  * kernel, the nights of a week, the machines of a lab.
  *
  * Cases pair up by id and must describe the same measurement (workload,
- * arguments, environment, THP mode); a case only some files have is kept
+ * arguments, environment, THP mode, the knobs applied: compare refuses
+ * cases whose settings differ); a case only some files have is kept
  * with the runs it has. Every run of every file is kept, renumbered in
  * file order. The files must come from the same setup: kernel, kernel
  * config, CPU model, CPU count, architecture and THP knobs equal, or the
  * merge is refused naming the key and the two values (force: merged
  * anyway, each difference a warning). A different hostname is fine and
  * recorded. meta.merged_from lists every input (path, hostname, kernel,
- * started, runs); env and the rest of meta are the first file's.
+ * started, runs); env and the rest of meta are the first file's. The
+ * same results twice (one file given twice, or a copy) are refused: their
+ * runs would count twice.
  *
  * boot_means: each file counts as one sample: per case one run, whose
  * metrics are the means of that file's ok runs (a metric over the runs

@@ -96,8 +96,14 @@ int stats_summary(const double *x, size_t n, struct summary *s)
 	double *sorted;
 
 	memset(s, 0, sizeof(*s));
-	if (!n)
+	if (!n) {
+		/* No value: no statistic either, never a made-up 0. */
+		s->mean = s->stddev = s->stderr_mean = s->cv = NAN;
+		s->min = s->median = s->max = NAN;
+		s->ci95_lo = s->ci95_hi = s->q1 = s->q3 = s->mad = NAN;
+		s->shift = s->dmean = NAN;
 		return -1;
+	}
 	sorted = xmalloc(n * sizeof(*sorted));
 	memcpy(sorted, x, n * sizeof(*sorted));
 	gsl_sort(sorted, 1, n);

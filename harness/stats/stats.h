@@ -49,7 +49,8 @@ void stats_gsl_trap(void);
 const char *stats_gsl_error(void);
 void stats_gsl_clear(void);
 
-/* Summarise x[0..n). x is not modified. -1 when n == 0. */
+/* Summarise x[0..n). x is not modified. -1 when n == 0: then n is 0 and
+ * every statistic NAN (shown as absent, stored as null, never as 0). */
 int stats_summary(const double *x, size_t n, struct summary *s);
 
 /*

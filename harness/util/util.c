@@ -362,3 +362,28 @@ char *str_printable_dup(const char *s)
 	str_printable(s, buf, len);
 	return buf;
 }
+
+const char *fmt_shortest(double v, char *buf, size_t len)
+{
+	int p, exp10;
+
+	if (!len)
+		return buf;
+	buf[0] = '\0';
+	if (!isfinite(v))
+		return buf;
+	/* 17 significant digits always read back */
+	for (p = 1; p <= 17; p++) {
+		snprintf(buf, len, "%.*e", p - 1, v);
+		if (p == 17 || strtod(buf, NULL) == v)
+			break;
+	}
+	exp10 = v == 0 ? 0 : atoi(strchr(buf, 'e') + 1);
+	/* Plain digits where a reader expects them (1090, 0.00145), the
+	 * exponent only for the very large and the very small. */
+	if (exp10 >= -5 && exp10 <= 16)
+		snprintf(buf, len, "%.*f", p - 1 - exp10 > 0 ? p - 1 - exp10 : 0, v);
+	else
+		snprintf(buf, len, "%.*g", p, v);
+	return buf;
+}

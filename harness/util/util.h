@@ -66,6 +66,14 @@ int write_file_str(const char *path, const char *val);
 /* mkdir -p; 0 or -1 with errno set. */
 int mkdir_p(const char *path, unsigned int mode);
 
+/*
+ * v in the fewest significant digits that read back as exactly v, into
+ * buf: plain digits from 1e-5 to 1e17 (0.1, 1090, 1000000000000001), an
+ * exponent beyond (1.5e+308); "" when v is NaN or infinite. No value is
+ * rounded to a fixed number of digits.
+ */
+const char *fmt_shortest(double v, char *buf, size_t len);
+
 /* Monotonic clock in microseconds. */
 double now_usec(void);
 

@@ -660,6 +660,8 @@ static void fx_free(struct fixture *f)
 	results_free(&f->b);
 }
 
+/* Not inlined: gcc took the memstream's buffer for a dangling local. */
+__attribute__((noinline))
 static char *print_to_string(const struct comparison *c, enum cmp_format f)
 {
 	char *buf = NULL;
@@ -669,6 +671,109 @@ static char *print_to_string(const struct comparison *c, enum cmp_format f)
 	compare_print(c, f, out);
 	fclose(out);
 	return buf;
+}
+
+/* The line that comes skip lines after the one that ends with head
+ * (malloc'ed). */
+static char *row_after(const char *text, const char *head, int skip)
+{
+	const char *p = strstr(text, head);
+
+	assert_non_null(p);
+	p += strlen(head);
+	while (skip-- > 0 && strchr(p, '\n'))
+		p = strchr(p, '\n') + 1;
+	return strndup(p, strcspn(p, "\n"));
+}
+
+/*
+ * A side with no ok run: never shown or stored as 0. Its statistics are
+ * "-" in the text, empty in CSV, null in JSON, and the reason is given;
+ * no made-up 0 for the difference or the p either.
+ */
+static void test_empty_side(void **state)
+{
+	struct fixture f;
+	struct tb_case *da, *db;
+	char *text, *csv, *js, *line;
+	json_t *doc, *side;
+	size_t i;
+
+	(void)state;
+	fx_init(&f);
+	add_runs(f.ca, "roi_usec", 1000, noise5, 5);
+	add_runs(f.cb, "roi_usec", 1010, noise5b, 5);
+	da = add_case(&f.a, "dead", "dead", "always", "", NULL);
+	db = add_case(&f.b, "dead", "dead", "always", "", NULL);
+	add_runs(da, "roi_usec", 500, noise5, 5);
+	for (i = 0; i < 5; i++) {
+		struct tb_run *run = case_add_run(db);
+
+		/* measured, then failed: its values are not used */
+		run->status = RUN_FAILED;
+		run->reason = strdup("exited with status 1");
+		metric_set_put(&run->metrics, "roi_usec", 505);
+	}
+	assert_int_equal(fx_build(&f), 0);
+	text = print_to_string(&f.c, CMP_FMT_TEXT);
+	line = row_after(text, "dead thp=always: base (n=5) vs new (n=0)\n", 1);
+	if (!strstr(line, "-  too few"))
+		fail_msg("text row: %s", line);
+	assert_null(strstr(line, " 0 "));
+	free(line);
+	assert_non_null(strstr(text, "5 of 5 runs not ok"));
+	csv = print_to_string(&f.c, CMP_FMT_CSV);
+	/* new_n 0, then ten empty side cells, and no diff, p or n_needed */
+	line = row_after(csv, "\ndead thp=always,", 0);
+	if (!strstr(line, ",0,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,too few"))
+		fail_msg("csv row: %s", line);
+	free(line);
+	js = print_to_string(&f.c, CMP_FMT_JSON);
+	doc = json_loads(js, 0, NULL);
+	assert_non_null(doc);
+	side = json_object_get(json_array_get(json_object_get(
+		json_array_get(json_object_get(doc, "pairs"), 1), "metrics"), 0), "new");
+	assert_int_equal(json_integer_value(json_object_get(side, "n")), 0);
+	assert_true(json_is_null(json_object_get(side, "mean")));
+	assert_true(json_is_null(json_object_get(side, "min")));
+	json_decref(doc);
+	free(text);
+	free(csv);
+	free(js);
+	fx_free(&f);
+}
+
+/* JSON and CSV numbers in their shortest round-trip form: values near
+ * 1e15 + k were printed as 1e15 (ten digits). */
+static void test_numbers_round_trip(void **state)
+{
+	const double x[] = { 1e15 + 1, 1e15 + 2, 1e15 + 3, 1e15 + 4, 1e15 + 5 };
+	const double y[] = { 1e15 + 11, 1e15 + 12, 1e15 + 13, 1e15 + 14, 1e15 + 15 };
+	struct fixture f;
+	char *csv, *js;
+	json_t *doc, *m;
+
+	(void)state;
+	fx_init(&f);
+	fx_put(&f, "vmstat.pgfault", x, y, 5);
+	assert_int_equal(fx_build(&f), 0);
+	csv = print_to_string(&f.c, CMP_FMT_CSV);
+	assert_non_null(strstr(csv, ",5,1000000000000003,1.5811388300841898,"));
+	assert_non_null(strstr(csv, ",1000000000000001,1000000000000005,"));
+	js = print_to_string(&f.c, CMP_FMT_JSON);
+	assert_non_null(strstr(js, "\"mean\": 1000000000000003.0,"));
+	doc = json_loads(js, 0, NULL);
+	assert_non_null(doc);
+	m = json_array_get(json_object_get(json_array_get(json_object_get(doc, "pairs"), 0),
+					   "metrics"), 0);
+	assert_true(json_real_value(json_object_get(json_object_get(m, "new"), "mean")) ==
+		    1e15 + 13);
+	assert_true(json_real_value(json_object_get(json_object_get(m, "base"), "stddev")) ==
+		    f.c.pairs[0].m[0].a.s.stddev);
+	json_decref(doc);
+	free(csv);
+	free(js);
+	fx_free(&f);
 }
 
 /* 1: 1e80 is compared; 1e200 is refused with a message (exit 2), and a
@@ -1128,6 +1233,8 @@ int main(void)
 		cmocka_unit_test(test_metric_direction),
 		cmocka_unit_test(test_metric_overrides),
 		cmocka_unit_test(test_pair_files),
+		cmocka_unit_test(test_empty_side),
+		cmocka_unit_test(test_numbers_round_trip),
 		cmocka_unit_test(test_env_refusal),
 		cmocka_unit_test(test_env_mode_exempt),
 		cmocka_unit_test(test_by_thp),

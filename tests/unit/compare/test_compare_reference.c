@@ -231,11 +231,110 @@ static void test_ministat_levels(void **state)
 	assert_int_equal(ok, n);
 }
 
+/* The Stddev column of a ministat block, side c ('x' or '+'). */
+static bool block_stddev(const char *block, char side, char *out, size_t len)
+{
+	const char *line = strstr(block, "Stddev\n"), *end, *last;
+
+	if (!line)
+		return false;
+	line += 7;	/* the x row, then the + row */
+	if (side == '+' && (line = strchr(line, '\n')))
+		line++;
+	if (!line || *line != side || !(end = strchr(line, '\n')))
+		return false;
+	for (last = end; last > line && last[-1] != ' '; last--)
+		;
+	snprintf(out, len, "%.*s", (int)(end - last), last);
+	return true;
+}
+
+/* The sample standard deviation of integer-valued x, exactly (long
+ * double sums of integers below 2^63), as %.8g prints it. */
+static void exact_stddev(const double *x, size_t n, char *out, size_t len)
+{
+	long double sum = 0, ss = 0, mean;
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		sum += x[i];
+	mean = sum / n;
+	for (i = 0; i < n; i++)
+		ss += (x[i] - mean) * (x[i] - mean);
+	snprintf(out, len, "%.8Lg", sqrtl(ss / (n - 1)));
+}
+
+/*
+ * What the ministat format does and does not share with ministat(1), as
+ * the README says: byte for byte below 10^5; from 10^6 on ministat's
+ * one-pass sums lose the Stddev of integer counters (0 from about 10^8),
+ * and thpbench prints the exact one.
+ */
+static void test_ministat_counters(void **state)
+{
+	FILE *f = fopen("tests/fixtures/compare/reference/counters.txt", "r");
+	struct ref_case *c = malloc(sizeof(*c));
+	char exact[64], got[64], theirs[64], *ours;
+	int n = 0, small = 0, same = 0, big = 0, ministat_wrong = 0, side;
+	int huge = 0, huge_wrong = 0;
+	struct cmp_metric m;
+	size_t len;
+	FILE *o;
+
+	(void)state;
+	assert_non_null(f);
+	while (read_case(f, c)) {
+		n++;
+		if (c->a[0] < 1e5) {
+			small++;
+			same += ministat_agrees(c, 0.95);
+			continue;
+		}
+		if (c->a[0] < 1e6)
+			continue;	/* where ministat starts to drift */
+		big++;
+		ours = NULL;
+		o = open_memstream(&ours, &len);
+		memset(&m, 0, sizeof(m));
+		fill_side(&m.a, c->a, c->na);
+		fill_side(&m.b, c->b, c->nb);
+		m.tested = true;
+		compare_ministat_block(o, &m, "base", "new", 0.95);
+		fclose(o);
+		for (side = 0; side < 2; side++) {
+			exact_stddev(side ? c->b : c->a, side ? c->nb : c->na,
+				     exact, sizeof(exact));
+			assert_true(block_stddev(ours, side ? '+' : 'x', got, sizeof(got)));
+			assert_true(block_stddev(c->ministat, side ? '+' : 'x', theirs,
+						 sizeof(theirs)));
+			if (strcmp(got, exact))
+				fail_msg("ours %s, exact %s (values from %.0f)", got,
+					 exact, c->a[0]);
+			ministat_wrong += strcmp(theirs, exact) != 0;
+			huge_wrong += c->a[0] >= 1e8 && strcmp(theirs, exact);
+			huge += c->a[0] >= 1e8;
+		}
+		free(ours);
+	}
+	fclose(f);
+	free(c);
+	print_message("counters: below 1e5 %d of %d byte-identical to ministat; from 1e6 ministat's Stddev is wrong in %d of %d samples (from 1e8 in %d of %d), thpbench's exact in all\n",
+		      same, small, ministat_wrong, 2 * big, huge_wrong, huge);
+	assert_int_equal(n, 24);
+	assert_int_equal(small, 6);
+	assert_int_equal(same, small);
+	assert_int_equal(big, 15);
+	assert_int_equal(ministat_wrong, 22);
+	assert_int_equal(huge, 18);
+	assert_int_equal(huge_wrong, huge);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_reference),
 		cmocka_unit_test(test_ministat_levels),
+		cmocka_unit_test(test_ministat_counters),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

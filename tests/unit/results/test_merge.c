@@ -155,12 +155,41 @@ static void test_setup_differs(void **state)
 	json_decref(in[1]);
 }
 
+/*
+ * The same results twice (n would double) and cases whose applied knobs
+ * differ (compare would refuse the merged file) are refused, naming them.
+ */
+static void test_twice_and_settings(void **state)
+{
+	json_t *in[3] = { load(FIX "aa_a.json"), load(FIX "aa_b.json"),
+			  load(FIX "aa_a.json") };
+	const char *paths[3] = { "a.json", "b.json", "copy-of-a.json" };
+	struct merge_opts o = { .force = true };
+	char err[512] = "";
+	json_t *m, *c;
+
+	(void)state;
+	m = merge_results(in, paths, 3, &o, err, sizeof(err));
+	assert_null(m);
+	assert_string_equal(err, "copy-of-a.json holds the same results as a.json: merging a file twice would count its runs twice");
+	c = json_array_get(json_object_get(in[1], "cases"), 0);
+	json_object_set_new(c, "settings", json_pack("{s:s}",
+		"hugepages/hugepages-2048kB/nr_hugepages", "512"));
+	m = merge_results(in, paths, 2, &o, err, sizeof(err));
+	assert_null(m);
+	assert_non_null(strstr(err, "its settings in b.json differs from the first file's"));
+	json_decref(in[0]);
+	json_decref(in[1]);
+	json_decref(in[2]);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_all_runs),
 		cmocka_unit_test(test_boot_means),
 		cmocka_unit_test(test_setup_differs),
+		cmocka_unit_test(test_twice_and_settings),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

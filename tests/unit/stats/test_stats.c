@@ -113,6 +113,10 @@ static void test_summary_small_n(void **state)
 
 	(void)state;
 	assert_int_equal(stats_summary(&one, 0, &s), -1);
+	/* n = 0: no statistic, never a made-up 0 */
+	assert_int_equal(s.n, 0);
+	assert_true(isnan(s.mean) && isnan(s.median) && isnan(s.min) &&
+		    isnan(s.max) && isnan(s.stddev) && isnan(s.cv));
 	assert_int_equal(stats_summary(&one, 1, &s), 0);
 	near(s.mean, 42, 0);
 	near(s.median, 42, 0);
