@@ -31,7 +31,6 @@ KP_DIR=$(cd "$(dirname "$0")/.." && pwd)
 . "$KP_DIR/scripts/common.sh"
 SELF=$KP_DIR/scripts/baremetal.sh
 UNIT=thpbench-ab.service
-UNIT_DIR=${THPBENCH_SYSTEMD_DIR:-/etc/systemd/system}
 BOOT_DIR=${THPBENCH_BOOT_DIR:-/boot}
 
 usage()
@@ -87,12 +86,7 @@ boot_kernel()
 	fi
 }
 
-disable_unit()
-{
-	systemctl disable "$UNIT" > /dev/null 2>&1 || true
-	rm -f "$UNIT_DIR/$UNIT"
-	systemctl daemon-reload > /dev/null 2>&1 || true
-}
+disable_unit() { boot_unit_remove "$UNIT"; }
 
 setup()
 {
@@ -129,24 +123,8 @@ setup()
 	} > "$state/plan"
 	put next 0
 	put tries 0
-	mkdir -p "$UNIT_DIR"
-	cat > "$UNIT_DIR/$UNIT" <<EOF
-[Unit]
-Description=thpbench kernel A/B: run the suite at this boot, then boot the next kernel
-After=multi-user.target
-ConditionPathExists=$state/plan
-
-[Service]
-Type=oneshot
-ExecStart=$SELF step --state $state
-StandardOutput=append:$state/log
-StandardError=append:$state/log
-
-[Install]
-WantedBy=multi-user.target
-EOF
-	systemctl daemon-reload
-	systemctl enable "$UNIT" > /dev/null
+	boot_unit_install "$UNIT" "thpbench kernel A/B: run the suite at this boot, then boot the next kernel" \
+		"$state" "$SELF" step --state "$state"
 	say "set up: $(get seq | sed 's/./& /g')(A = $relA, B = $relB), state $state"
 	boot_kernel A
 }

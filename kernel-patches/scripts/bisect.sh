@@ -130,7 +130,7 @@ finish()
 	trap - ERR
 	stop_step
 	if [ "$boot" = kexec ] && [ "$rc" -ge 2 ] && [ "$rc" != 130 ] &&
-		[ -n "${UNIT:-}" ] && [ -f "$UNIT_DIR/$UNIT" ]; then
+		[ -n "${UNIT:-}" ] && [ -f "${THPBENCH_SYSTEMD_DIR:-/etc/systemd/system}/$UNIT" ]; then
 		log "error: $UNIT disabled; --resume $outdir when fixed"
 		kexec_unit_off
 	fi
@@ -408,7 +408,6 @@ finish_run()
 # then skipped. At the end the unit goes and the machine kexecs back into
 # the kernel it ran when the bisection started.
 UNIT=thpbench-bisect.service
-UNIT_DIR=${THPBENCH_SYSTEMD_DIR:-/etc/systemd/system}
 BOOT_DIR=${THPBENCH_BOOT_DIR:-/boot}
 # What runs the suite on this machine (THPBENCH_RUN_TB: a stand-in, tests).
 RUN_TB=${THPBENCH_RUN_TB:-$TB}
@@ -434,35 +433,11 @@ kexec_go()
 }
 kexec_unit()
 {
-	case $S$outdir in *[!A-Za-z0-9._/+-]*)
-		die "--kexec: the paths of the scripts and the results directory may hold only letters, digits and ._/+- (a systemd unit names them)" ;;
-	esac
-	mkdir -p "$UNIT_DIR"
-	cat > "$UNIT_DIR/$UNIT" <<UNIT_EOF
-[Unit]
-Description=thpbench bisect: measure this boot's kernel, then build and boot the next
-After=multi-user.target
-ConditionPathExists=$outdir/plan.json
-
-[Service]
-Type=oneshot
-ExecStart=$S/bisect.sh --resume $outdir
-StandardOutput=append:$outdir/log
-StandardError=append:$outdir/log
-
-[Install]
-WantedBy=multi-user.target
-UNIT_EOF
-	systemctl daemon-reload
-	systemctl enable "$UNIT" > /dev/null
+	boot_unit_install "$UNIT" "thpbench bisect: measure this boot's kernel, then build and boot the next" \
+		"$outdir" "$S/bisect.sh" --resume "$outdir"
 	log "installed $UNIT: each boot measures its kernel and boots the next"
 }
-kexec_unit_off()
-{
-	systemctl disable "$UNIT" > /dev/null 2>&1 || true
-	rm -f "$UNIT_DIR/$UNIT"
-	systemctl daemon-reload > /dev/null 2>&1 || true
-}
+kexec_unit_off() { boot_unit_remove "$UNIT"; }
 # This boot is the one pending says: measure, or boot again, or skip.
 kexec_collect()
 {

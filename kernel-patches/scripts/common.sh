@@ -389,3 +389,46 @@ accel_remember()
 	mkdir -p "$AB_BUILD_DIR"
 	printf '%s\n%s\n%s\n' "$(accel_probe_key)" "$1" "$2" > "$AB_BUILD_DIR/accel-probe"
 }
+
+# A oneshot systemd unit that runs at every boot (the bare-metal flows,
+# baremetal.sh and bisect.sh --kexec): boot_unit_install NAME DESCRIPTION
+# DIR COMMAND... writes $UNIT_DIR/NAME (THPBENCH_SYSTEMD_DIR, default
+# /etc/systemd/system) to run COMMAND while DIR exists, its output
+# appended to DIR/log, and enables it; boot_unit_remove NAME undoes it.
+# The words of COMMAND and DIR may hold only [A-Za-z0-9._/+=-] (systemd
+# would split or expand anything else).
+boot_unit_install()
+{
+	local name=$1 desc=$2 dir=$3 w unit_dir=${THPBENCH_SYSTEMD_DIR:-/etc/systemd/system}
+	shift 3
+	for w in "$dir" "$@"; do
+		case $w in ''|*[!A-Za-z0-9._/+=-]*)
+			die "a boot unit cannot name '$(printf '%q' "$w" | head -c 200)': only letters, digits and ._/+=- (move it to a plainer path)" ;;
+		esac
+	done
+	mkdir -p "$unit_dir"
+	cat > "$unit_dir/$name" <<EOF
+[Unit]
+Description=$desc
+After=multi-user.target
+ConditionPathExists=$dir
+
+[Service]
+Type=oneshot
+ExecStart=$*
+StandardOutput=append:$dir/log
+StandardError=append:$dir/log
+
+[Install]
+WantedBy=multi-user.target
+EOF
+	systemctl daemon-reload
+	systemctl enable "$name" > /dev/null
+}
+boot_unit_remove()
+{
+	[ -n "$1" ] || return 0
+	systemctl disable "$1" > /dev/null 2>&1 || true
+	rm -f "${THPBENCH_SYSTEMD_DIR:-/etc/systemd/system}/$1"
+	systemctl daemon-reload > /dev/null 2>&1 || true
+}

@@ -55,17 +55,8 @@ for _ in $(seq 1 100); do
 	sleep 0.1
 done
 kept=$(find "$t_tmp/b1/runs" -mindepth 1 -maxdepth 1 -name '0*' | wc -l)
-t0=$(date +%s)
-kill -INT -- "-$bpid" 2>/dev/null
-for _ in $(seq 1 100); do kill -0 "$bpid" 2>/dev/null || break; sleep 0.1; done
-if kill -0 "$bpid" 2>/dev/null; then
-	fail "bisect.sh still running 10 s after SIGINT"
-	kill -KILL -- "-$bpid" 2>/dev/null
-fi
-rc=0
-wait "$bpid" || rc=$?
-[ "$rc" = 130 ] || fail "bisect.sh after SIGINT: exit $rc, want 130 ($(tail -n 3 "$t_tmp/b1.out"))"
-[ $(($(date +%s) - t0)) -le 10 ] || fail "SIGINT took more than 10 s"
+interrupt_job "$bpid" "bisect.sh"
+[ "$int_rc" = 130 ] || fail "bisect.sh after SIGINT: exit $int_rc, want 130 ($(tail -n 3 "$t_tmp/b1.out"))"
 sleep 0.5
 left=$(leftovers)
 [ -z "$left" ] && ! pgrep -f "sleep $FAKE_SLEEP" > /dev/null || fail "processes left after SIGINT: $left $(pgrep -af "sleep $FAKE_SLEEP")"
