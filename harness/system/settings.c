@@ -331,6 +331,23 @@ static int review_record(struct settings_ctx *ctx, bool retry, int *restored,
 	return r;
 }
 
+/*
+ * What `thpbench restore` works on, locked (unless held already): 1 when
+ * there is no state dir (no journal, no record, nothing to lock), 0 when
+ * locked, -1 with err set.
+ */
+static int lock_state(struct settings_ctx *ctx, bool held, char *err,
+		      size_t errlen)
+{
+	if (access(ctx->state_dir, F_OK) && errno == ENOENT)
+		return 1;
+	if (trust_dir(ctx->state_dir, false, err, errlen))
+		return -1;
+	if (!held && take_lock(ctx, err, errlen))
+		return -1;
+	return 0;
+}
+
 int settings_restore_journal(struct settings_ctx *ctx, int *restored,
 			     char *err, size_t errlen)
 {
@@ -347,13 +364,9 @@ int settings_restore_journal(struct settings_ctx *ctx, int *restored,
 			 "this run's own settings are in use; they are restored by settings_end");
 		return -1;
 	}
-	/* No state dir: no journal either, and nothing to lock. */
-	if (access(ctx->state_dir, F_OK) && errno == ENOENT)
-		return 0;
-	if (trust_dir(ctx->state_dir, false, err, errlen))
-		return -1;
-	if (!held && take_lock(ctx, err, errlen))
-		return -1;
+	r = lock_state(ctx, held, err, errlen);
+	if (r)
+		return r > 0 ? 0 : -1;
 	r = restore_journal_locked(ctx, restored, &j, &stuck, err, errlen);
 	journal_free(&j);
 	unrestored_free(&stuck);
@@ -381,12 +394,9 @@ int settings_forget_unrestored(struct settings_ctx *ctx, size_t *forgotten,
 	int r;
 
 	*forgotten = 0;
-	if (access(ctx->state_dir, F_OK) && errno == ENOENT)
-		return 0;
-	if (trust_dir(ctx->state_dir, false, err, errlen))
-		return -1;
-	if (!held && take_lock(ctx, err, errlen))
-		return -1;
+	r = lock_state(ctx, held, err, errlen);
+	if (r)
+		return r > 0 ? 0 : -1;
 	path_in(ctx, UNRESTORED_FILE, path, sizeof(path));
 	r = unrestored_read(path, &rec, err, errlen);
 	if (r > 0) {
