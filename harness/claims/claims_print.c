@@ -99,7 +99,7 @@ static void print_parts(FILE *f, const json_t *o)
 				jstr(p, "measured"));
 			continue;
 		}
-		fprintf(f, "%-11s   part %s: %.0f%% of base's %s, %.0f%% of new's; "
+		fprintf(f, "%-11s   part %s: %.1f%% of base's %s, %.1f%% of new's; "
 			"%s\n", "", jstr(p, "metric"),
 			100 * json_number_value(json_object_get(p, "share_base")),
 			jstr(o, "metric"),
