@@ -3,17 +3,23 @@
 # The nightly CI entry (./run.sh nightly): run the nightly suite, record it
 # in the history database, check the history, write the reports.
 #
-#   scripts/nightly.sh [--kernel-id ID] [--db DB] [-o DIR] [--suite FILE]
-#                      [--fail-on newest|regression|none] [--keep N]
+#   scripts/nightly.sh [--kernel-id ID] [--machine NAME] [--db DB] [-o DIR]
+#                      [--suite FILE] [--fail-on open|newest|regression|none]
+#                      [--keep N]
 #
 #   --kernel-id ID  the kernel's identity from CI (git describe or commit of
 #                   the tree it was built from; kept in results.json as
 #                   meta.kernel_id); default: uname -r
+#   --machine NAME  the lab's name for this machine: its series' identity, kept
+#                   when the host is renamed (kept in results.json as
+#                   meta.machine); default: the hostname
 #   --db DB         SQLite file or postgresql://... (default results/history.sqlite)
 #   -o DIR          results directory (default results/nightly-DATE)
 #   --suite FILE    another suite (default configs/nightly.conf)
-#   --fail-on G     the gate of history check (default newest: the newest
-#                   night starts a confirmed regression)
+#   --fail-on G     the gate of history check (default open: a confirmed
+#                   regression nobody triaged and that has not come back;
+#                   newest: only a regression confirmed tonight, or tonight
+#                   alone looking like one)
 #   --keep N        keep the N newest results directories of this suite next
 #                   to DIR that a nightly recorded, delete the older ones
 #                   (scripts/prune-nights.sh); 0 (default) keeps all
@@ -25,15 +31,17 @@
 # DIR/history-check.txt (its changes printed),
 # DIR/history-junit.xml (Jenkins, GitLab), DIR/history-check.tap,
 # DIR/history-check.json and DIR/report/index.html; results/latest points
-# at DIR. Exit 0 ok, 1 the gate failed (a new confirmed regression), 2 the
-# run, the import or the check could not be done.
+# at DIR. Exit 0 ok, 1 the gate failed (an open confirmed regression:
+# triage it with thpbench history triage ID ...), 2 the run, the import or
+# the check could not be done.
 set -u
 TB=./harness/thpbench
 kid=
 db=results/history.sqlite
 out=
 suite=configs/nightly.conf
-failon=newest
+failon=open
+machine=
 keep=0
 
 die() { echo "nightly: $*" >&2; exit 2; }
@@ -41,6 +49,7 @@ need() { [ $# -ge 2 ] || die "$1 needs a value"; }
 while [ $# -gt 0 ]; do
 	case $1 in
 	--kernel-id) need "$@"; kid=$2; shift 2 ;;
+	--machine) need "$@"; machine=$2; shift 2 ;;
 	--db) need "$@"; db=$2; shift 2 ;;
 	-o) need "$@"; out=$2; shift 2 ;;
 	--suite) need "$@"; suite=$2; shift 2 ;;
@@ -53,6 +62,9 @@ done
 case $kid in
 *[!A-Za-z0-9._+:/@~^-]*) die "--kernel-id \"$kid\": use A-Z a-z 0-9 . _ + : / @ ~ ^ -" ;;
 esac
+case $machine in
+-*|*[!A-Za-z0-9._+:@-]*) die "--machine \"$machine\": use A-Z a-z 0-9 . _ + : @ - (not starting with -)" ;;
+esac
 case $keep in
 ''|*[!0-9]*) die "--keep \"$keep\": a number of results directories (0 keeps all)" ;;
 esac
@@ -61,6 +73,7 @@ name=$(basename "$suite" .conf)
 [ -n "$out" ] || out=results/$name-$(date -u +%Y%m%d-%H%M%S)
 set -- --db "$db"
 [ -n "$kid" ] && set -- "$@" --kernel-id "$kid"
+[ -n "$machine" ] && set -- "$@" --machine "$machine"
 # The database as messages may show it: a PostgreSQL password never.
 shown_db=$(printf '%s' "$db" | sed -E 's#^(postgres(ql)?://[^/?]*):[^?]*@#\1:***@#; s#([?&][Pp][Aa][Ss][Ss][Ww][Oo][Rr][Dd]=)[^&]*#\1***#g')
 
@@ -89,7 +102,8 @@ echo "nightly: running $suite into $out (a line per repetition)"
 t0=$(date +%s)
 : >"$out/run.log"
 {
-	$TB run "$suite" -o "$out" ${kid:+--kernel-id "$kid"} --progress lines \
+	$TB run "$suite" -o "$out" ${kid:+--kernel-id "$kid"} ${machine:+--machine "$machine"} \
+		--progress lines \
 		2>&1 >>"$out/run.log"
 	echo $? >"$out/.run-rc"
 } | tee -a "$out/run.log"
@@ -108,9 +122,9 @@ if ! $TB history --help 2>/dev/null | grep -q '^  check'; then
 	echo "nightly: this thpbench has no history check: recorded only"
 	exit 0
 fi
-host=$(jq -r '.env.hostname' "$out/results.json")
+host=$(jq -r '.meta.machine // .env.hostname' "$out/results.json")
 suitename=$(jq -r '.meta.suite' "$out/results.json")
-set -- --db "$db" --host "$host" --suite "$suitename"
+set -- --db "$db" --machine "$host" --suite "$suitename"
 t0=$(date +%s)
 $TB history check "$@" --fail-on "$failon" --format text -o "$out/history-check.txt"
 gate=$?
@@ -137,5 +151,5 @@ if [ "$keep" -gt 0 ]; then
 		echo "nightly: warning: pruning old results directories failed (above)" >&2
 fi
 echo "nightly: $out/history-junit.xml, $out/report/index.html"
-[ $gate -eq 1 ] && echo "nightly: FAIL: a new confirmed regression (history check above)"
+[ $gate -eq 1 ] && echo "nightly: FAIL: the gate --fail-on $failon failed (history check above; triage with thpbench history triage ID ...)"
 exit $gate

@@ -16,16 +16,23 @@
 #include "history/history_db.h"
 #include "history/history_delete.h"
 #include "history/history_import.h"
+#include "history/history_import_batch.h"
+#include "history/history_triage.h"
 #include "util/util.h"
 
 static void import_usage(FILE *f)
 {
-	fputs("usage: thpbench history import [--db DB] [--kernel-id ID] RESULTS.json...\n"
+	fputs("usage: thpbench history import [--db DB] [--kernel-id ID] [--machine NAME] RESULTS.json|DIR...\n"
 	      "  --db DB          SQLite file, or postgresql://... (default "
 	      HISTORY_DB_DEFAULT ")\n"
 	      "  --kernel-id ID   the kernel's identity from CI (git describe or commit);\n"
 	      "                   default: the file's meta.kernel_id (thpbench run\n"
 	      "                   --kernel-id), else its uname -r\n"
+	      "  --machine NAME   the machine's name, its series' identity; default: the\n"
+	      "                   file's meta.machine (thpbench run --machine), else its\n"
+	      "                   hostname\n"
+	      "A DIR stands for its *.json and */results.json files. All files go in one\n"
+	      "transaction; a file that fails is left out, the others are stored.\n"
 	      "Importing a file that is already stored does nothing (same content hash).\n",
 	      f);
 }
@@ -37,24 +44,68 @@ static void make_default_dir(const char *db)
 		mkdir_p("results", 0755);
 }
 
+struct import_outcome {
+	const char *path;
+	int rc;
+	int64_t id;
+};
+
+struct import_log {
+	struct import_outcome *v;
+	size_t n;
+};
+
+static void note_import(void *ctx, const char *path, int rc, int64_t id)
+{
+	struct import_log *l = ctx;
+
+	l->v[l->n++] = (struct import_outcome){ path, rc, id };
+}
+
+/* After the commit: only then is "imported" true. */
+static void print_imports(const struct import_log *l)
+{
+	size_t i, counts[3] = { 0 };
+
+	for (i = 0; i < l->n; i++) {
+		const struct import_outcome *o = &l->v[i];
+
+		if (o->rc == HISTORY_IMPORTED)
+			printf("%s: imported as run %" PRId64 "\n", o->path, o->id);
+		else if (o->rc == HISTORY_ALREADY)
+			printf("%s: already stored as run %" PRId64 " (same content)\n",
+			       o->path, o->id);
+		counts[o->rc == HISTORY_IMPORTED ? 0 : o->rc == HISTORY_ALREADY ? 1 : 2]++;
+	}
+	if (l->n > 1)
+		printf("%zu file(s): %zu imported, %zu stored before, %zu failed\n",
+		       l->n, counts[0], counts[1], counts[2]);
+}
+
 static int history_import(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "db", required_argument, NULL, 'd' },
 		{ "kernel-id", required_argument, NULL, 'k' },
+		{ "machine", required_argument, NULL, 'm' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
 	};
-	const char *dbspec = HISTORY_DB_DEFAULT, *kid = NULL;
+	const char *dbspec = HISTORY_DB_DEFAULT;
+	struct history_import_opts io = { 0 };
+	struct import_log log = { 0 };
 	struct history_db *db;
-	int64_t id;
-	int c, i, rc, failed = 0;
+	char **paths;
+	size_t npaths;
+	long failed;
+	int c;
 
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
 		switch (c) {
 		case 'd': dbspec = optarg; break;
-		case 'k': kid = optarg; break;
+		case 'k': io.kernel_id = optarg; break;
+		case 'm': io.machine = optarg; break;
 		case 'h': import_usage(stdout); return TB_EXIT_OK;
 		default: import_usage(stderr); return TB_EXIT_ERROR;
 		}
@@ -64,28 +115,35 @@ static int history_import(int argc, char **argv)
 		import_usage(stderr);
 		return TB_EXIT_ERROR;
 	}
-	if (kid && history_kernel_id_check(kid)) {
+	if (io.kernel_id && history_kernel_id_check(io.kernel_id)) {
 		tb_err("--kernel-id \"%s\": use 1 to 128 characters of A-Z a-z 0-9 . _ + : / @ ~ ^ -",
-		       kid);
+		       io.kernel_id);
 		return TB_EXIT_ERROR;
 	}
+	if (io.machine && history_machine_check(io.machine)) {
+		tb_err("--machine \"%s\": use 1 to %d characters of A-Z a-z 0-9 . _ + : @ - (not starting with -)",
+		       io.machine, HISTORY_MACHINE_MAX);
+		return TB_EXIT_ERROR;
+	}
+	if (history_import_expand(argv + optind, (size_t)(argc - optind), &paths, &npaths))
+		return TB_EXIT_ERROR;
 	make_default_dir(dbspec);
-	if (history_db_open(dbspec, &db))
+	if (history_db_open(dbspec, &db)) {
+		free_strv(paths, npaths);
 		return TB_EXIT_ERROR;
-	for (i = optind; i < argc; i++) {
-		rc = history_import_file(db, argv[i], kid, &id);
-		if (rc == HISTORY_IMPORTED)
-			printf("%s: imported as run %" PRId64 "\n", argv[i], id);
-		else if (rc == HISTORY_ALREADY)
-			printf("%s: already stored as run %" PRId64 " (same content)\n",
-			       argv[i], id);
-		else
-			failed++;
 	}
+	log.v = xcalloc(npaths ? npaths : 1, sizeof(*log.v));
+	failed = history_import_files(db, paths, npaths, &io, note_import, &log);
 	history_db_close(db);
-	if (failed)
-		tb_err("history import: %d of %d file(s) not imported", failed,
-		       argc - optind);
+	if (failed < 0)
+		tb_err("history import: the transaction failed: nothing of the %zu file(s) was stored",
+		       npaths);
+	else
+		print_imports(&log);
+	if (failed > 0)
+		tb_err("history import: %ld of %zu file(s) not imported", failed, npaths);
+	free(log.v);
+	free_strv(paths, npaths);
 	return failed ? TB_EXIT_ERROR : TB_EXIT_OK;
 }
 
@@ -130,25 +188,34 @@ static int history_init(int argc, char **argv)
 
 static void list_usage(FILE *f)
 {
-	fputs("usage: thpbench history list [--db DB] [--host H] [--suite S] [--format text|json]\n"
-	      "  one line per stored run, oldest first: id, time, host, kernel id,\n"
-	      "  suite and the first 12 digits of its hash and of the host fingerprint,\n"
-	      "  cases and night x case x metric rows\n", f);
+	fputs("usage: thpbench history list [--db DB] [--machine M] [--suite S] [--triage] [--format text|json]\n"
+	      "  one line per stored run, oldest first: id, time, machine, hostname,\n"
+	      "  kernel id, suite and the first 12 digits of its hash and of the host\n"
+	      "  fingerprint, cases and night x case x metric rows; then the triage\n"
+	      "  decisions in force (text).\n"
+	      "  --triage   the triage decisions in force only: when, change point id,\n"
+	      "             decision, who, series, first bad night and kernel, reason\n", f);
+}
+
+static const char *or_dash(const char *s)
+{
+	return s && *s ? s : "-";
 }
 
 static void list_text(const struct history_run_info *v, size_t n)
 {
-	char t[64], h[256], k[256], su[256], sh[80], fp[80];
+	char t[64], h[256], hn[256], k[256], su[256], sh[80], fp[80];
 	size_t i;
 
-	printf("%-6s %-20s %-16s %-28s %-12s %-12s %-12s %5s %7s\n", "run",
-	       "time", "host", "kernel", "suite", "suite-hash", "host-fp",
-	       "cases", "metrics");
+	printf("%-6s %-20s %-16s %-16s %-28s %-12s %-12s %-12s %5s %7s\n", "run",
+	       "time", "machine", "hostname", "kernel", "suite", "suite-hash",
+	       "host-fp", "cases", "metrics");
 	/* Host names and ids come from results files: printable only. */
 	for (i = 0; i < n; i++)
-		printf("%-6" PRId64 " %-20s %-16s %-28s %-12s %-12.12s %-12.12s %5ld %7ld\n",
+		printf("%-6" PRId64 " %-20s %-16s %-16s %-28s %-12s %-12.12s %-12.12s %5ld %7ld\n",
 		       v[i].id, str_printable(v[i].started, t, sizeof(t)),
 		       str_printable(v[i].host, h, sizeof(h)),
+		       str_printable(or_dash(v[i].hostname), hn, sizeof(hn)),
 		       str_printable(v[i].kernel_id, k, sizeof(k)),
 		       str_printable(v[i].suite, su, sizeof(su)),
 		       str_printable(v[i].suite_hash, sh, sizeof(sh)),
@@ -173,6 +240,8 @@ static void list_json(const struct history_run_info *v, size_t n)
 		json_object_set_new(o, "id", json_integer(v[i].id));
 		json_object_set_new(o, "time", str_or_null(v[i].started));
 		json_object_set_new(o, "host", str_or_null(v[i].host));
+		json_object_set_new(o, "machine", str_or_null(v[i].host));
+		json_object_set_new(o, "hostname", str_or_null(v[i].hostname));
 		json_object_set_new(o, "host_fingerprint", str_or_null(v[i].host_fingerprint));
 		json_object_set_new(o, "kernel_id", str_or_null(v[i].kernel_id));
 		json_object_set_new(o, "kernel_release", str_or_null(v[i].kernel_release));
@@ -189,22 +258,80 @@ static void list_json(const struct history_run_info *v, size_t n)
 	json_decref(a);
 }
 
+static void triage_text(const struct history_triage *v, size_t n, bool heading)
+{
+	size_t i;
+
+	if (heading)
+		printf("\ntriage decisions in force:\n");
+	printf("%-20s %-12s %-11s %-16s %s\n", "decided", "id", "decision",
+	       "by", "series, first bad night (kernel): reason");
+	/* Names and reasons come from files and people: printable only. */
+	for (i = 0; i < n; i++) {
+		char *line = NULL;
+		size_t len = 0;
+		FILE *m = open_memstream(&line, &len);
+
+		if (!m)
+			tb_die("out of memory");
+		fprintf(m, "%-20s %-12s %-11s %-16s %s %s %s %s, %s (%s)%s%s%s%s",
+			or_dash(v[i].decided), v[i].cp_id,
+			history_triage_state_name(v[i].state), or_dash(v[i].name),
+			or_dash(v[i].host), or_dash(v[i].suite), or_dash(v[i].case_id),
+			or_dash(v[i].metric), or_dash(v[i].night),
+			or_dash(v[i].kernel_id), v[i].fix ? ": fix " : "",
+			v[i].fix ? v[i].fix : "", v[i].reason ? ": " : "",
+			v[i].reason ? v[i].reason : "");
+		fclose(m);
+		fputs_printable(line, stdout);
+		putchar('\n');
+		free(line);
+	}
+	printf("%zu decision(s)\n", n);
+}
+
+static void triage_json(const struct history_triage *v, size_t n)
+{
+	json_t *a = json_array();
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		json_array_append_new(a, json_pack(
+			"{s:I,s:s,s:s,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o}",
+			"row", (json_int_t)v[i].id, "id", v[i].cp_id,
+			"decision", history_triage_state_name(v[i].state),
+			"by", str_or_null(v[i].name), "reason", str_or_null(v[i].reason),
+			"fix", str_or_null(v[i].fix), "decided", str_or_null(v[i].decided),
+			"machine", str_or_null(v[i].host), "suite", str_or_null(v[i].suite),
+			"suite_hash", str_or_null(v[i].suite_hash),
+			"case", str_or_null(v[i].case_id), "metric", str_or_null(v[i].metric),
+			"first_bad_night", str_or_null(v[i].night),
+			"first_bad_kernel", str_or_null(v[i].kernel_id)));
+	json_dumpf(a, stdout, JSON_INDENT(2));
+	putchar('\n');
+	json_decref(a);
+}
+
 static int history_list(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "db", required_argument, NULL, 'd' },
+		{ "machine", required_argument, NULL, 'H' },
 		{ "host", required_argument, NULL, 'H' },
 		{ "suite", required_argument, NULL, 's' },
 		{ "format", required_argument, NULL, 'f' },
+		{ "triage", no_argument, NULL, 't' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
 	};
 	const char *dbspec = HISTORY_DB_DEFAULT, *format = "text";
 	struct history_filter f = { 0 };
-	struct history_run_info *v;
+	struct history_run_info *v = NULL;
+	struct history_triage *t = NULL;
 	struct history_db *db;
-	size_t n;
-	int c;
+	size_t n = 0, nt = 0;
+	bool triage_only = false, json;
+	int c, rc = TB_EXIT_OK;
 
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
@@ -213,6 +340,7 @@ static int history_list(int argc, char **argv)
 		case 'H': f.host = optarg; break;
 		case 's': f.suite = optarg; break;
 		case 'f': format = optarg; break;
+		case 't': triage_only = true; break;
 		case 'h': list_usage(stdout); return TB_EXIT_OK;
 		default: list_usage(stderr); return TB_EXIT_ERROR;
 		}
@@ -223,19 +351,27 @@ static int history_list(int argc, char **argv)
 		list_usage(stderr);
 		return TB_EXIT_ERROR;
 	}
+	json = !strcmp(format, "json");
 	if (history_db_open_existing(dbspec, &db))
 		return TB_EXIT_ERROR;
-	if (history_db_list_runs(db, &f, &v, &n)) {
-		history_db_close(db);
-		return TB_EXIT_ERROR;
-	}
-	if (!strcmp(format, "json"))
+	if ((!triage_only && history_db_list_runs(db, &f, &v, &n)) ||
+	    ((triage_only || !json) && history_triage_load(db, &f, true, &t, &nt)))
+		rc = TB_EXIT_ERROR;
+	else if (triage_only && json)
+		triage_json(t, nt);
+	else if (triage_only)
+		triage_text(t, nt, false);
+	else if (json)
 		list_json(v, n);
-	else
+	else {
 		list_text(v, n);
+		if (nt)
+			triage_text(t, nt, true);
+	}
 	history_run_info_free(v, n);
+	history_triage_free(t, nt);
 	history_db_close(db);
-	return TB_EXIT_OK;
+	return rc;
 }
 
 static void delete_usage(FILE *f)
@@ -310,6 +446,7 @@ static const struct {
 	{ "check", cmd_history_check, "change points, confirmed; exit 1 when the gate fails" },
 	{ "plot", cmd_history_plot, "a trend chart per series (gnuplot)" },
 	{ "report", cmd_history_report, "a static HTML page: verdicts, charts, tables" },
+	{ "triage", cmd_history_triage, "record a decision on a change point: accepted, false alarm, fixed" },
 };
 
 static void usage(FILE *f)

@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "commands.h"
+#include "history/history_analysis.h"
 #include "history/history_check.h"
 #include "history/history_db.h"
 #include "history/history_spec.h"
@@ -47,10 +48,14 @@ static void usage(FILE *f, enum hist_cmd cmd)
 		      "  exit 1 when a series fails the gate (--fail-on).\n"
 		      "  --format text|json|junit|tap|lava   (default text)\n"
 		      "  -o, --output FILE    write the format there instead of stdout\n"
-		      "  --fail-on newest|regression|none\n"
-		      "                       newest (default): the newest night starts a\n"
-		      "                       confirmed regression; regression: the latest\n"
-		      "                       confirmed change is a regression; none: never\n", f);
+		      "  --fail-on open|newest|regression|none\n"
+		      "                       open (default): fails while a confirmed regression\n"
+		      "                       is open (neither back to its old level nor\n"
+		      "                       triaged: history triage); newest: tonight's check\n"
+		      "                       confirmed a regression, or the newest night alone\n"
+		      "                       looks like one (the early warning); regression:\n"
+		      "                       the latest confirmed change is an open regression;\n"
+		      "                       none: never\n", f);
 		break;
 	case HC_PLOT:
 		fputs("usage: thpbench history plot [--db DB] [filters] [options] -o DIR\n"
@@ -65,36 +70,33 @@ static void usage(FILE *f, enum hist_cmd cmd)
 	}
 	fputs("  --db DB              SQLite file or postgresql://... (default "
 	      HISTORY_DB_DEFAULT ")\n"
-	      "filters: --host H --suite S --case C --metric M (exact names)\n"
+	      "filters: --machine M (or --host M) --suite S --case C --metric M (exact names)\n"
 	      "options:\n"
-	      "  --seed S             permutation test seed (default 1)\n"
-	      "  --min-segment N      nights per segment at least (default 3; the\n"
-	      "                       newest segment may be 1 night)\n"
-	      "  --alpha A            significance of a change point (default 0.05)\n"
-	      "  --permutations R     permutations per test (default 199)\n"
-	      "  --threshold T        noise threshold of the confirmation (default 0.02)\n"
-	      "  --confirm-nights N   nights per side the confirmation uses (default 20,\n"
-	      "                       0: the whole segments)\n"
+	      "  --alpha A            false-alarm level of the night test, per night\n"
+	      "                       (default 0.0002)\n"
+	      "  --min-segment N      nights before a change at least (default 3)\n"
+	      "  --threshold T        noise threshold (default 0.02: changes beyond 2%)\n"
+	      "  --confirm-nights N   nights before a change its level comes from, and\n"
+	      "                       after it at most (default 20)\n"
 	      "  --threads N          (default: one per CPU)\n"
 	      "  -v, --verbose        say how long loading and checking took (stderr)\n", f);
 }
 
 enum {
-	OPT_DB = 256, OPT_HOST, OPT_SUITE, OPT_CASE, OPT_METRIC, OPT_SEED,
-	OPT_MINSEG, OPT_ALPHA, OPT_PERMS, OPT_THRESH, OPT_CONFIRM, OPT_THREADS,
+	OPT_DB = 256, OPT_HOST, OPT_SUITE, OPT_CASE, OPT_METRIC,
+	OPT_MINSEG, OPT_ALPHA, OPT_THRESH, OPT_CONFIRM, OPT_THREADS,
 	OPT_FORMAT, OPT_FAILON,
 };
 
 static const struct option long_opts[] = {
 	{ "db", required_argument, NULL, OPT_DB },
+	{ "machine", required_argument, NULL, OPT_HOST },
 	{ "host", required_argument, NULL, OPT_HOST },
 	{ "suite", required_argument, NULL, OPT_SUITE },
 	{ "case", required_argument, NULL, OPT_CASE },
 	{ "metric", required_argument, NULL, OPT_METRIC },
-	{ "seed", required_argument, NULL, OPT_SEED },
 	{ "min-segment", required_argument, NULL, OPT_MINSEG },
 	{ "alpha", required_argument, NULL, OPT_ALPHA },
-	{ "permutations", required_argument, NULL, OPT_PERMS },
 	{ "threshold", required_argument, NULL, OPT_THRESH },
 	{ "confirm-nights", required_argument, NULL, OPT_CONFIRM },
 	{ "threads", required_argument, NULL, OPT_THREADS },
@@ -131,19 +133,6 @@ static int frac_opt(const char *name, const char *arg, double lo, bool lo_incl,
 	return 0;
 }
 
-static int seed_opt(const char *arg, uint64_t *out)
-{
-	char *end;
-
-	errno = 0;
-	*out = strtoull(arg, &end, 0);
-	if (!*arg || *end || errno || arg[0] == '-') {
-		tb_err("--seed %s: expected a whole number from 0 to 2^64-1", arg);
-		return -1;
-	}
-	return 0;
-}
-
 static int one_opt(struct hist_cli *c, int opt, const char *arg)
 {
 	long v;
@@ -157,24 +146,18 @@ static int one_opt(struct hist_cli *c, int opt, const char *arg)
 	case OPT_METRIC: c->f.metric = arg; return 0;
 	case 'o': c->out = arg; return 0;
 	case 'v': c->verbose = true; return 0;
-	case OPT_SEED: return seed_opt(arg, &c->o.edv.seed);
 	case OPT_ALPHA:
-		return frac_opt("alpha", arg, 0, false, 1, &c->o.edv.alpha);
+		return frac_opt("alpha", arg, 0, false, 1, &c->o.win.alpha);
 	case OPT_THRESH:
 		return frac_opt("threshold", arg, 0, true, 1,
 				&c->o.confirm.threshold);
 	case OPT_MINSEG:
-		if (num_opt("min-segment", arg, 1, 100000, &v))
+		if (num_opt("min-segment", arg, 2, 100000, &v))
 			return -1;
-		c->o.edv.min_segment = (size_t)v;
-		return 0;
-	case OPT_PERMS:
-		if (num_opt("permutations", arg, 19, 1000000, &v))
-			return -1;
-		c->o.edv.permutations = (unsigned)v;
+		c->o.win.min_segment = (size_t)v;
 		return 0;
 	case OPT_CONFIRM:
-		if (num_opt("confirm-nights", arg, 0, 1000000, &v))
+		if (num_opt("confirm-nights", arg, 3, 100000, &v))
 			return -1;
 		c->o.confirm_nights = (size_t)v;
 		return 0;
@@ -195,7 +178,7 @@ static int one_opt(struct hist_cli *c, int opt, const char *arg)
 	case OPT_FAILON:
 		k = history_fail_on_parse(arg);
 		if (k < 0) {
-			tb_err("--fail-on %s: expected newest, regression or none", arg);
+			tb_err("--fail-on %s: expected open, newest, regression or none", arg);
 			return -1;
 		}
 		c->o.fail_on = (enum history_fail_on)k;
@@ -234,26 +217,19 @@ static int parse_args(struct hist_cli *c, int argc, char **argv)
 	return 0;
 }
 
-static int load(const struct hist_cli *c, struct history_series **v,
-		size_t *n)
+static int load(const struct hist_cli *c, struct history_analysis *a)
 {
-	struct history_db *db;
 	char shown[1024];
-	int rc;
 
-	if (history_db_open_existing(c->db, &db))
+	if (history_analyse(c->db, &c->f, &c->o, a))
 		return -1;
-	rc = history_db_load_series(db, &c->f, v, n);
-	history_db_close(db);
-	if (rc)
-		return -1;
-	if (!*n) {
+	if (!a->n) {
 		history_db_spec_show(c->db, shown, sizeof(shown));
 		tb_err("history %s: no series in %s%s", cmd_names[c->cmd], shown,
 		       c->f.host || c->f.suite || c->f.case_id || c->f.metric ?
 		       " match the filters (history list shows what is stored)" :
 		       " (record runs with: thpbench history import)");
-		history_series_array_free(*v, *n);
+		history_analysis_free(a);
 		return -1;
 	}
 	return 0;
@@ -318,31 +294,25 @@ static size_t max_nights(const struct history_series *v, size_t n)
 static int run(enum hist_cmd cmd, int argc, char **argv)
 {
 	struct hist_cli c = { .cmd = cmd, .db = HISTORY_DB_DEFAULT };
-	struct history_series *v = NULL;
-	struct history_result *r;
-	size_t n = 0, i;
+	struct history_analysis a;
+	size_t i;
 	int rc, fails = 0;
-	double t0, t1;
 
 	history_check_opts_init(&c.o);
 	rc = parse_args(&c, argc, argv);
 	if (rc)
 		return rc > 0 ? TB_EXIT_OK : TB_EXIT_ERROR;
-	t0 = now_usec();
-	if (load(&c, &v, &n))
+	if (load(&c, &a))
 		return TB_EXIT_ERROR;
-	t1 = now_usec();
-	r = history_check_all(v, n, &c.o);
 	if (c.verbose)
 		fprintf(stderr, "history %s: loaded %zu series (%zu nights) in %.2f s, checked them in %.2f s\n",
-			cmd_names[cmd], n, max_nights(v, n), (t1 - t0) / 1e6,
-			(now_usec() - t1) / 1e6);
-	for (i = 0; i < n; i++)
-		fails += history_result_fails(&r[i], c.o.fail_on);
-	rc = emit(&c, r, n) ? TB_EXIT_ERROR :
+			cmd_names[cmd], a.n, max_nights(a.v, a.n), a.load_s,
+			a.check_s);
+	for (i = 0; i < a.n; i++)
+		fails += history_result_fails(&a.r[i], c.o.fail_on);
+	rc = emit(&c, a.r, a.n) ? TB_EXIT_ERROR :
 	     cmd == HC_CHECK && fails ? TB_EXIT_VERDICT : TB_EXIT_OK;
-	history_results_free(r, n);
-	history_series_array_free(v, n);
+	history_analysis_free(&a);
 	return rc;
 }
 

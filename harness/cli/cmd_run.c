@@ -33,6 +33,7 @@
 #include "results/store_log.h"
 #include "measure/suite.h"
 #include "measure/tp_pin.h"
+#include "history/history_import.h"
 #include "util/util.h"
 
 struct run_opts {
@@ -43,6 +44,7 @@ struct run_opts {
 	const char *events;
 	const char *thp;
 	const char *label;
+	const char *machine;	/* the lab's name for it (meta.machine), for the history */
 	const char *order;
 	const char *sysfs_root;
 	const char *kernel_id;	/* the CI's name of the kernel, for the history */
@@ -86,7 +88,7 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 		"usage: thpbench run SUITE.conf [-o DIR] [-r N] [--thp always,madvise,never]\n"
-		"                    [--label L] [--seed S] [-e EVENTS] [--warmup N]\n"
+		"                    [--label L] [--seed S] [-e EVENTS] [--warmup N] [--machine NAME]\n"
 		"                    [--timeout SEC] [--order interleave|shuffle|sequential]\n"
 		"                    [--kernel-id ID] [--progress auto|tty|lines|none]\n"
 		"                    [--wait[=SECONDS]]\n"
@@ -103,6 +105,7 @@ static int parse_opts(int argc, char **argv, struct run_opts *o)
 		{ "events", required_argument, NULL, 'e' },
 		{ "thp", required_argument, NULL, 't' },
 		{ "label", required_argument, NULL, 'l' },
+		{ "machine", required_argument, NULL, 'M' },
 		{ "seed", required_argument, NULL, 's' },
 		{ "warmup", required_argument, NULL, 'w' },
 		{ "timeout", required_argument, NULL, 'T' },
@@ -135,6 +138,12 @@ static int parse_opts(int argc, char **argv, struct run_opts *o)
 		case 'e': o->events = optarg; break;
 		case 't': o->thp = optarg; break;
 		case 'l': o->label = optarg; break;
+		case 'M':
+			if (history_machine_check(optarg))
+				tb_die("--machine \"%s\": use 1 to %d characters of A-Z a-z 0-9 . _ + : @ - (not starting with -)",
+				       optarg, HISTORY_MACHINE_MAX);
+			o->machine = optarg;
+			break;
 		case 'O': o->order = optarg; break;
 		case 'R': o->sysfs_root = optarg; break;
 		case 'P':
@@ -694,6 +703,8 @@ static json_t *make_meta(struct session *ss, int argc, char **argv,
 	json_object_set_new(meta, "label", json_string(ss->o->label ? ss->o->label : ""));
 	if (ss->o->kernel_id)
 		json_object_set_new(meta, "kernel_id", json_string(ss->o->kernel_id));
+	if (ss->o->machine)
+		json_object_set_new(meta, "machine", json_string(ss->o->machine));
 	return meta;
 }
 

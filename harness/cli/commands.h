@@ -21,5 +21,7 @@ int cmd_show(int argc, char **argv);
 int cmd_history_check(int argc, char **argv);
 int cmd_history_plot(int argc, char **argv);
 int cmd_history_report(int argc, char **argv);
+/* `thpbench history triage` (cmd_history_triage.c). */
+int cmd_history_triage(int argc, char **argv);
 
 #endif

@@ -16,23 +16,34 @@
 void history_check_opts_init(struct history_check_opts *o)
 {
 	memset(o, 0, sizeof(*o));
-	edv_opts_init(&o->edv);
+	history_window_opts_init(&o->win);
 	o->confirm.confidence = 0.95;
 	o->confirm.threshold = 0.02;
 	o->confirm.power = 0.8;
 	o->confirm_nights = 20;
-	o->fail_on = HISTORY_FAIL_NEWEST;
+	o->fail_on = HISTORY_FAIL_OPEN;
 }
+
+static const char *const fail_on_names[] = {
+	[HISTORY_FAIL_OPEN] = "open",
+	[HISTORY_FAIL_NEWEST] = "newest",
+	[HISTORY_FAIL_REGRESSION] = "regression",
+	[HISTORY_FAIL_NONE] = "none",
+};
 
 int history_fail_on_parse(const char *s)
 {
-	if (!strcmp(s, "newest"))
-		return HISTORY_FAIL_NEWEST;
-	if (!strcmp(s, "regression"))
-		return HISTORY_FAIL_REGRESSION;
-	if (!strcmp(s, "none"))
-		return HISTORY_FAIL_NONE;
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(fail_on_names); i++)
+		if (!strcmp(s, fail_on_names[i]))
+			return (int)i;
 	return -1;
+}
+
+const char *history_fail_on_name(enum history_fail_on f)
+{
+	return (size_t)f < ARRAY_SIZE(fail_on_names) ? fail_on_names[f] : "none";
 }
 
 const char *hcp_kind_name(enum hcp_kind k)
@@ -113,39 +124,20 @@ static const char *str_or(const char *s, const char *dflt)
 	return s && *s ? s : dflt;
 }
 
-static bool same_str(const char *a, const char *b)
+
+static char *bisect_line(const struct history_series *s, size_t good_night,
+			 size_t bad_night, enum hcp_kind kind)
 {
-	return !strcmp(str_or(a, ""), str_or(b, ""));
-}
-
-
-/* A fingerprint change between used nights within one night of night k. */
-static bool host_changed_near(const struct history_series *s,
-			      const size_t *used, size_t nused, size_t k)
-{
-	size_t lo = k >= 2 ? k - 2 : 0, hi = k + 1 < nused ? k + 1 : nused - 1;
-	size_t i;
-
-	for (i = lo; i < hi; i++)
-		if (!same_str(s->nights[used[i]].host_fingerprint,
-			      s->nights[used[i + 1]].host_fingerprint))
-			return true;
-	return false;
-}
-
-static char *bisect_line(const struct history_series *s,
-			 const struct history_cp *cp)
-{
-	const char *good = s->nights[cp->good].kernel_id;
-	const char *bad = s->nights[cp->night].kernel_id;
+	const char *good = s->nights[good_night].kernel_id;
+	const char *bad = s->nights[bad_night].kernel_id;
 	char buf[256];
 
 	if (!history_git_rev(good) || !history_git_rev(bad) ||
 	    !strcmp(good, bad))
 		return NULL;
-	if (cp->kind == HCP_REGRESSION)
+	if (kind == HCP_REGRESSION)
 		snprintf(buf, sizeof(buf), "git bisect start %s %s", bad, good);
-	else if (cp->kind == HCP_IMPROVEMENT)
+	else if (kind == HCP_IMPROVEMENT)
 		snprintf(buf, sizeof(buf),
 			 "git bisect start --term-old=slow --term-new=fast %s %s",
 			 bad, good);
@@ -154,211 +146,34 @@ static char *bisect_line(const struct history_series *s,
 	return xstrdup(buf);
 }
 
-static enum hcp_kind kind_of(enum verdict v)
-{
-	switch (v) {
-	case VERDICT_REGRESSION:
-		return HCP_REGRESSION;
-	case VERDICT_IMPROVEMENT:
-		return HCP_IMPROVEMENT;
-	case VERDICT_CHANGED:
-		return HCP_CHANGED;
-	default:
-		return HCP_REJECTED;
-	}
-}
-
-/* FNV-1a of the series' identity, so each gets its own stream. */
-static uint64_t series_seed(const struct history_series *s, uint64_t seed)
-{
-	const char *parts[] = { s->host, s->suite, s->suite_hash, s->case_id,
-				s->metric };
-	uint64_t h = 1469598103934665603ULL ^ seed;
-	size_t i;
-
-	for (i = 0; i < ARRAY_SIZE(parts); i++) {
-		const char *p = str_or(parts[i], "");
-
-		for (; *p; p++)
-			h = (h ^ (unsigned char)*p) * 1099511628211ULL;
-		h = (h ^ 0xff) * 1099511628211ULL;
-	}
-	return h;
-}
-
-/*
- * Confirm the change starting at used night k against the used nights
- * [lo, k) and [k, hi), each cut to confirm_nights.
- */
-static void confirm_one(const struct history_series *s,
-			const struct history_check_opts *o,
-			const struct history_result *r, const size_t *used,
-			size_t lo, size_t k, size_t hi, struct history_cp *cp)
-{
-	size_t w = o->confirm_nights ? o->confirm_nights : SIZE_MAX;
-
-	if (k - lo > w)
-		lo = k - w;
-	if (hi - k > w)
-		hi = k + w;
-	cp->night = used[k];
-	cp->good = used[k - 1];
-	cp->a_from = used[lo];
-	cp->b_to = hi < r->n_used ? used[hi] : s->n_nights;
-	history_confirm(s, cp->a_from, cp->night, cp->b_to, r->better,
-			&o->confirm, &cp->c);
-	cp->kind = kind_of(cp->c.verdict);
-	cp->kernel_changed = !same_str(s->nights[cp->good].kernel_id,
-				       s->nights[cp->night].kernel_id);
-	cp->host_changed = host_changed_near(s, used, r->n_used, k);
-	if (cp->kind != HCP_REJECTED && cp->host_changed)
-		cp->kind = HCP_ENVIRONMENT;
-	cp->bisect = bisect_line(s, cp);
-}
-
-static void confirm_cps(const struct history_series *s,
-			const struct history_check_opts *o,
-			struct history_result *r, const size_t *used,
-			const size_t *k, size_t ncp)
-{
-	size_t i;
-
-	for (i = 0; i < ncp; i++)
-		confirm_one(s, o, r, used, i ? k[i - 1] : 0, k[i],
-			    i + 1 < ncp ? k[i + 1] : r->n_used, &r->cp[i]);
-}
-
-/*
- * Is x[n-1] beyond every night mean of x[lo, n-1) but the outlier nights
- * (the MAD rule), in either direction, and, from 3 such nights on, outside
- * their prediction interval for one more night (Student t at the
- * confidence: mean +- t s sqrt(1 + 1/k)), so that night-to-night noise
- * alone rarely calls tonight out?
- */
-static bool newest_extreme(const double *x, size_t lo, size_t n,
-			   double confidence)
-{
-	size_t k = n - 1 - lo, i, m = 0;
-	bool *out = xcalloc(k + 1, sizeof(*out));
-	double *v = xmalloc((k + 1) * sizeof(*v));
-	double mn = INFINITY, mx = -INFINITY, t = x[n - 1];
-	struct summary s;
-	bool beyond;
-
-	stats_outliers(x + lo, k, OUTLIER_MAD, out);
-	for (i = 0; i < k; i++) {
-		if (out[i])
-			continue;
-		v[m++] = x[lo + i];
-		mn = fmin(mn, x[lo + i]);
-		mx = fmax(mx, x[lo + i]);
-	}
-	beyond = t > mx || t < mn;
-	if (beyond && m >= 3 && !stats_summary(v, m, &s)) {
-		double h = gsl_cdf_tdist_Pinv(0.5 + confidence / 2, (double)(m - 1)) *
-			   s.stddev * sqrt(1 + 1.0 / (double)m);
-
-		beyond = fabs(t - s.mean) > h;
-	}
-	free(v);
-	free(out);
-	return beyond;
-}
-
-/*
- * The newest-night test: E-Divisive cannot give one night p below about
- * 1/T, so before 1/alpha nights of history (and after a wilder earlier
- * night) tonight could never gate. When no change point starts at the
- * newest night, tonight is a candidate of its own if its mean lies beyond
- * every (non-outlier) night of the current segment; it is then confirmed
- * on the repetitions like any other, and kept only when confirmed.
- */
-static void newest_candidate(const struct history_series *s,
-			     const struct history_check_opts *o,
-			     struct history_result *r, const size_t *used,
-			     const double *x, size_t last_k)
-{
-	size_t n = r->n_used, w = o->confirm_nights ? o->confirm_nights : SIZE_MAX;
-	size_t lo = last_k;
-	struct history_cp cp = { 0 };
-
-	if (n < HISTORY_NEWEST_MIN + 1 || last_k == n - 1)
-		return;
-	if (n - 1 - lo > w)
-		lo = n - 1 - w;
-	if (n - 1 - lo < HISTORY_NEWEST_MIN || !newest_extreme(x, lo, n, o->confirm.confidence))
-		return;
-	confirm_one(s, o, r, used, lo, n - 1, n, &cp);
-	if (cp.kind == HCP_REJECTED) {
-		free(cp.bisect);
-		return;
-	}
-	cp.q = cp.p_split = NAN;
-	cp.newest_test = true;
-	r->cp = xrealloc(r->cp, (r->ncp + 1) * sizeof(*r->cp));
-	r->cp[r->ncp++] = cp;
-}
-
-static void gate_state(struct history_result *r)
-{
-	size_t i;
-
-	for (i = r->ncp; i-- > 0;) {
-		const struct history_cp *cp = &r->cp[i];
-
-		if (cp->kind == HCP_REJECTED || cp->kind == HCP_ENVIRONMENT)
-			continue;
-		r->open_regression = cp->kind == HCP_REGRESSION;
-		break;
-	}
-	r->newest_regression = r->ncp &&
-			       r->cp[r->ncp - 1].night == r->newest &&
-			       r->cp[r->ncp - 1].kind == HCP_REGRESSION;
-}
-
 void history_check_series(const struct history_series *s,
 			  const struct history_check_opts *o,
 			  struct history_result *r)
 {
-	size_t *used = xmalloc((s->n_nights ? s->n_nights : 1) * sizeof(*used));
-	double *x = xmalloc((s->n_nights ? s->n_nights : 1) * sizeof(*x));
-	struct edv_opts eo = o->edv;
-	struct edv_cp *ec;
-	size_t i, n = 0, ncp, *k;
+	size_t i, n = 0;
 
 	memset(r, 0, sizeof(*r));
 	r->s = s;
 	r->better = history_series_better(s);
+	r->used = xmalloc((s->n_nights ? s->n_nights : 1) * sizeof(*r->used));
 	for (i = 0; i < s->n_nights; i++) {
-		double m = history_night_mean(&s->nights[i]);
-
-		if (!isfinite(m)) {
+		if (!isfinite(history_night_mean(&s->nights[i]))) {
 			r->n_overflow += s->nights[i].n > 0;
 			continue;
 		}
-		used[n] = i;
-		x[n++] = m;
+		r->used[n++] = i;
 	}
 	r->n_used = n;
-	r->newest = n ? used[n - 1] : SIZE_MAX;
-	eo.seed = series_seed(s, o->edv.seed);
-	edivisive(x, n, &eo, &ec, &ncp);
-	k = xmalloc((ncp ? ncp : 1) * sizeof(*k));
-	for (i = 0; i < ncp; i++)
-		k[i] = ec[i].index;
-	r->cp = xcalloc(ncp ? ncp : 1, sizeof(*r->cp));
-	r->ncp = ncp;
-	for (i = 0; i < ncp; i++) {
-		r->cp[i].q = ec[i].q;
-		r->cp[i].p_split = ec[i].p;
+	r->newest = n ? r->used[n - 1] : SIZE_MAX;
+	history_window_scan(o, r);
+	for (i = 0; i < r->ncp; i++) {
+		history_cp_id(s, r->cp[i].night, r->cp[i].id);
+		r->cp[i].bisect = bisect_line(s, r->cp[i].good, r->cp[i].night,
+					      r->cp[i].kind);
 	}
-	confirm_cps(s, o, r, used, k, ncp);
-	newest_candidate(s, o, r, used, x, ncp ? k[ncp - 1] : 0);
-	gate_state(r);
-	free(k);
-	free(ec);
-	free(x);
-	free(used);
+	if (r->watch.present && n >= 2)
+		r->watch.bisect = bisect_line(s, r->used[n - 2], r->watch.night,
+					      r->watch.kind);
 }
 
 struct work {
@@ -403,29 +218,39 @@ struct history_result *history_check_all(const struct history_series *v,
 	return w.r;
 }
 
-void history_results_free(struct history_result *r, size_t n)
+static void triage_release(struct history_cp_triage *t)
 {
-	size_t i, j;
-
-	for (i = 0; r && i < n; i++) {
-		for (j = 0; j < r[i].ncp; j++)
-			free(r[i].cp[j].bisect);
-		free(r[i].cp);
-	}
-	free(r);
+	free(t->reason);
+	free(t->name);
+	free(t->fix);
+	free(t->decided);
+	memset(t, 0, sizeof(*t));
 }
 
-bool history_result_fails(const struct history_result *r,
-			  enum history_fail_on f)
+void history_result_release(struct history_result *r)
 {
-	switch (f) {
-	case HISTORY_FAIL_NEWEST:
-		return r->newest_regression;
-	case HISTORY_FAIL_REGRESSION:
-		return r->open_regression;
-	default:
-		return false;
+	size_t j;
+
+	for (j = 0; j < r->ncp; j++) {
+		free(r->cp[j].bisect);
+		triage_release(&r->cp[j].triage);
 	}
+	free(r->watch.bisect);
+	free(r->cp);
+	free(r->used);
+	r->cp = NULL;
+	r->used = NULL;
+	r->watch.bisect = NULL;
+	r->ncp = r->n_used = 0;
+}
+
+void history_results_free(struct history_result *r, size_t n)
+{
+	size_t i;
+
+	for (i = 0; r && i < n; i++)
+		history_result_release(&r[i]);
+	free(r);
 }
 
 static void pct(char *buf, size_t len, double v)
@@ -436,6 +261,26 @@ static void pct(char *buf, size_t len, double v)
 		snprintf(buf, len, "n/a");
 }
 
+static void night_str(const struct history_series *s, size_t i, char *buf,
+		      size_t len)
+{
+	snprintf(buf, len, "%s", i < s->n_nights ? str_or(s->nights[i].started, "?") : "?");
+}
+
+/* What the night values say: "night values +5.0% (p 2e-05 < 0.001, ...)". */
+static void night_part(const struct history_night_test *nt, char *buf,
+		       size_t len)
+{
+	char rel[32];
+
+	pct(rel, sizeof(rel), nt->change);
+	snprintf(buf, len,
+		 "night values %s (p %.2g %s %.2g, %zu vs %zu nights, spread of a night %.3g%s)",
+		 rel, nt->p, nt->p < nt->level ? "<" : ">=", nt->level,
+		 nt->nights_a, nt->nights_b,
+		 nt->log_scale ? nt->sd * 100 : nt->sd, nt->log_scale ? "%" : "");
+}
+
 char *history_cp_text(const struct history_result *r,
 		      const struct history_cp *cp)
 {
@@ -443,7 +288,8 @@ char *history_cp_text(const struct history_result *r,
 	const struct history_night *bad = &s->nights[cp->night];
 	const struct history_night *good = &s->nights[cp->good];
 	const struct history_confirm *c = &cp->c;
-	char rel[32], lo[32], hi[32], mde[32], extra[400] = "", how[96], drop[80] = "";
+	char rel[32], lo[32], hi[32], mde[32], extra[400] = "", drop[80] = "";
+	char nights[200], when[80];
 	char *out;
 	size_t len;
 
@@ -456,39 +302,64 @@ char *history_cp_text(const struct history_result *r,
 		snprintf(mde, sizeof(mde), "n/a");
 	if (cp->kind == HCP_ENVIRONMENT)
 		snprintf(extra, sizeof(extra),
-			 "; host fingerprint changed (%.12s -> %.12s): not blamed on the kernel",
+			 "; host fingerprint changed (%.12s -> %.12s) and the kernel did not: not blamed on the kernel",
 			 str_or(good->host_fingerprint, "?"),
 			 str_or(bad->host_fingerprint, "?"));
-	else if (cp->kind == HCP_REJECTED && c->night_verdict != VERDICT_TOO_FEW)
+	else if (cp->ambiguous)
 		snprintf(extra, sizeof(extra),
-			 "; repetitions say %s, night means say %s",
-			 verdict_name(c->reps_verdict),
-			 verdict_name(c->night_verdict));
-	else if (cp->kind == HCP_REJECTED)
-		snprintf(extra, sizeof(extra), "; repetitions say %s",
-			 verdict_name(c->verdict));
+			 "; kernel and host changed together (fingerprint %.12s -> %.12s within a night of it): ambiguous, the kernel is not cleared",
+			 str_or(good->host_fingerprint, "?"),
+			 str_or(bad->host_fingerprint, "?"));
 	else if (!cp->kernel_changed)
 		snprintf(extra, sizeof(extra),
 			 "; kernel unchanged across it (%s)",
 			 str_or(bad->kernel_id, "?"));
-	if (cp->newest_test)
-		snprintf(how, sizeof(how), "newest-night test");
-	else
-		snprintf(how, sizeof(how), "split p %.3g", cp->p_split);
 	if (c->outliers_a + c->outliers_b)
 		snprintf(drop, sizeof(drop), ", %zu outlier night%s left out",
 			 c->outliers_a + c->outliers_b,
 			 c->outliers_a + c->outliers_b == 1 ? "" : "s");
-	len = 1024 + strlen(str_or(bad->started, "?")) +
+	night_part(&cp->nt, nights, sizeof(nights));
+	night_str(s, cp->confirmed_at, when, sizeof(when));
+	len = 2048 + strlen(str_or(bad->started, "?")) +
 	      2 * strlen(str_or(bad->kernel_id, "?")) +
-	      strlen(str_or(good->kernel_id, "?"));
+	      strlen(str_or(good->kernel_id, "?")) + strlen(when);
 	out = xmalloc(len);
 	snprintf(out, len,
-		 "%s at night %s (kernel %s): %s [%s, %s], mean %.6g -> %.6g over %zu vs %zu nights (%zu vs %zu repetitions%s), p %.2g (%s), smallest detectable %s; last good %s, first bad %s%s",
+		 "%s at night %s (kernel %s): %s [%s, %s], mean %.6g -> %.6g over %zu vs %zu nights (%zu vs %zu repetitions%s, p %.2g), %s; confirmed on night %s; smallest detectable %s; last good %s, first bad %s%s",
 		 hcp_kind_name(cp->kind), str_or(bad->started, "?"),
 		 str_or(bad->kernel_id, "?"), rel, lo, hi, c->a.mean, c->b.mean,
-		 c->nights_a, c->nights_b, c->na, c->nb, drop, c->p, how, mde,
-		 str_or(good->kernel_id, "?"), str_or(bad->kernel_id, "?"),
-		 extra);
+		 c->nights_a, c->nights_b, c->na, c->nb, drop, c->p, nights,
+		 when, mde, str_or(good->kernel_id, "?"),
+		 str_or(bad->kernel_id, "?"), extra);
+	return out;
+}
+
+char *history_watch_text(const struct history_result *r)
+{
+	const struct history_watch *w = &r->watch;
+	const struct history_series *s = r->s;
+	char nights[200], rel[32], *out;
+	const char *k;
+	size_t len;
+
+	if (!w->present)
+		return NULL;
+	pct(rel, sizeof(rel), w->c.ch.rel);
+	night_part(&w->nt, nights, sizeof(nights));
+	k = w->kind == HCP_REJECTED ? NULL : hcp_kind_name(w->kind);
+	len = 1024 + strlen(str_or(s->nights[w->night].started, "?")) +
+	      strlen(str_or(s->nights[w->night].kernel_id, "?"));
+	out = xmalloc(len);
+	snprintf(out, len,
+		 "watch: the newest night %s (kernel %s) lies %soutside its segment: %s; its repetitions %s %s (%s): %s",
+		 str_or(s->nights[w->night].started, "?"),
+		 str_or(s->nights[w->night].kernel_id, "?"),
+		 w->strong ? "far " : "", nights,
+		 k ? "show" : "do not confirm it:", k ? k : verdict_name(w->c.verdict),
+		 rel,
+		 !k ? "not a change unless the next nights agree" :
+		 w->strong && w->kind == HCP_REGRESSION ?
+			"fails the gate tonight; the next night confirms it or clears it (one night cannot be told from a wild one)" :
+			"confirmed or not by the next night (one night cannot be told from a wild one)");
 	return out;
 }

@@ -1,32 +1,22 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * history_check - the verdicts of a nightly history: change points of
- * each series, confirmed on the raw repetitions, with the kernels on
- * either side, and the CI gate.
+ * history_check - the verdicts of a nightly history: the change points of
+ * each series (history_window.h: found night by night, confirmed on the
+ * night values and on the repetitions, never moved afterwards), with the
+ * kernels on either side, what became of them (recovered, triaged:
+ * history_gate.h) and the CI gate.
  *
- * Per series: the night means (nights without values skipped) go through
- * E-Divisive (history_edivisive.h); each candidate is confirmed on the
- * repetitions of up to confirm_nights nights on either side, within its
- * neighbouring change points (history_confirm.h). Its kind:
+ * Kinds:
  *   regression / improvement   confirmed, by the metric's direction
  *   changed                    confirmed, a neutral metric (a counter)
  *   environment                confirmed, but the host fingerprint changed
- *                              within one night of it: new microcode, a
- *                              BIOS setting; not blamed on the kernel
- *   rejected                   the repetitions (or the night means) do
- *                              not show a change beyond the noise threshold
- *
- * Newest-night test: E-Divisive cannot give a one-night tail p below
- * about 1/T, so before 1/alpha nights (and after a wilder earlier night)
- * tonight could never gate. When no change point starts at the newest
- * night and its mean lies beyond every night of the current segment (up
- * to confirm_nights, outlier nights aside; at least HISTORY_NEWEST_MIN)
- * and, from 3 such nights on, outside their prediction interval for one
- * more night (at the confirmation's confidence), it is a candidate too,
- * confirmed the same way and kept only when confirmed (newest_test set,
- * p_split NAN). One night has no night-to-night spread of its own:
- * night-to-night noise beyond the threshold makes false alarms (raise
- * the threshold there).
+ *                              within one night of it and the kernel did
+ *                              not: new microcode, a BIOS setting; not
+ *                              blamed on the kernel, never gated
+ *   rejected                   only for the newest-night watch: its
+ *                              repetitions do not show it
+ * A confirmed change across which both the kernel and the host changed is
+ * `ambiguous`: it keeps the kernel's kind (a regression gates) and says so.
  *
  * Kernels: the last good is the kernel of the last night before the
  * change, the first bad that of its first night; when both look like git
@@ -35,14 +25,20 @@
  * `git bisect start BAD GOOD` line is ready (for an improvement, with
  * --term-old=slow --term-new=fast).
  *
- * Gate (--fail-on): "newest" (default) fails a series whose newest night
- * starts a confirmed regression; "regression" fails one whose latest
- * confirmed change is a regression (still in effect, also when the night
- * that started it was missed); "none" never fails.
+ * Gate (--fail-on, history_gate.h):
+ *   open (default)  fails while any confirmed regression is open: not
+ *                   recovered to its old level and not triaged; and on a
+ *                   newest night that alone is a regression at the night
+ *                   test's own level (a strong watch: a 5x slowdown fails
+ *                   tonight, the next night confirms it or clears it)
+ *   newest          the early warning: tonight's check confirmed a new
+ *                   regression, or the newest night alone looks like one
+ *                   (the watch) and its repetitions agree
+ *   regression      the latest confirmed change is an untriaged regression
+ *   none            never fails
  *
- * Each series gets its own random stream, seeded from the seed and the
- * series' name, so a result never depends on which other series were
- * checked or on the number of threads.
+ * Nothing is random: the same nights give the same answer, whatever the
+ * threads or the other series.
  */
 #ifndef THPBENCH_HISTORY_CHECK_H
 #define THPBENCH_HISTORY_CHECK_H
@@ -51,25 +47,24 @@
 #include <stddef.h>
 
 #include "history_confirm.h"
-#include "history_edivisive.h"
 #include "history_series.h"
+#include "history_triage.h"
+#include "history_window.h"
 
 enum history_fail_on {
+	HISTORY_FAIL_OPEN,
 	HISTORY_FAIL_NEWEST,
 	HISTORY_FAIL_REGRESSION,
 	HISTORY_FAIL_NONE,
 };
 
 struct history_check_opts {
-	struct edv_opts edv;
+	struct history_window_opts win;
 	struct history_confirm_opts confirm;
-	size_t confirm_nights;	/* per side, at most; 20 */
+	size_t confirm_nights;	/* nights before a change and after it, at most: 20 */
 	enum history_fail_on fail_on;
 	unsigned threads;	/* 0: one per online CPU */
 };
-
-/* Nights before the newest one that the newest-night test needs. */
-#define HISTORY_NEWEST_MIN 2
 
 enum hcp_kind {
 	HCP_REGRESSION,
@@ -79,17 +74,42 @@ enum hcp_kind {
 	HCP_REJECTED,
 };
 
+/* A triage decision as it applies to one change point (history_triage.h). */
+struct history_cp_triage {
+	enum triage_state state;	/* NONE: not triaged (or reopened) */
+	char *reason, *name, *fix, *decided;
+};
+
 struct history_cp {
+	char id[HISTORY_CP_ID_LEN];	/* `history triage ID` */
 	size_t night;		/* index of the first night after the change */
 	size_t good;		/* index of the last night before it */
 	size_t a_from, b_to;	/* nights used: [a_from, night), [night, b_to) */
-	double q, p_split;	/* E-Divisive statistic and permutation p */
-	struct history_confirm c;
+	size_t confirmed_at;	/* index of the night it was confirmed on */
+	struct history_night_test nt;	/* the night values */
+	struct history_confirm c;	/* the repetitions */
 	enum hcp_kind kind;
 	bool kernel_changed;	/* kernel_id differs across the change */
 	bool host_changed;	/* fingerprint changed within one night */
+	bool ambiguous;		/* both: kernel or host? */
 	char *bisect;		/* "git bisect start ..." or NULL */
-	bool newest_test;	/* found by the newest-night test, not E-Divisive */
+	/* What became of it (history_gate.h). */
+	bool recovered;		/* a regression whose level came back */
+	size_t recovered_at;	/* index of the night that showed it */
+	size_t recovered_by;	/* index into the result's cp of the change that did */
+	struct history_cp_triage triage;
+};
+
+/* The newest night alone against its segment: the early warning. */
+struct history_watch {
+	bool present;		/* tonight lies beyond its segment's nights */
+	bool strong;		/* ... at the night test's own level (alpha) */
+	size_t night, a_from;	/* tonight; its baseline [a_from, night) */
+	struct history_night_test nt;
+	struct history_confirm c;
+	enum hcp_kind kind;	/* what it would be; rejected: repetitions disagree */
+	bool kernel_changed, host_changed, ambiguous;	/* as for a change point */
+	char *bisect;		/* tonight against the night before, or NULL */
 };
 
 struct history_result {
@@ -100,16 +120,17 @@ struct history_result {
 				 * left out, and said (history import refuses
 				 * such values now; an older database may
 				 * hold them) */
+	size_t *used;		/* their indices, oldest first */
 	size_t newest;		/* index of the newest night with values */
-	struct history_cp *cp;
+	struct history_cp *cp;	/* confirmed change points, oldest first */
 	size_t ncp;
-	bool newest_regression;	/* the newest night starts a confirmed regression */
-	bool open_regression;	/* the latest confirmed change is a regression */
+	struct history_watch watch;
 };
 
 void history_check_opts_init(struct history_check_opts *o);
 /* -1 when s names no gate. */
 int history_fail_on_parse(const char *s);
+const char *history_fail_on_name(enum history_fail_on f);
 const char *hcp_kind_name(enum hcp_kind k);
 
 /* Check one series. */
@@ -120,9 +141,10 @@ void history_check_series(const struct history_series *s,
 struct history_result *history_check_all(const struct history_series *v,
 					 size_t n,
 					 const struct history_check_opts *o);
+void history_result_release(struct history_result *r);	/* members only */
 void history_results_free(struct history_result *r, size_t n);
 
-/* Does r fail the gate? */
+/* Does r fail the gate? (history_gate.c) */
 bool history_result_fails(const struct history_result *r,
 			  enum history_fail_on f);
 
@@ -138,5 +160,8 @@ bool history_git_rev(const char *s);
  */
 char *history_cp_text(const struct history_result *r,
 		      const struct history_cp *cp);
+
+/* The watch as one line (no newline), malloc'ed; NULL when there is none. */
+char *history_watch_text(const struct history_result *r);
 
 #endif

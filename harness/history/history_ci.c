@@ -4,6 +4,7 @@
  * TAP version 13 and LAVA test-case lines.
  */
 #include "history_format.h"
+#include "history_gate.h"
 #include "history_print.h"
 
 #include <math.h>
@@ -80,12 +81,67 @@ static void xml_attr(FILE *f, const char *name, const char *value)
 	fputc('"', f);
 }
 
+/* The change point a failure is about: the newest open regression. */
+static const struct history_cp *failing_cp(const struct history_result *r)
+{
+	size_t i;
+
+	for (i = r->ncp; i-- > 0;)
+		if (history_cp_status(&r->cp[i]) == HCP_STATUS_OPEN)
+			return &r->cp[i];
+	return NULL;
+}
+
+static bool skipped(const struct history_result *r, enum history_fail_on f)
+{
+	char *why;
+	bool s = history_result_skipped(r, f, &why);
+
+	free(why);
+	return s;
+}
+
+/* Every change point with its id, status and bisect line; the watch. */
+static void junit_out(FILE *f, const struct history_result *r,
+		      const struct history_check_opts *o)
+{
+	size_t i;
+
+	for (i = r->ncp; i-- > 0;) {
+		char *t = history_cp_text(r, &r->cp[i]);
+		char *st = history_cp_status_text(r, &r->cp[i], o);
+
+		fprintf(f, "\n[%s] ", r->cp[i].id);
+		history_xml_escape(f, t);
+		if (st) {
+			fputs("\n  ", f);
+			history_xml_escape(f, st);
+		}
+		if (r->cp[i].bisect) {
+			fputs("\n  ", f);
+			history_xml_escape(f, r->cp[i].bisect);
+		}
+		free(t);
+		free(st);
+	}
+	if (r->watch.present) {
+		char *w = history_watch_text(r);
+
+		fputc('\n', f);
+		history_xml_escape(f, w);
+		if (r->watch.bisect) {
+			fputs("\n  ", f);
+			history_xml_escape(f, r->watch.bisect);
+		}
+		free(w);
+	}
+}
+
 static void junit_case(FILE *f, const struct history_result *r,
 		       const char *label, const struct history_check_opts *o)
 {
 	const struct history_series *s = r->s;
-	char name[512];
-	size_t i;
+	char name[512], *why = NULL;
 
 	snprintf(name, sizeof(name), "%s %s", or_dash(s->case_id),
 		 or_dash(s->metric));
@@ -94,39 +150,31 @@ static void junit_case(FILE *f, const struct history_result *r,
 	xml_attr(f, "name", name);
 	fputs(" time=\"0\">\n", f);
 	if (history_result_fails(r, o->fail_on)) {
-		const struct history_cp *cp = NULL;
-		char *t;
+		const struct history_cp *cp = failing_cp(r);
+		char *t = cp ? history_cp_text(r, cp) : history_watch_text(r);
 
-		for (i = r->ncp; i-- > 0 && !cp;)
-			if (r->cp[i].kind == HCP_REGRESSION)
-				cp = &r->cp[i];
-		t = history_cp_text(r, cp);
 		fputs("      <failure type=\"regression\"", f);
-		xml_attr(f, "message", t);
+		xml_attr(f, "message", t ? t : "regression");
 		fputs(">", f);
 		history_xml_escape(f, t);
-		if (cp && cp->bisect) {
+		if (cp ? cp->bisect : r->watch.bisect) {
 			fputc('\n', f);
-			history_xml_escape(f, cp->bisect);
+			history_xml_escape(f, cp ? cp->bisect : r->watch.bisect);
 		}
 		fputs("</failure>\n", f);
 		free(t);
+	} else if (history_result_skipped(r, o->fail_on, &why)) {
+		fputs("      <skipped", f);
+		xml_attr(f, "message", why);
+		fputs("/>\n", f);
 	}
+	free(why);
 	fputs("      <system-out>", f);
-	fprintf(f, "%zu nights, newest mean %.6g %s; %zu change point%s",
+	fprintf(f, "%zu nights, newest mean %.6g %s; %zu change point%s, %zu open regression%s",
 		r->n_used, history_newest_mean(r), plot_metric_unit(s->metric),
-		r->ncp, r->ncp == 1 ? "" : "s");
-	for (i = r->ncp; i-- > 0;) {
-		char *t = history_cp_text(r, &r->cp[i]);
-
-		fputc('\n', f);
-		history_xml_escape(f, t);
-		free(t);
-		if (r->cp[i].bisect) {
-			fputc('\n', f);
-			history_xml_escape(f, r->cp[i].bisect);
-		}
-	}
+		r->ncp, r->ncp == 1 ? "" : "s", history_open_regressions(r),
+		history_open_regressions(r) == 1 ? "" : "s");
+	junit_out(f, r, o);
 	fputs("</system-out>\n    </testcase>\n", f);
 }
 
@@ -180,14 +228,16 @@ void history_write_junit(FILE *f, const struct history_result *r, size_t n,
 		n, fails);
 	for (i = 0; i < n; i = j) {
 		const char *label = labels[idx[p[i].k]];
-		size_t sfails = 0;
+		size_t sfails = 0, sskips = 0;
 
-		for (j = i; j < n && p[j].group == p[i].group; j++)
+		for (j = i; j < n && p[j].group == p[i].group; j++) {
 			sfails += history_result_fails(&r[idx[p[j].k]], o->fail_on);
+			sskips += skipped(&r[idx[p[j].k]], o->fail_on);
+		}
 		fputs("  <testsuite", f);
 		xml_attr(f, "name", label);
-		fprintf(f, " tests=\"%zu\" failures=\"%zu\" errors=\"0\" skipped=\"0\" time=\"0\"",
-			j - i, sfails);
+		fprintf(f, " tests=\"%zu\" failures=\"%zu\" errors=\"0\" skipped=\"%zu\" time=\"0\"",
+			j - i, sfails, sskips);
 		xml_attr(f, "hostname", or_dash(r[idx[p[i].k]].s->host));
 		fputs(">\n", f);
 		for (j = i; j < n && p[j].group == p[i].group; j++)
@@ -221,16 +271,11 @@ static void yaml_str(FILE *f, const char *s)
 	fputc('"', f);
 }
 
-static void tap_name(FILE *f, const char *label, const struct history_result *r)
+/* TAP text on one line: '#' would start a directive; invalid UTF-8 replaced. */
+static void tap_text(FILE *f, const char *s)
 {
-	const struct history_series *s = r->s;
-	char buf[1024], *clean, *p;
+	char *clean = history_utf8_clean(s), *p;
 
-	snprintf(buf, sizeof(buf), "%s %s %s", label, or_dash(s->case_id),
-		 or_dash(s->metric));
-	/* '#' would start a directive, a control character could end the
-	 * line; invalid UTF-8 is replaced. */
-	clean = history_utf8_clean(buf);
 	for (p = clean; *p; p++)
 		if (*p == '#' || (unsigned char)*p < 0x20 || *p == 0x7f)
 			*p = '_';
@@ -238,40 +283,85 @@ static void tap_name(FILE *f, const char *label, const struct history_result *r)
 	free(clean);
 }
 
+static void tap_name(FILE *f, const char *label, const struct history_result *r)
+{
+	const struct history_series *s = r->s;
+	char buf[1024];
+
+	snprintf(buf, sizeof(buf), "%s %s %s", label, or_dash(s->case_id),
+		 or_dash(s->metric));
+	tap_text(f, buf);
+}
+
+static void tap_yaml(FILE *f, const struct history_result *x,
+		     const struct history_check_opts *o)
+{
+	size_t j;
+
+	fputs("  ---\n", f);
+	fprintf(f, "  nights: %zu\n  newest_mean: %.6g\n  open_regressions: %zu\n  change_points:%s\n",
+		x->n_used, history_newest_mean(x), history_open_regressions(x),
+		x->ncp ? "" : " []");
+	for (j = x->ncp; j-- > 0;) {
+		const struct history_cp *cp = &x->cp[j];
+		const char *st = hcp_status_name(history_cp_status(cp));
+		char *t = history_cp_text(x, cp), *stt = history_cp_status_text(x, cp, o);
+
+		fprintf(f, "    - id: %s\n      kind: %s\n      status: %s\n      text: ",
+			cp->id, hcp_kind_name(cp->kind), *st ? st : "-");
+		yaml_str(f, t);
+		fputc('\n', f);
+		if (stt) {
+			fputs("      status_text: ", f);
+			yaml_str(f, stt);
+			fputc('\n', f);
+		}
+		if (cp->bisect) {
+			fputs("      bisect: ", f);
+			yaml_str(f, cp->bisect);
+			fputc('\n', f);
+		}
+		free(t);
+		free(stt);
+	}
+	if (x->watch.present) {
+		char *w = history_watch_text(x);
+
+		fputs("  watch: ", f);
+		yaml_str(f, w);
+		fputc('\n', f);
+		if (x->watch.bisect) {
+			fputs("  watch_bisect: ", f);
+			yaml_str(f, x->watch.bisect);
+			fputc('\n', f);
+		}
+		free(w);
+	}
+	fputs("  ...\n", f);
+}
+
 void history_write_tap(FILE *f, const struct history_result *r, size_t n,
 		       const struct history_check_opts *o)
 {
-	size_t *idx = history_order(r, n, o->fail_on), i, j;
+	size_t *idx = history_order(r, n, o->fail_on), i;
 	char **labels = suite_labels(r, n);
 
 	fprintf(f, "TAP version 13\n1..%zu\n", n);
 	for (i = 0; i < n; i++) {
 		const struct history_result *x = &r[idx[i]];
+		char *why = NULL;
 
 		fprintf(f, "%sok %zu - ",
 			history_result_fails(x, o->fail_on) ? "not " : "", i + 1);
 		tap_name(f, labels[idx[i]], x);
-		fputc('\n', f);
-		if (!x->ncp)
-			continue;
-		fputs("  ---\n", f);
-		fprintf(f, "  nights: %zu\n  newest_mean: %.6g\n  change_points:\n",
-			x->n_used, history_newest_mean(x));
-		for (j = x->ncp; j-- > 0;) {
-			char *t = history_cp_text(x, &x->cp[j]);
-
-			fprintf(f, "    - kind: %s\n      text: ",
-				hcp_kind_name(x->cp[j].kind));
-			yaml_str(f, t);
-			fputc('\n', f);
-			if (x->cp[j].bisect) {
-				fputs("      bisect: ", f);
-				yaml_str(f, x->cp[j].bisect);
-				fputc('\n', f);
-			}
-			free(t);
+		if (history_result_skipped(x, o->fail_on, &why)) {
+			fputs(" # SKIP triaged: ", f);
+			tap_text(f, why);
 		}
-		fputs("  ...\n", f);
+		free(why);
+		fputc('\n', f);
+		if (x->ncp || x->watch.present)
+			tap_yaml(f, x, o);
 	}
 	for (i = 0; i < n; i++)
 		free(labels[i]);
@@ -307,7 +397,8 @@ void history_write_lava(FILE *f, const struct history_result *r, size_t n,
 			 or_dash(s->metric));
 		fprintf(f, "lava-test-case %s --result %s",
 			history_token(raw, name, sizeof(name)),
-			history_result_fails(x, o->fail_on) ? "fail" : "pass");
+			history_result_fails(x, o->fail_on) ? "fail" :
+			skipped(x, o->fail_on) ? "skip" : "pass");
 		if (isfinite(m)) {
 			fprintf(f, " --measurement %.10g", m);
 			if (*plot_metric_unit(s->metric))

@@ -98,35 +98,24 @@ void history_confirm(const struct history_series *s, size_t a_from,
 	double *ma, *mb;
 	double *a = pool(s, a_from, at, &c->na, &c->nights_a, &c->outliers_a, &ma);
 	double *b = pool(s, at, b_to, &c->nb, &c->nights_b, &c->outliers_b, &mb);
-	struct mann_whitney nmw;
 
 	memset(&c->mw, 0, sizeof(c->mw));
 	memset(&c->a, 0, sizeof(c->a));
 	memset(&c->b, 0, sizeof(c->b));
 	memset(&c->ch, 0, sizeof(c->ch));
-	memset(&c->night_ch, 0, sizeof(c->night_ch));
-	c->p = c->night_p = c->mde = c->mw.p = NAN;
+	c->p = c->mde = c->mw.p = NAN;
 	c->ch.rel = c->ch.lo = c->ch.hi = NAN;
-	c->night_ch.rel = c->night_ch.lo = c->night_ch.hi = NAN;
 	c->w = c->ch.w;
-	c->verdict = c->reps_verdict = c->night_verdict = VERDICT_TOO_FEW;
+	c->verdict = VERDICT_TOO_FEW;
 	stats_summary(a, c->na, &c->a);
 	stats_summary(b, c->nb, &c->b);
 	if (c->na >= VERDICT_MIN_N && c->nb >= VERDICT_MIN_N) {
-		c->reps_verdict = judge(a, c->na, b, c->nb, better, o, &c->ch,
-					&c->mw, &c->p);
+		c->verdict = judge(a, c->na, b, c->nb, better, o, &c->ch,
+				   &c->mw, &c->p);
 		c->w = c->ch.w;
 		c->mde = rule_detectable_change(&c->ch, c->na, c->nb,
 						o->threshold, 1 - o->confidence,
 						o->power);
-		c->verdict = c->reps_verdict;
-	}
-	if (c->nights_a >= VERDICT_MIN_N && c->nights_b >= VERDICT_MIN_N) {
-		c->night_verdict = judge(ma, c->nights_a, mb, c->nights_b,
-					 better, o, &c->night_ch, &nmw,
-					 &c->night_p);
-		if (c->night_verdict != c->reps_verdict)
-			c->verdict = VERDICT_INCONCLUSIVE;
 	}
 	free(ma);
 	free(mb);

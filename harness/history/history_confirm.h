@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * history_confirm - is a candidate change point of a night series real on
- * the raw repetitions?
+ * history_confirm - does a candidate change point of a night series show
+ * on the raw repetitions?
  *
  * The nights [a_from, at) (before) and [at, b_to) (after) of a series are
  * pooled into two samples of repetitions and compared with the statistics
@@ -9,12 +9,10 @@
  * interval and Welch's test on one scale (change_ci), Mann-Whitney (the
  * larger p decides, so both must agree), the smallest change the verdict
  * rule could detect at these n, and the verdict for the metric's
- * direction and noise threshold. With 3 nights or more on each side the
- * same verdict is reached on the night means too, and the two must agree:
- * repetitions of one night are not independent of each other (boots,
- * page cache, placement), so night-to-night noise must not pass for a
- * change. A regression, improvement or (neutral metric) change confirms
- * the candidate; "no change", "inconclusive" and "too few" reject it.
+ * direction and noise threshold. Repetitions of one night are not
+ * independent (boots, page cache, placement): this is the second test of
+ * a change, never the only one; the night values decide first
+ * (history_window.h).
  *
  * Outlier nights are left out of each side (the MAD rule of stats.h on
  * the night means of that side, 3 nights or more): one wild night must
@@ -49,11 +47,7 @@ struct history_confirm {
 	struct change ch;
 	double p;			/* max(Welch p, Mann-Whitney p) */
 	double mde;			/* smallest change the verdict rule detects */
-	enum verdict reps_verdict;	/* of the repetitions */
-	struct change night_ch;		/* the same on the night means */
-	double night_p;
-	enum verdict night_verdict;	/* TOO_FEW under 3 nights a side */
-	enum verdict verdict;		/* both agree, else inconclusive */
+	enum verdict verdict;		/* of the repetitions */
 };
 
 /* The series' direction: its `better`, else the metric-name table. */

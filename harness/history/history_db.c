@@ -5,6 +5,8 @@
  */
 #include "history_db.h"
 #include "history_backend.h"
+#include "history_kernel_order.h"
+#include "history_migrate.h"
 
 #include <inttypes.h>
 #include <stdio.h>
@@ -121,6 +123,8 @@ static int check_version(struct history_db *db)
 		       db->name, n, HISTORY_SCHEMA_VERSION);
 		return -1;
 	}
+	if (n < HISTORY_SCHEMA_VERSION)
+		return history_migrate(db, n);
 	return 0;
 }
 
@@ -351,6 +355,8 @@ int history_db_load_series(struct history_db *db,
 		history_series_array_free(b.v, b.n);
 		return -1;
 	}
+	for (size_t i = 0; i < b.n; i++)
+		history_series_order_nights(&b.v[i]);
 	if (b.n)
 		qsort(b.v, b.n, sizeof(*b.v), cmp_series);
 	*out = b.v;
@@ -369,7 +375,7 @@ static int run_row(void *ctx, size_t ncols, const char *const *c)
 	struct history_run_info *r;
 	long long id = 0;
 
-	if (ncols != 12)
+	if (ncols != 13)
 		return -1;
 	l->v = xgrow(l->v, sizeof(*l->v), &l->cap, l->n);
 	r = &l->v[l->n++];
@@ -388,6 +394,7 @@ static int run_row(void *ctx, size_t ncols, const char *const *c)
 	r->source = dup_or_null(c[9]);
 	r->ncases = c[10] ? strtol(c[10], NULL, 10) : 0;
 	r->nmetrics = c[11] ? strtol(c[11], NULL, 10) : 0;
+	r->hostname = dup_or_null(c[12]);
 	return 0;
 }
 
@@ -410,7 +417,8 @@ int history_db_list_runs(struct history_db *db,
 		 " r.kernel_release, r.suite, r.suite_hash, r.thpbench_version,"
 		 " r.source,"
 		 " (SELECT count(*) FROM cases c WHERE c.run_id = r.id),"
-		 " (SELECT count(*) FROM night_metrics m WHERE m.run_id = r.id)"
+		 " (SELECT count(*) FROM night_metrics m WHERE m.run_id = r.id),"
+		 " r.hostname"
 		 " FROM runs r WHERE 1 = 1%s ORDER BY r.time, r.id",
 		 t, w.sql);
 	rc = db->ops->query(db, "list the runs", sql, w.np, w.params, run_row, &l);
@@ -431,6 +439,7 @@ void history_run_info_free(struct history_run_info *v, size_t n)
 	for (i = 0; i < n; i++) {
 		free(v[i].started);
 		free(v[i].host);
+		free(v[i].hostname);
 		free(v[i].host_fingerprint);
 		free(v[i].kernel_id);
 		free(v[i].kernel_release);

@@ -31,7 +31,7 @@
 
 struct history_db;
 
-/* NULL members match everything. */
+/* NULL members match everything. host is the machine (history_import.h). */
 struct history_filter {
 	const char *host, *suite, *case_id, *metric;
 };
@@ -52,8 +52,9 @@ void history_db_close(struct history_db *db);
 
 /*
  * Every series matching f: one per (host, suite, suite_hash, case_id,
- * metric), sorted by those; nights oldest first (by start time, then run
- * id), each with its ok repetitions' raw values in file order. *out is
+ * metric), sorted by those; nights oldest first (by start time; nights
+ * of one start time by kernel, history_kernel_order.h, then run id),
+ * each with its ok repetitions' raw values in file order. *out is
  * malloc'ed (history_series_array_free). 0, or -1 with the error printed.
  */
 int history_db_load_series(struct history_db *db,
@@ -64,7 +65,8 @@ int history_db_load_series(struct history_db *db,
 struct history_run_info {
 	int64_t id;
 	char *started;
-	char *host;
+	char *host;		/* the machine */
+	char *hostname;		/* as the run saw it */
 	char *host_fingerprint;
 	char *kernel_id;
 	char *kernel_release;

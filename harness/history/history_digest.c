@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 #include "history_digest.h"
+#include "history_gate.h"
 
 #include <stdlib.h>
 
@@ -30,7 +31,7 @@ static enum history_attention attention(const struct history_result *r,
 					const struct history_cp *cp, bool fails,
 					size_t recent)
 {
-	if (fails || r->open_regression)
+	if (fails || history_open_regressions(r))
 		return HA_OPEN;
 	if (cp && nights_since(r, cp) <= recent)
 		return HA_RECENT;

@@ -3,9 +3,9 @@
  * history_digest - what a reader of a checked history must see first.
  *
  * Each series is one of:
- *   open     it fails the gate, or its latest confirmed change is a
- *            regression still in effect (open_regression): someone must
- *            look at it;
+ *   open     it fails the gate, or has a confirmed regression that is
+ *            open (neither back to its old level nor triaged:
+ *            history_gate.h): someone must look at it;
  *   recent   a confirmed change (any kind) starts within its last
  *            `recent` nights;
  *   quiet    neither: nothing to look at.

@@ -14,9 +14,12 @@
 
 bool history_newest_changed(const struct history_result *r)
 {
-	const struct history_cp *cp = r->ncp ? &r->cp[r->ncp - 1] : NULL;
+	size_t i;
 
-	return cp && cp->night == r->newest && cp->kind != HCP_REJECTED;
+	for (i = 0; i < r->ncp; i++)
+		if (r->cp[i].confirmed_at == r->newest)
+			return true;
+	return r->watch.present;
 }
 
 static int rank(const struct history_result *r, enum history_fail_on f)

@@ -4,8 +4,9 @@
  * order of the series, XML escaping, UTF-8 cleaning, LAVA tokens, the
  * newest night's mean.
  *
- * Order: the series failing the gate first, then those whose newest
- * night starts a change, then the rest as given.
+ * Order: the series failing the gate first, then those with a change
+ * confirmed tonight or a watch on the newest night, then the rest as
+ * given.
  */
 #ifndef THPBENCH_HISTORY_FORMAT_H
 #define THPBENCH_HISTORY_FORMAT_H
@@ -18,7 +19,7 @@
 size_t *history_order(const struct history_result *r, size_t n,
 		      enum history_fail_on f);
 
-/* Does the newest night start a confirmed (not rejected) change? */
+/* Was a change confirmed tonight, or is the newest night a watch? */
 bool history_newest_changed(const struct history_result *r);
 
 /*

@@ -2,6 +2,8 @@
 #include "history_import.h"
 #include "history_backend.h"
 #include "history_fingerprint.h"
+#include "history_kernel_order.h"
+#include "history_rows.h"
 
 #include <inttypes.h>
 #include <math.h>
@@ -16,6 +18,15 @@
 #include "util/util.h"
 
 #define KERNEL_ID_MAX 128
+
+int history_machine_check(const char *name)
+{
+	size_t n = strlen(name);
+
+	return n && n <= HISTORY_MACHINE_MAX &&
+	       strspn(name, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+		      "0123456789._+:@-") == n && name[0] != '-' ? 0 : -1;
+}
 
 int history_kernel_id_check(const char *id)
 {
@@ -34,10 +45,11 @@ int history_kernel_id_check(const char *id)
 struct run_row {
 	char content_hash[HISTORY_HASH_HEX], fingerprint[HISTORY_HASH_HEX];
 	char suite_hash[HISTORY_HASH_HEX], imported[32];
-	const char *started, *host, *kernel_id, *kernel_release, *suite;
+	const char *started, *host, *hostname, *kernel_id, *kernel_release, *suite;
 	char *identity, *thp, *hugetlb;	/* JSON text, malloc'ed */
 	char *nr_cpus, *mem_kb, *numa, *series, *patch_ids, *tree_id, *version;
 	char *kid_owned;	/* the file's own kernel_id */
+	char *machine_owned;	/* the file's own machine name */
 	const json_t *env;
 };
 
@@ -54,6 +66,7 @@ static void run_row_free(struct run_row *rr)
 	free(rr->tree_id);
 	free(rr->version);
 	free(rr->kid_owned);
+	free(rr->machine_owned);
 }
 
 static const char *env_str(const json_t *o, const char *key)
@@ -177,6 +190,29 @@ static int check_cases(const char *path, const struct tb_results *r)
 	return 0;
 }
 
+/* The machine: --machine, else the file's meta.machine, else its hostname. */
+static int machine_of(const char *path, const json_t *root,
+		      const struct tb_results *r,
+		      const struct history_import_opts *o, struct run_row *rr)
+{
+	char *own = provenance(root, r->meta, "machine", NULL);
+
+	rr->machine_owned = own;
+	if (o->machine) {
+		rr->host = o->machine;
+	} else if (own) {
+		if (history_machine_check(own)) {
+			tb_err("%s: meta.machine \"%.80s\": use 1 to %d characters of A-Z a-z 0-9 . _ + : @ -",
+			       path, own, HISTORY_MACHINE_MAX);
+			return -1;
+		}
+		rr->host = own;
+	} else {
+		rr->host = rr->hostname;
+	}
+	return 0;
+}
+
 static char *int_text(const json_t *v)
 {
 	char buf[32];
@@ -188,27 +224,30 @@ static char *int_text(const json_t *v)
 }
 
 static int fill_run_row(const char *path, const json_t *root,
-			const struct tb_results *r, const char *kernel_id,
-			struct run_row *rr)
+			const struct tb_results *r,
+			const struct history_import_opts *o, struct run_row *rr)
 {
 	const json_t *env = r->env;
 	json_t *identity;
 	time_t now = time(NULL);
 	struct tm tm;
+	const char *kernel_id = o->kernel_id;
 	char *meta_kid;
 
 	memset(rr, 0, sizeof(*rr));
 	rr->env = env;
 	rr->started = env_str(env, "started");
-	rr->host = env_str(env, "hostname");
+	rr->hostname = env_str(env, "hostname");
 	rr->kernel_release = env_str(env, "kernel");
 	if (check_started(path, rr->started, now))
 		return -1;
-	if (!rr->host || !*rr->host || !rr->kernel_release || !*rr->kernel_release) {
+	if (!rr->hostname || !*rr->hostname || !rr->kernel_release || !*rr->kernel_release) {
 		tb_err("%s: env.hostname and env.kernel must be non-empty strings", path);
 		return -1;
 	}
 	if (check_cases(path, r))
+		return -1;
+	if (machine_of(path, root, r, o, rr))
 		return -1;
 	rr->suite = env_str(r->meta, "suite");
 	if (!rr->suite || !*rr->suite)
@@ -244,13 +283,13 @@ static int fill_run_row(const char *path, const json_t *root,
 
 static const char *const sql_insert_run =
 	"INSERT INTO runs (content_hash, time, imported, source, host,"
-	" host_fingerprint, host_identity, cpu_model, microcode, nr_cpus,"
+	" hostname, host_fingerprint, host_identity, cpu_model, microcode, nr_cpus,"
 	" mem_total_kb, numa_nodes, cmdline, thp_defaults, hugetlb_defaults,"
 	" governor, kernel_id, kernel_release, kernel_version,"
 	" kernel_config_hash, suite, suite_hash, series, patch_ids, tree_id,"
 	" thpbench_version)"
 	" VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14,"
-	" $15, $16, $17, $18, $19, $20, $21, $22, $23, $24, $25, $26)"
+	" $15, $16, $17, $18, $19, $20, $21, $22, $23, $24, $25, $26, $27)"
 	" ON CONFLICT (content_hash) DO NOTHING RETURNING id";
 
 static int first_id(void *ctx, size_t ncols, const char *const *cells)
@@ -270,8 +309,9 @@ static int insert_run(struct history_db *db, const char *path,
 {
 	const json_t *env = rr->env;
 	const char *kversion = env_str(env, "proc_version");
-	const char *p[26] = {
+	const char *p[27] = {
 		rr->content_hash, rr->started, rr->imported, path, rr->host,
+		rr->hostname,
 		rr->fingerprint, rr->identity, env_str(env, "cpu"),
 		env_str(env, "microcode"), rr->nr_cpus, rr->mem_kb, rr->numa,
 		env_str(env, "cmdline"), rr->thp, rr->hugetlb,
@@ -310,38 +350,52 @@ static bool metric_left_out(const char *path, const struct tb_case *c,
 	return false;
 }
 
+/* The repetitions of a case, then their values (which refer to them). */
 static int insert_reps(struct history_db *db, const char *path,
 		       const char *run, const struct tb_case *c)
 {
+	const char *shared[2] = { run, c->id };
+	struct hdb_rows reps, vals;
 	char rep[32], seq[32], val[40];
 	size_t i, j;
+	int rc = 0;
 
-	for (i = 0; i < c->nruns; i++) {
+	hdb_rows_init(&reps, "record the repetitions",
+		      "INSERT INTO reps (run_id, case_id, rep, seq, status, reason)",
+		      shared, 2, 4);
+	hdb_rows_init(&vals, "record the values",
+		      "INSERT INTO rep_values (run_id, case_id, rep, metric, value)",
+		      shared, 2, 3);
+	for (i = 0; !rc && i < c->nruns; i++) {
 		const struct tb_run *ru = &c->runs[i];
-		const char *p[6] = { run, c->id, rep, seq,
-				     run_status_name(ru->status), ru->reason };
+		const char *p[4] = { rep, seq, run_status_name(ru->status), ru->reason };
 
 		snprintf(rep, sizeof(rep), "%zu", i);
 		snprintf(seq, sizeof(seq), "%ld", ru->seq);
-		if (hdb_exec(db, "record a repetition",
-			     "INSERT INTO reps (run_id, case_id, rep, seq, status, reason)"
-			     " VALUES ($1, $2, $3, $4, $5, $6)", 6, p))
-			return -1;
-		for (j = 0; j < ru->metrics.n; j++) {
+		rc = hdb_rows_add(db, &reps, p);
+	}
+	if (!rc)
+		rc = hdb_rows_flush(db, &reps);
+	for (i = 0; !rc && i < c->nruns; i++) {
+		const struct tb_run *ru = &c->runs[i];
+
+		snprintf(rep, sizeof(rep), "%zu", i);
+		for (j = 0; !rc && j < ru->metrics.n; j++) {
 			const struct metric *m = &ru->metrics.v[j];
-			const char *q[5] = { run, c->id, rep, m->name, val };
+			const char *q[3] = { rep, m->name, val };
 
 			if (!isfinite(m->value) ||
 			    metric_left_out(path, c, m->name, false))
 				continue;
 			snprintf(val, sizeof(val), "%.17g", m->value);
-			if (hdb_exec(db, "record a value",
-				     "INSERT INTO rep_values (run_id, case_id, rep, metric, value)"
-				     " VALUES ($1, $2, $3, $4, $5)", 5, q))
-				return -1;
+			rc = hdb_rows_add(db, &vals, q);
 		}
 	}
-	return 0;
+	if (!rc)
+		rc = hdb_rows_flush(db, &vals);
+	hdb_rows_free(&reps);
+	hdb_rows_free(&vals);
+	return rc ? -1 : 0;
 }
 
 static void num(char *buf, size_t len, double v, bool *null)
@@ -350,9 +404,9 @@ static void num(char *buf, size_t len, double v, bool *null)
 	snprintf(buf, len, "%.17g", v);
 }
 
-static int insert_night(struct history_db *db, const char *run,
-			const struct run_row *rr, const struct tb_case *c,
-			const char *metric, const struct summary *s)
+static int insert_night(struct history_db *db, struct hdb_rows *b,
+			const struct tb_case *c, const char *metric,
+			const struct summary *s)
 {
 	const json_t *extras[1] = { c->extra };
 	struct metric_info mi;
@@ -372,19 +426,11 @@ static int insert_night(struct history_db *db, const char *run,
 	num(mn, sizeof(mn), s->min, &null);
 	num(mx, sizeof(mx), s->max, &null);
 	{
-		const char *p[17] = {
-			run, rr->started, rr->host, rr->fingerprint, rr->kernel_id,
-			rr->kernel_release, rr->suite, rr->suite_hash, c->id,
+		const char *p[8] = {
 			metric, better, n, mean, null_sd ? NULL : sd, med, mn, mx,
 		};
 
-		return hdb_exec(db, "record a night's summary",
-				"INSERT INTO night_metrics (run_id, time, host,"
-				" host_fingerprint, kernel_id, kernel_release, suite,"
-				" suite_hash, case_id, metric, better, n, mean, stddev,"
-				" median, min, max) VALUES ($1, $2, $3, $4, $5, $6, $7,"
-				" $8, $9, $10, $11, $12, $13, $14, $15, $16, $17)",
-				17, p);
+		return hdb_rows_add(db, b, p);
 	}
 }
 
@@ -392,6 +438,7 @@ static int insert_case(struct history_db *db, const char *path,
 		       const char *run, const struct run_row *rr,
 		       const struct tb_case *c)
 {
+	struct hdb_rows nights;
 	json_t *args = strv_to_json(c->args, c->nargs);
 	char *args_text = json_dumps(args, JSON_COMPACT), **names;
 	double *vals = xmalloc((c->nruns ? c->nruns : 1) * sizeof(*vals));
@@ -409,13 +456,28 @@ static int insert_case(struct history_db *db, const char *path,
 	if (!rc)
 		rc = insert_reps(db, path, run, c);
 	nn = rc ? 0 : case_metric_names(c, &names);
+	{
+		const char *shared[9] = {
+			run, rr->started, rr->host, rr->fingerprint, rr->kernel_id,
+			rr->kernel_release, rr->suite, rr->suite_hash, c->id,
+		};
+
+		hdb_rows_init(&nights, "record a night's summaries",
+			      "INSERT INTO night_metrics (run_id, time, host,"
+			      " host_fingerprint, kernel_id, kernel_release, suite,"
+			      " suite_hash, case_id, metric, better, n, mean, stddev,"
+			      " median, min, max)", shared, 9, 8);
+	}
 	for (i = 0; !rc && i < nn; i++) {
 		if (metric_left_out(path, c, names[i], true))
 			continue;
 		n = case_metric_values(c, names[i], vals, c->nruns);
 		if (!stats_summary(vals, n, &s))
-			rc = insert_night(db, run, rr, c, names[i], &s);
+			rc = insert_night(db, &nights, c, names[i], &s);
 	}
+	if (!rc)
+		rc = hdb_rows_flush(db, &nights);
+	hdb_rows_free(&nights);
 	if (nn)
 		free(names);
 	free(vals);
@@ -447,52 +509,135 @@ static int write_run(struct history_db *db, const char *path,
 	return HISTORY_IMPORTED;
 }
 
-int history_import_file(struct history_db *db, const char *path,
-			const char *kernel_id, int64_t *run_id)
+static int tie_kernel(void *ctx, size_t ncols, const char *const *cells)
 {
-	struct tb_results r;
-	struct run_row rr;
-	json_error_t jerr;
-	json_t *root;
-	char err[1024];
-	int rc = -1;
+	char **other = ctx;
+	const char *mine = other[0];
+
+	if (ncols && cells[0] && !other[1] &&
+	    history_kernel_order(cells[0], mine) == HISTORY_ORDER_UNKNOWN)
+		other[1] = xstrdup(cells[0]);
+	return 0;
+}
+
+/*
+ * Two runs of one machine and suite version that started at the same
+ * second are ordered by their kernels (history_kernel_order.h); a pair
+ * that cannot be ordered is refused rather than left to the import order.
+ */
+static int check_same_second(struct history_db *db, const char *path,
+			     const struct run_row *rr)
+{
+	const char *p[3] = { rr->host, rr->suite_hash, rr->started };
+	char *other[2] = { (char *)rr->kernel_id, NULL };
+
+	if (db->ops->query(db, "look for a run at the same second",
+			   "SELECT kernel_id FROM runs WHERE host = $1"
+			   " AND suite_hash = $2 AND time = $3", 3, p,
+			   tie_kernel, other))
+		return -1;
+	if (!other[1])
+		return 0;
+	tb_err("%s: machine %s ran this suite with kernel %s at the same second (%s) as a stored run of kernel %s, and the two ids give no order: give each run its own env.started, or kernel ids that order (git describe of one tag, vX.Y-rcN, next-YYYYMMDD)",
+	       path, rr->host, rr->kernel_id, rr->started, other[1]);
+	free(other[1]);
+	return -1;
+}
+
+/* HISTORY_ALREADY with *run_id when the content is stored, else 0 (or -1). */
+static int stored_before(struct history_db *db, const struct run_row *rr,
+			 int64_t *run_id)
+{
+	const char *p[1] = { rr->content_hash };
 
 	*run_id = 0;
-	if (kernel_id && history_kernel_id_check(kernel_id)) {
-		tb_err("--kernel-id \"%s\": use 1 to %d characters of A-Z a-z 0-9 . _ + : / @ ~ ^ -",
-		       kernel_id, KERNEL_ID_MAX);
+	if (db->ops->query(db, "find the stored run",
+			   "SELECT id FROM runs WHERE content_hash = $1", 1, p,
+			   first_id, run_id))
 		return -1;
-	}
-	if (store_load(path, &r, err, sizeof(err))) {
+	return *run_id ? HISTORY_ALREADY : 0;
+}
+
+static int load(const char *path, struct tb_results *r, json_t **root)
+{
+	char err[1024];
+
+	/* One parse: the results and the document its hash is of. */
+	if (store_load_root(path, r, root, err, sizeof(err))) {
 		tb_err("%s", err);
 		return -1;
 	}
-	if (json_is_true(json_object_get(r.meta, "incomplete"))) {
+	if (!*root) {
 		/* A killed run's results.jsonl, as compare reads it: what it
 		 * holds is recorded, and said to be partial. */
-		root = store_results_json(&r);
+		*root = store_results_json(r);
 		tb_warn("%s: the log of a run that did not finish: importing the repetitions it holds",
 			path);
-	} else {
-		root = json_load_file(path, 0, &jerr);
 	}
-	if (!root) {
-		tb_err("%s:%d: %s", path, jerr.line, jerr.text);
-		results_free(&r);
+	if (!*root) {
+		tb_err("%s: cannot make a document of it", path);
+		results_free(r);
 		return -1;
 	}
-	if (fill_run_row(path, root, &r, kernel_id, &rr))
+	return 0;
+}
+
+int history_import_one(struct history_db *db, const char *path,
+		       const struct history_import_opts *o, int64_t *run_id)
+{
+	struct tb_results r;
+	struct run_row rr;
+	json_t *root;
+	int rc = -1;
+
+	*run_id = 0;
+	if (o->kernel_id && history_kernel_id_check(o->kernel_id)) {
+		tb_err("--kernel-id \"%s\": use 1 to %d characters of A-Z a-z 0-9 . _ + : / @ ~ ^ -",
+		       o->kernel_id, KERNEL_ID_MAX);
+		return -1;
+	}
+	if (o->machine && history_machine_check(o->machine)) {
+		tb_err("--machine \"%s\": use 1 to %d characters of A-Z a-z 0-9 . _ + : @ -",
+		       o->machine, HISTORY_MACHINE_MAX);
+		return -1;
+	}
+	if (load(path, &r, &root))
+		return -1;
+	if (fill_run_row(path, root, &r, o, &rr))
 		goto out;
-	if (db->ops->begin(db))
+	/* A savepoint: a file that fails takes back only what it wrote. */
+	if (db->ops->script(db, "start the file", "SAVEPOINT import_file"))
 		goto out;
-	rc = write_run(db, path, &r, &rr, run_id);
-	if (rc == HISTORY_IMPORTED && db->ops->commit(db))
+	rc = stored_before(db, &rr, run_id);
+	if (!rc)
+		rc = check_same_second(db, path, &rr);
+	if (!rc)
+		rc = write_run(db, path, &r, &rr, run_id);
+	if (rc < 0)
+		db->ops->script(db, "take the file back",
+				"ROLLBACK TO SAVEPOINT import_file");
+	if (db->ops->script(db, "end the file", "RELEASE SAVEPOINT import_file"))
 		rc = -1;
-	if (rc != HISTORY_IMPORTED)
-		db->ops->rollback(db);
 out:
 	run_row_free(&rr);
 	json_decref(root);
 	results_free(&r);
+	return rc;
+}
+
+int history_import_file(struct history_db *db, const char *path,
+			const char *kernel_id, int64_t *run_id)
+{
+	struct history_import_opts o = { .kernel_id = kernel_id };
+	int rc;
+
+	*run_id = 0;
+	if (db->ops->begin(db))
+		return -1;
+	rc = history_import_one(db, path, &o, run_id);
+	if (rc == HISTORY_IMPORTED && db->ops->commit(db))
+		rc = -1;
+	if (rc != HISTORY_IMPORTED)
+		db->ops->rollback(db);
 	return rc;
 }

@@ -1,10 +1,16 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * history_import - record a results file (store.h validates it) in the
- * history database, in one transaction: the run with its host and kernel
- * identity, suite hash and provenance, every case, every repetition with
- * its raw values, and one summary row per case and metric (ok repetitions
- * only; neutral metrics too, with better NULL).
+ * history database: the run with its machine, host and kernel identity,
+ * suite hash and provenance, every case, every repetition with its raw
+ * values, and one summary row per case and metric (ok repetitions only;
+ * neutral metrics too, with better NULL).
+ *
+ * The machine (the series' identity, the runs.host column) is the one
+ * given (--machine), else the file's meta.machine (`thpbench run
+ * --machine`), else its env.hostname: a lab that names its machines keeps
+ * one series across a rename of the host. The host fingerprint is then
+ * compared night by night within that machine (history_check.h).
  *
  * The run's kernel_id is the one given (the CI's git describe or commit),
  * else the file's provenance/meta "kernel_id", else `uname -r` of the run.
@@ -23,6 +29,13 @@
  * compared without overflowing: that case's metric is left out of the
  * history, said on stderr. A killed run's results.jsonl is imported as compare reads it
  * (the repetitions it holds, meta.incomplete), with a warning.
+ *
+ * A run that started at the same second as a stored run of the same
+ * machine and suite version with another kernel is refused unless the two
+ * kernel ids give an order (history_kernel_order.h).
+ *
+ * Many files go in one transaction (history_import_batch.h); each file
+ * has a savepoint of its own, so that one bad file takes back only itself.
  */
 #define HISTORY_NAME_MAX 255
 #define HISTORY_CASE_ID_MAX 1024
@@ -33,19 +46,38 @@
 
 #include "history_db.h"
 
+#define HISTORY_MACHINE_MAX 128
+
 enum history_import_result {
 	HISTORY_IMPORTED = 0,
 	HISTORY_ALREADY = 1,	/* same content already stored as *run_id */
 };
 
+struct history_import_opts {
+	const char *kernel_id;	/* NULL: the file's, else uname -r */
+	const char *machine;	/* NULL: the file's meta.machine, else hostname */
+};
+
 /*
- * Import path. kernel_id may be NULL. Returns enum history_import_result
- * with *run_id set, or -1 with the error printed (nothing was written).
+ * Import path in a transaction of its own. kernel_id may be NULL. Returns
+ * enum history_import_result with *run_id set, or -1 with the error
+ * printed (nothing was written).
  */
 int history_import_file(struct history_db *db, const char *path,
 			const char *kernel_id, int64_t *run_id);
 
+/*
+ * The same inside a transaction the caller began (db->ops->begin), under
+ * a savepoint: -1 takes back this file only.
+ */
+int history_import_one(struct history_db *db, const char *path,
+		       const struct history_import_opts *o, int64_t *run_id);
+
 /* 0 when id is a usable kernel id (1..128 of [A-Za-z0-9._+:/@~^-]). */
 int history_kernel_id_check(const char *id);
+
+/* 0 when name is a usable machine name (1..128 of [A-Za-z0-9._+:@-], not
+ * starting with '-'). */
+int history_machine_check(const char *name);
 
 #endif

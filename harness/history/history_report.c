@@ -277,17 +277,11 @@ static void chart(FILE *f, const struct history_result *r, const char *dir,
 	fputs("\"></a>\n", f);
 }
 
-static void card(FILE *f, const struct history_result *r,
-		 const struct history_digest_item *d,
-		 const struct history_check_opts *o, const char *dir, bool drawn)
+/* The card's opening and its title: case, metric, machine / suite. */
+static void card_head(FILE *f, const struct history_result *r,
+		      const struct history_digest_item *d, enum hcp_kind kind)
 {
-	const struct history_cp *cp = d->cp;
-	size_t i, earlier = 0;
-
-	for (i = 0; i < r->ncp; i++)
-		earlier += &r->cp[i] != cp && r->cp[i].kind != HCP_REJECTED &&
-			   r->cp[i].night < cp->night;
-	fprintf(f, "<article class=\"card %s%s\" id=\"", kind_class(cp->kind),
+	fprintf(f, "<article class=\"card %s%s\" id=\"", kind_class(kind),
 		d->fails ? " failing" : "");
 	card_id(f, d->idx);
 	fputs("\">\n<h3>", f);
@@ -299,6 +293,48 @@ static void card(FILE *f, const struct history_result *r,
 	fputs(" / ", f);
 	esc(f, or_dash(r->s->suite));
 	fputs("</span></h3>\n", f);
+}
+
+/*
+ * A series that fails with no confirmed change: tonight alone is a
+ * regression far out (the watch, history_check.h), to be confirmed or
+ * cleared by the next night.
+ */
+static void watch_card(FILE *f, const struct history_result *r,
+		       const struct history_digest_item *d, const char *dir,
+		       bool drawn)
+{
+	char *w = history_watch_text(r);
+
+	card_head(f, r, d, r->watch.present ? r->watch.kind : HCP_REGRESSION);
+	fputs("<p class=\"headline\">", f);
+	esc(f, w ? w : "fails the gate");
+	fputs("</p>\n", f);
+	if (r->watch.bisect) {
+		fputs("<p>", f);
+		code(f, r->watch.bisect);
+		fputs("</p>\n", f);
+	}
+	chart(f, r, dir, drawn);
+	fputs("</article>\n", f);
+	free(w);
+}
+
+static void card(FILE *f, const struct history_result *r,
+		 const struct history_digest_item *d,
+		 const struct history_check_opts *o, const char *dir, bool drawn)
+{
+	const struct history_cp *cp = d->cp;
+	size_t i, earlier = 0;
+
+	if (!cp) {
+		watch_card(f, r, d, dir, drawn);
+		return;
+	}
+	for (i = 0; i < r->ncp; i++)
+		earlier += &r->cp[i] != cp && r->cp[i].kind != HCP_REJECTED &&
+			   r->cp[i].night < cp->night;
+	card_head(f, r, d, cp->kind);
 	headline(f, r, cp);
 	fputs("<div class=\"facts\"><table>\n", f);
 	kernels(f, r, cp);

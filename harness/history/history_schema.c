@@ -23,6 +23,7 @@ static const char *const ddl_template[] = {
 	"  imported @TIME NOT NULL,\n"
 	"  source TEXT,\n"
 	"  host TEXT NOT NULL,\n"
+	"  hostname TEXT,\n"
 	"  host_fingerprint TEXT NOT NULL,\n"
 	"  host_identity TEXT NOT NULL,\n"
 	"  cpu_model TEXT,\n"
@@ -97,6 +98,24 @@ static const char *const ddl_template[] = {
 	"CREATE INDEX IF NOT EXISTS night_metrics_series ON night_metrics "
 	"(host, suite, suite_hash, case_id, metric, time)",
 	"CREATE INDEX IF NOT EXISTS runs_host_time ON runs (host, suite, time)",
+	/* Triage: one row per decision; the newest row of a change point rules. */
+	"CREATE TABLE IF NOT EXISTS triage (\n"
+	"  id @ID,\n"
+	"  cp_id TEXT NOT NULL,\n"
+	"  host TEXT NOT NULL,\n"
+	"  suite TEXT NOT NULL,\n"
+	"  suite_hash TEXT NOT NULL,\n"
+	"  case_id TEXT NOT NULL,\n"
+	"  metric TEXT NOT NULL,\n"
+	"  night @TIME NOT NULL,\n"
+	"  kernel_id TEXT NOT NULL,\n"
+	"  state TEXT NOT NULL,\n"
+	"  reason TEXT,\n"
+	"  name TEXT NOT NULL,\n"
+	"  fix TEXT,\n"
+	"  decided @TIME NOT NULL\n"
+	")",
+	"CREATE INDEX IF NOT EXISTS triage_cp ON triage (cp_id, id)",
 	NULL,
 };
 

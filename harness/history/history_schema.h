@@ -3,10 +3,12 @@
  * history_schema - the one schema of the nightly history, written out for
  * either engine (only column types differ: ids, times and reals).
  *
- *   runs           one per imported results file: time, host identity
- *                  (hostname, fingerprint, CPU model, microcode, cores,
- *                  memory, NUMA nodes, kernel command line, THP and hugetlb
- *                  defaults, governor; the identity as canonical JSON),
+ *   runs           one per imported results file: time, the machine
+ *                  (host: the series' identity, --machine, default the
+ *                  hostname), host identity (hostname, fingerprint, CPU
+ *                  model, microcode, cores, memory, NUMA nodes, kernel
+ *                  command line, THP and hugetlb defaults, governor; the
+ *                  identity as canonical JSON),
  *                  kernel identity (kernel_id, uname -r, /proc/version,
  *                  config hash), suite name and hash, provenance (series,
  *                  patch ids, tree id, thpbench version), the file's
@@ -19,7 +21,13 @@
  *                  suite, suite_hash, case_id, metric, better, n, mean,
  *                  stddev, median, min, max. A tool such as Apache Otava
  *                  reads a series with one SELECT (README "Nightly").
- *   thpbench_schema  the schema version
+ *   triage         one row per triage decision on a change point (cp_id,
+ *                  history_triage.h): its series and first bad night,
+ *                  the state (accepted, false-alarm, fixed, reopened),
+ *                  reason, who decided, the fix, when; the newest row of a
+ *                  change point rules
+ *   thpbench_schema  the schema version (2; history_migrate.h brings a
+ *                  version 1 database up to date when it is opened)
  */
 #ifndef THPBENCH_HISTORY_SCHEMA_H
 #define THPBENCH_HISTORY_SCHEMA_H
@@ -27,7 +35,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#define HISTORY_SCHEMA_VERSION 1
+#define HISTORY_SCHEMA_VERSION 2
 
 enum hdb_dialect {
 	HDB_SQLITE,

@@ -16,47 +16,74 @@
 
 #define BUSY_TIMEOUT_MS 60000
 
+/*
+ * Prepared statements by their text, each with where its parameters go:
+ * pos[k] is the SQLite index of $(k+1), 0 when the statement does not use
+ * it (looked up once, not per call).
+ */
+struct prepared_stmt {
+	char *sql;
+	sqlite3_stmt *stmt;
+	int *pos;
+	size_t npos;
+};
+
 struct stmt_cache {
-	char **sql;
-	sqlite3_stmt **stmt;
+	struct prepared_stmt *v;
 	size_t n, cap;
 };
 
-static sqlite3_stmt *prepared(struct history_db *db, const char *what,
-			      const char *sql)
+static const struct prepared_stmt *prepared(struct history_db *db,
+					   const char *what, const char *sql)
 {
 	struct stmt_cache *c = db->cache;
+	struct prepared_stmt *p;
 	sqlite3_stmt *st;
-	size_t i, cap;
+	int k, n;
+	size_t i;
 
 	for (i = 0; i < c->n; i++)
-		if (!strcmp(c->sql[i], sql))
-			return c->stmt[i];
+		if (!strcmp(c->v[i].sql, sql))
+			return &c->v[i];
 	if (sqlite3_prepare_v2(db->conn, sql, -1, &st, NULL) != SQLITE_OK) {
 		tb_err("%s: %s: %s", db->name, what, sqlite3_errmsg(db->conn));
 		return NULL;
 	}
-	cap = c->cap;
-	c->sql = xgrow(c->sql, sizeof(*c->sql), &cap, c->n);
-	c->stmt = xgrow(c->stmt, sizeof(*c->stmt), &c->cap, c->n);
-	c->sql[c->n] = xstrdup(sql);
-	c->stmt[c->n++] = st;
-	return st;
+	c->v = xgrow(c->v, sizeof(*c->v), &c->cap, c->n);
+	p = &c->v[c->n++];
+	p->sql = xstrdup(sql);
+	p->stmt = st;
+	n = sqlite3_bind_parameter_count(st);
+	p->npos = 0;
+	p->pos = NULL;
+	for (k = 1; k <= n; k++) {
+		const char *name = sqlite3_bind_parameter_name(st, k);
+		long at;
+
+		if (!name || name[0] != '$' || parse_long(name + 1, &at) ||
+		    at < 1 || at > 65536)
+			continue;
+		if ((size_t)at > p->npos) {
+			p->pos = xrealloc(p->pos, (size_t)at * sizeof(*p->pos));
+			memset(p->pos + p->npos, 0,
+			       ((size_t)at - p->npos) * sizeof(*p->pos));
+			p->npos = (size_t)at;
+		}
+		p->pos[at - 1] = k;
+	}
+	return p;
 }
 
-static int bind_all(struct history_db *db, sqlite3_stmt *st, size_t np,
-		    const char *const *params)
+static int bind_all(struct history_db *db, const struct prepared_stmt *p,
+		    size_t np, const char *const *params)
 {
-	char name[32];
 	size_t i;
-	int idx;
 
-	for (i = 0; i < np; i++) {
-		snprintf(name, sizeof(name), "$%zu", i + 1);
-		idx = sqlite3_bind_parameter_index(st, name);
-		if (!idx)
+	for (i = 0; i < np && i < p->npos; i++) {
+		if (!p->pos[i])
 			continue;	/* the statement does not use it */
-		if (sqlite3_bind_text(st, idx, params[i], -1, SQLITE_TRANSIENT) != SQLITE_OK) {
+		if (sqlite3_bind_text(p->stmt, p->pos[i], params[i], -1,
+				      SQLITE_TRANSIENT) != SQLITE_OK) {
 			tb_err("%s: %s", db->name, sqlite3_errmsg(db->conn));
 			return -1;
 		}
@@ -95,12 +122,14 @@ static int sq_query(struct history_db *db, const char *what, const char *sql,
 		    size_t np, const char *const *params, hdb_row_fn fn,
 		    void *ctx)
 {
-	sqlite3_stmt *st = prepared(db, what, sql);
+	const struct prepared_stmt *p = prepared(db, what, sql);
+	sqlite3_stmt *st;
 	int rc = 0, s;
 
-	if (!st)
+	if (!p)
 		return -1;
-	if (bind_all(db, st, np, params)) {
+	st = p->stmt;
+	if (bind_all(db, p, np, params)) {
 		rc = -1;
 		goto out;
 	}
@@ -151,12 +180,12 @@ static void sq_close(struct history_db *db)
 	size_t i;
 
 	for (i = 0; c && i < c->n; i++) {
-		sqlite3_finalize(c->stmt[i]);
-		free(c->sql[i]);
+		sqlite3_finalize(c->v[i].stmt);
+		free(c->v[i].sql);
+		free(c->v[i].pos);
 	}
 	if (c) {
-		free(c->sql);
-		free(c->stmt);
+		free(c->v);
 		free(c);
 	}
 	sqlite3_close(db->conn);

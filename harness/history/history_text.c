@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * history_text - `history check` as text: per series one line (FAIL / ok,
- * nights, newest mean), then one line per change point and its bisect
- * line.
+ * history_text - `history check` as text: per series one line (FAIL /
+ * skip / ok, nights, newest mean, open regressions), then one line per
+ * change point with its id and status, its bisect line, and the watch.
  */
 #include "history_format.h"
+#include "history_gate.h"
 #include "history_print.h"
 
 #include <stdint.h>
@@ -13,33 +14,40 @@
 #include "plot/plot_metrics.h"
 #include "util/util.h"
 
-static const char *fail_on_name(enum history_fail_on f)
+static const char *or_q(const char *s)
 {
-	return f == HISTORY_FAIL_NEWEST ? "newest" :
-	       f == HISTORY_FAIL_REGRESSION ? "regression" : "none";
+	return s ? s : "?";
+}
+
+/* prefix and s (from results files: never an escape code raw) on a line. */
+static void line(FILE *f, const char *prefix, const char *s)
+{
+	if (!s)
+		return;
+	fputs(prefix, f);
+	fputs_printable(s, f);
+	fputc('\n', f);
 }
 
 static void text_series(FILE *f, const struct history_result *r,
 			const struct history_check_opts *o)
 {
 	const struct history_series *s = r->s;
-	char name[512], safe[512], started[64], kernel[256];
-	size_t i, confirmed = 0;
+	char name[512], safe[512], started[64], kernel[256], *why;
+	size_t i, open = history_open_regressions(r);
+	bool skipped = history_result_skipped(r, o->fail_on, &why);
 
-	for (i = 0; i < r->ncp; i++)
-		confirmed += r->cp[i].kind != HCP_REJECTED;
 	/* Names come from results files: never an escape code raw. */
 	fprintf(f, "%-4s %s: %zu nights", history_result_fails(r, o->fail_on) ?
-		"FAIL" : "ok", str_printable(history_series_name(s, name, sizeof(name)),
-					     safe, sizeof(safe)),
+		"FAIL" : skipped ? "skip" : "ok",
+		str_printable(history_series_name(s, name, sizeof(name)),
+			      safe, sizeof(safe)),
 		r->n_used);
 	if (r->newest != SIZE_MAX)
 		fprintf(f, ", newest %s (kernel %s) mean %.6g %s",
-			str_printable(s->nights[r->newest].started ?
-				      s->nights[r->newest].started : "?",
+			str_printable(or_q(s->nights[r->newest].started),
 				      started, sizeof(started)),
-			str_printable(s->nights[r->newest].kernel_id ?
-				      s->nights[r->newest].kernel_id : "?",
+			str_printable(or_q(s->nights[r->newest].kernel_id),
 				      kernel, sizeof(kernel)),
 			history_newest_mean(r), plot_metric_unit(s->metric));
 	if (r->n_overflow)
@@ -47,34 +55,46 @@ static void text_series(FILE *f, const struct history_result *r,
 			r->n_overflow, r->n_overflow == 1 ? "" : "s",
 			r->n_overflow == 1 ? "its" : "their");
 	if (!r->ncp)
-		fputs("; no change point\n", f);
+		fputs("; no change point", f);
 	else
-		fprintf(f, "; %zu change point%s, %zu confirmed\n", r->ncp,
-			r->ncp == 1 ? "" : "s", confirmed);
+		fprintf(f, "; %zu change point%s, %zu open regression%s", r->ncp,
+			r->ncp == 1 ? "" : "s", open, open == 1 ? "" : "s");
+	fputc('\n', f);
+	if (skipped)
+		line(f, "     skipped: triaged: ", why);
+	free(why);
 	for (i = r->ncp; i-- > 0;) {
 		char *t = history_cp_text(r, &r->cp[i]);
+		char *st = history_cp_status_text(r, &r->cp[i], o);
 
-		fputs("     ", f);
-		fputs_printable(t, f);
-		fputc('\n', f);
+		fprintf(f, "     [%s] ", r->cp[i].id);
+		line(f, "", t);
+		line(f, "       ", st);
+		line(f, "       ", r->cp[i].bisect);
 		free(t);
-		if (r->cp[i].bisect) {
-			fputs("     ", f);
-			fputs_printable(r->cp[i].bisect, f);
-			fputc('\n', f);
-		}
+		free(st);
+	}
+	if (r->watch.present) {
+		char *w = history_watch_text(r);
+
+		line(f, "     ", w);
+		line(f, "       ", r->watch.bisect);
+		free(w);
 	}
 }
 
 void history_write_text(FILE *f, const struct history_result *r, size_t n,
 			const struct history_check_opts *o)
 {
-	size_t *idx = history_order(r, n, o->fail_on), i, fails = 0;
+	size_t *idx = history_order(r, n, o->fail_on), i, fails = 0, open = 0;
 
-	for (i = 0; i < n; i++)
+	for (i = 0; i < n; i++) {
 		fails += history_result_fails(&r[i], o->fail_on);
-	fprintf(f, "history check: %zu series; gate --fail-on %s: %s", n,
-		fail_on_name(o->fail_on), fails ? "FAILED" : "passed");
+		open += history_open_regressions(&r[i]);
+	}
+	fprintf(f, "history check: %zu series, %zu open regression%s; gate --fail-on %s: %s",
+		n, open, open == 1 ? "" : "s", history_fail_on_name(o->fail_on),
+		fails ? "FAILED" : "passed");
 	if (fails)
 		fprintf(f, " (%zu series)", fails);
 	fputs("\n\n", f);

@@ -61,12 +61,15 @@ out:
 	return rc;
 }
 
-int store_load_text(const char *name, const char *text, size_t len,
-		    struct tb_results *r, char *err, size_t errlen)
+static int load_text(const char *name, const char *text, size_t len,
+		     struct tb_results *r, json_t **root, char *err,
+		     size_t errlen)
 {
 	const char *nul;
 	int rc;
 
+	if (root)
+		*root = NULL;
 	memset(r, 0, sizeof(*r));
 	nul = memchr(text, '\0', len);
 	if (nul) {
@@ -77,14 +80,20 @@ int store_load_text(const char *name, const char *text, size_t len,
 	if (store_log_is(text, len))
 		rc = store_log_parse(name, text, len, r, err, errlen);
 	else
-		rc = store_load_doc(name, text, len, r, err, errlen);
+		rc = store_load_doc(name, text, len, r, root, err, errlen);
 	if (rc)
 		results_free(r);
 	return rc;
 }
 
-int store_load(const char *path, struct tb_results *r, char *err,
-	       size_t errlen)
+int store_load_text(const char *name, const char *text, size_t len,
+		    struct tb_results *r, char *err, size_t errlen)
+{
+	return load_text(name, text, len, r, NULL, err, errlen);
+}
+
+int store_load_root(const char *path, struct tb_results *r, json_t **root,
+		    char *err, size_t errlen)
 {
 	size_t len;
 	char *text = read_whole_file(path, &len);
@@ -95,7 +104,13 @@ int store_load(const char *path, struct tb_results *r, char *err,
 		snprintf(err, errlen, "%s: cannot read: %s", path, strerror(errno));
 		return -1;
 	}
-	rc = store_load_text(path, text, len, r, err, errlen);
+	rc = load_text(path, text, len, r, root, err, errlen);
 	free(text);
 	return rc;
+}
+
+int store_load(const char *path, struct tb_results *r, char *err,
+	       size_t errlen)
+{
+	return store_load_root(path, r, NULL, err, errlen);
 }

@@ -33,5 +33,13 @@ int store_load(const char *path, struct tb_results *r, char *err,
 /* The same from memory; name is used in messages. */
 int store_load_text(const char *name, const char *text, size_t len,
 		    struct tb_results *r, char *err, size_t errlen);
+/*
+ * store_load() that also hands back the parsed document (*root, a new
+ * reference) of a results.json, so that a caller that needs the JSON too
+ * (the history import hashes it) parses the file once; *root is NULL for
+ * a results.jsonl log.
+ */
+int store_load_root(const char *path, struct tb_results *r, json_t **root,
+		    char *err, size_t errlen);
 
 #endif

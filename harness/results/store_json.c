@@ -326,7 +326,8 @@ int store_set_env_meta(json_t *root, struct tb_results *r, const char *name,
 }
 
 int store_load_doc(const char *name, const char *text, size_t len,
-		   struct tb_results *r, char *err, size_t errlen)
+		   struct tb_results *r, json_t **root_out, char *err,
+		   size_t errlen)
 {
 	json_error_t jerr;
 	json_t *root, *cases, *jc;
@@ -359,6 +360,9 @@ int store_load_doc(const char *name, const char *text, size_t len,
 	}
 	rc = store_check_ids(name, text, len, r, err, errlen);
 out:
-	json_decref(root);
+	if (!rc && root_out)
+		*root_out = root;
+	else
+		json_decref(root);
 	return rc;
 }

@@ -24,9 +24,11 @@ int store_load_case(json_t *jc, struct tb_results *r, bool with_runs,
 int store_load_run(json_t *jr, struct tb_case *c, char *err, size_t errlen);
 int store_set_env_meta(json_t *root, struct tb_results *r, const char *name,
 		       char *err, size_t errlen);
-/* A whole results.json document (schema RESULTS_SCHEMA) into r. */
+/* A whole results.json document (schema RESULTS_SCHEMA) into r; the
+ * parsed document in *root (a new reference) when root is not NULL. */
 int store_load_doc(const char *name, const char *text, size_t len,
-		   struct tb_results *r, char *err, size_t errlen);
+		   struct tb_results *r, json_t **root, char *err,
+		   size_t errlen);
 /* The 1-based line of text that offset off lies on. */
 int store_line_at(const char *text, size_t off);
 int store_check_ids(const char *name, const char *text, size_t len,

@@ -139,11 +139,19 @@ static json_t *parse_line(const char *p, size_t n, json_error_t *jerr)
 bool store_log_is(const char *text, size_t len)
 {
 	const char *nl = memchr(text, '\n', len);
+	size_t first = nl ? (size_t)(nl - text) : len;
 	json_error_t jerr;
-	json_t *o = parse_line(text, nl ? (size_t)(nl - text) : len, &jerr);
-	bool is = o && json_is_string(json_object_get(o, "schema")) &&
-		  !strcmp(json_string_value(json_object_get(o, "schema")),
-			  RESULTS_LOG_SCHEMA);
+	json_t *o;
+	bool is;
+
+	/* Not named on the first line: no log (and no parse of a one-line
+	 * results.json as its header, which costs as much as loading it). */
+	if (!memmem(text, first, RESULTS_LOG_SCHEMA, strlen(RESULTS_LOG_SCHEMA)))
+		return false;
+	o = parse_line(text, first, &jerr);
+	is = o && json_is_string(json_object_get(o, "schema")) &&
+	     !strcmp(json_string_value(json_object_get(o, "schema")),
+		     RESULTS_LOG_SCHEMA);
 
 	json_decref(o);
 	return is;

@@ -91,6 +91,17 @@ static void centred_moments(const double *x, const double *sorted, size_t n,
 	free(d);
 }
 
+static void median_mad(const double *x, size_t n, struct summary *s)
+{
+	double *sorted = xmalloc(n * sizeof(*sorted));
+
+	memcpy(sorted, x, n * sizeof(*sorted));
+	gsl_sort(sorted, 1, n);
+	s->median = gsl_stats_median_from_sorted_data(sorted, 1, n);
+	s->mad = gsl_stats_mad0(sorted, 1, n, sorted);
+	free(sorted);
+}
+
 int stats_summary(const double *x, size_t n, struct summary *s)
 {
 	double *sorted;
@@ -172,12 +183,15 @@ size_t stats_outliers(const double *x, size_t n, enum outlier_method m,
 	memset(flag, 0, n * sizeof(*flag));
 	if (n < 3)
 		return 0;
-	stats_summary(x, n, &s);
 	if (m == OUTLIER_TUKEY) {
+		stats_summary(x, n, &s);
 		iqr = s.q3 - s.q1;
 		return flag_outside(x, n, s.q1 - TUKEY_K * iqr,
 				    s.q3 + TUKEY_K * iqr, flag);
 	}
+	/* Only the median and the MAD: the history check asks this of every
+	 * night's window, the rest of a summary (its interval) costs more. */
+	median_mad(x, n, &s);
 	sigma = s.mad * MAD_TO_SIGMA;
 	if (sigma == 0)
 		sigma = mean_abs_dev(x, n, s.median) * MEANAD_TO_SIGMA;

@@ -86,7 +86,7 @@ static char *str_or_null(const char *s)
 static void make_night(const struct histgen *g, gsl_rng *rng, size_t i,
 		       struct history_night *n)
 {
-	double level = g->mean * factor(g->steps, g->nsteps, i, true) *
+	double level = g->mean * (factor(g->steps, g->nsteps, i, true) + g->drift * (double)i) *
 		       factor(g->outliers, g->noutliers, i, false);
 	char buf[64];
 	size_t r;
@@ -108,7 +108,9 @@ static void make_night(const struct histgen *g, gsl_rng *rng, size_t i,
 	n->values = xcalloc(g->reps ? g->reps : 1, sizeof(double));
 	n->n = listed(g->failed, g->nfailed, i) ? 0 : g->reps;
 	for (r = 0; r < g->reps; r++) {
-		double v = level * (1 + g->cv * gsl_ran_gaussian(rng, 1));
+		double z = gsl_ran_gaussian(rng, 1);
+		double v = g->lognormal ? level * exp(g->cv * z - g->cv * g->cv / 2) :
+			   level * (1 + g->cv * z);
 
 		if (r < n->n)
 			n->values[r] = v;

@@ -12,6 +12,9 @@
  *               (new microcode); a step at the same night is the effect
  *   missing     those nights were not run: absent from the series
  *   failed      those nights are present with no ok repetition
+ * With lognormal set, a repetition is level * exp(cv * N(0,1) - cv^2/2)
+ * instead (skewed, the same mean); drift adds drift * mean * i to night
+ * i's level (a slow trend, no step).
  * Kernel ids are 12-digit hex ids (git-like), one per night, unless
  * kernel_same is set (one kernel all along).
  * Deterministic given the seed (GSL MT19937).
@@ -41,6 +44,8 @@ struct histgen {
 	size_t hosts[HISTGEN_MAX], missing[HISTGEN_MAX], failed[HISTGEN_MAX];
 	size_t nhosts, nmissing, nfailed;
 	bool kernel_same;
+	bool lognormal;		/* repetitions level * exp(cv N - cv^2/2) */
+	double drift;		/* the level grows by drift * mean a night */
 	const char *host, *suite, *case_id, *metric, *better;
 	uint64_t seed;
 };

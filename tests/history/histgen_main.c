@@ -9,13 +9,14 @@
  *           [--host NAME] [--suite NAME] [--kernel-same]
  *           [--step NIGHT:SIZE]... [--step-every K]
  *           [--outlier NIGHT:SIZE]... [--host-change NIGHT]...
- *           [--missing NIGHT]... [--failed NIGHT]...
+ *           [--missing NIGHT]... [--failed NIGHT]... [--rename NIGHT:NAME]
  *
  * K cases ("caseNN/thp=always") times M metrics (roi_usec, wall_usec,
  * gbps, sys_usec, user_usec: M <= 5) make K*M series; series i draws from
  * seed + i. Steps apply to every K-th series (--step-every, default 1:
  * all). A night's kernel id (meta.kernel_id) and microcode (env.microcode,
- * part of the host fingerprint) come from histgen.h. Exit 2 on bad usage.
+ * part of the host fingerprint) come from histgen.h; --rename gives the
+ * host another name from that night on. Exit 2 on bad usage.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -35,6 +36,8 @@ struct cli {
 	struct histgen g;
 	const char *out;
 	size_t cases, metrics, step_every;
+	size_t rename_at;	/* from this night on the hostname is rename_to */
+	const char *rename_to;
 };
 
 __attribute__((noreturn)) static void usage(void)
@@ -43,7 +46,7 @@ __attribute__((noreturn)) static void usage(void)
 	      "               [--cases K] [--metrics M<=5] [--seed S] [--host NAME] [--suite NAME]\n"
 	      "               [--kernel-same] [--step NIGHT:SIZE]... [--step-every K]\n"
 	      "               [--outlier NIGHT:SIZE]... [--host-change NIGHT]...\n"
-	      "               [--missing NIGHT]... [--failed NIGHT]...\n", stderr);
+	      "               [--missing NIGHT]... [--failed NIGHT]... [--rename NIGHT:NAME]\n", stderr);
 	exit(TB_EXIT_ERROR);
 }
 
@@ -85,6 +88,19 @@ static void push(size_t *v, size_t *n, const char *s)
 	v[(*n)++] = num(s);
 }
 
+/* --rename NIGHT:NAME */
+static void rename_opt(const char *s, struct cli *c)
+{
+	const char *colon = strchr(s, ':');
+	char buf[32];
+
+	if (!colon || colon == s || !colon[1] || (size_t)(colon - s) >= sizeof(buf))
+		tb_die("%s: expected NIGHT:NAME", s);
+	snprintf(buf, sizeof(buf), "%.*s", (int)(colon - s), s);
+	c->rename_at = num(buf);
+	c->rename_to = colon + 1;
+}
+
 static void parse(struct cli *c, int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -97,6 +113,7 @@ static void parse(struct cli *c, int argc, char **argv)
 		{ "step-every", 1, NULL, 'e' }, { "outlier", 1, NULL, 'O' },
 		{ "host-change", 1, NULL, 'h' }, { "missing", 1, NULL, 'x' },
 		{ "failed", 1, NULL, 'f' }, { "output", 1, NULL, 'o' },
+		{ "rename", 1, NULL, 'N' },
 		{ NULL, 0, NULL, 0 },
 	};
 	int o;
@@ -121,6 +138,7 @@ static void parse(struct cli *c, int argc, char **argv)
 		case 'x': push(c->g.missing, &c->g.nmissing, optarg); break;
 		case 'f': push(c->g.failed, &c->g.nfailed, optarg); break;
 		case 'o': c->out = optarg; break;
+		case 'N': rename_opt(optarg, c); break;
 		default: usage();
 		}
 	}
@@ -188,8 +206,12 @@ static void write_night(const struct cli *c, struct history_series **v,
 	histgen_kernel_id(c->g.kernel_same ? 0 : night, kid, sizeof(kid));
 	for (k = 0; k < c->cases; k++)
 		json_array_append_new(cases, case_json(c, k, v[k], idx));
+	json_t *env = env_json(&c->g, night);
+
+	if (c->rename_to && night >= c->rename_at)
+		json_object_set_new(env, "hostname", json_string(c->rename_to));
 	doc = json_pack("{s:s,s:o,s:{s:s,s:s,s:s},s:o}", "schema",
-			"thpbench-results/1", "env", env_json(&c->g, night),
+			"thpbench-results/1", "env", env,
 			"meta", "suite", c->g.suite, "kernel_id", kid,
 			"command", "histgen", "cases", cases);
 	snprintf(path, sizeof(path), "%s/night-%04zu.json", c->out, night);

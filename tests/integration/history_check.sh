@@ -5,12 +5,16 @@
 # SQLite and, when PostgreSQL is installed, a throwaway PostgreSQL cluster
 # (tests/integration/pg_lib.sh). Against each database:
 #   - a +5% step at 3% CV is found at its night (+-1), a regression, with
-#     a ready git bisect line; -5% is an improvement
+#     a ready git bisect line, and fails the gate while it is open; -5% is
+#     an improvement
 #   - 100 A/A histories of 30 nights: at most 5 raise any alarm
-#   - new microcode with a step: an environment change, no bisect, no gate
-#   - a step on the newest night fails the gate (exit 1) in every format
-#     (JUnit valid per tests/fixtures/history/junit.xsd, TAP 13, LAVA);
-#     --fail-on none passes; missing and failed nights are skipped
+#   - new microcode with a step: an environment change (no bisect, no
+#     gate) when the kernel stayed; ambiguous and gated when it changed too
+#   - a step the night before the newest is confirmed tonight and fails the
+#     gate (exit 1) in every format (JUnit valid per
+#     tests/fixtures/history/junit.xsd, TAP 13, LAVA); a step on the newest
+#     night alone is a watch: only --fail-on newest fails on it; --fail-on
+#     none passes; missing and failed nights are skipped
 # Then on SQLite: plot (every .gp runs clean, PNG/SVG), report (the verdict
 # first, a chart per card; the page in a browser is history_report.sh) and
 # errors (exit 2). Needs jq, xmllint; gnuplot for the drawing checks
@@ -45,23 +49,29 @@ scenarios() { # DB LABEL
 	record step "$db" --step 15:0.05 || bad "$l: import step"
 	record impr "$db" --step 15:-0.05 || bad "$l: import impr"
 	record aa "$db" --cases 100 --night-cv 0.005 --seed 1000 || bad "$l: import aa"
-	record hostchg "$db" --host-change 18 --step 18:0.08 || bad "$l: import hostchg"
-	record gate "$db" --reps 10 --step 29:0.10 --missing 5 --failed 12 || bad "$l: import gate"
+	record hostchg "$db" --kernel-same --host-change 18 --step 18:0.08 || bad "$l: import hostchg"
+	record ambig "$db" --host-change 18 --step 18:0.08 || bad "$l: import ambig"
+	record gate "$db" --reps 10 --step 28:0.10 --missing 5 --failed 12 || bad "$l: import gate"
 	record young "$db" --nights 4 --step 3:0.10 || bad "$l: import young"
 
-	j=$(checkjson "$db" step) || bad "$l: step: check exits 0 (the step is not tonight)"
+	j=$(checkjson "$db" step) && bad "$l: step: check exits 1 (the regression is open)"
 	check "$l: +5% at 3% CV: one confirmed change, a regression at night 15 +-1" \
 		test "$(echo "$j" | jq -r '[.series[0].change_points[] | select(.kind != "rejected")]
 			| length == 1 and .[0].kind == "regression"
 			and (.[0].first_bad.index | . >= 14 and . <= 16)')" = true
-	check "$l: its interval excludes the noise threshold" \
-		test "$(echo "$j" | jq -r '.series[0].change_points[0].change_lo > 0.02')" = true
+	check "$l: beyond the noise threshold, open, with an id" \
+		test "$(echo "$j" | jq -r '.series[0].change_points[0] | .change > 0.02
+			and .status == "open" and (.id | length == 12)')" = true
 	check "$l: a git bisect line from the last good to the first bad kernel" \
 		test "$(echo "$j" | jq -r '.series[0].change_points[0]
 			| .bisect == "git bisect start \(.first_bad.kernel_id) \(.last_good.kernel_id)"')" = true
 
 	$TB history check --db "$db" --host young >/dev/null
-	check "$l: three quiet nights, then +10%: the newest-night test fails the gate" test $? -eq 1
+	check "$l: three quiet nights, then +10%: not confirmed yet (exit 0)" test $? -eq 0
+	$TB history check --db "$db" --host young --fail-on newest >/dev/null
+	check "$l: ... but the early warning fails --fail-on newest" test $? -eq 1
+	check "$l: ... and says it is a watch" \
+		test "$(checkjson "$db" young | jq -r '.series[0].watch.kind')" = regression
 
 	j=$(checkjson "$db" impr)
 	check "$l: -5% of a lower-is-better metric: an improvement" \
@@ -74,24 +84,30 @@ scenarios() { # DB LABEL
 	echo "$l: A/A: $alarms of $n histories of 30 nights raised an alarm"
 	check "$l: A/A: 100 histories, at most 5 alarms" test "$n" -eq 100 -a "$alarms" -le 5
 
-	j=$(checkjson "$db" hostchg --fail-on regression) ||
-		bad "$l: hostchg: exit 0 even with --fail-on regression"
-	check "$l: new microcode with a step: an environment change, nothing to bisect" \
+	j=$(checkjson "$db" hostchg) ||
+		bad "$l: hostchg: exit 1: an environment change failed the gate"
+	check "$l: new microcode with a step, same kernel: an environment change, nothing to bisect" \
 		test "$(echo "$j" | jq -r '.series[0].change_points | length == 1
 			and .[0].kind == "environment change" and .[0].host_changed
 			and .[0].bisect == null')" = true
+	j=$(checkjson "$db" ambig) &&
+		bad "$l: ambig: exit 0: a regression hidden by a host change"
+	check "$l: new microcode and a new kernel with the step: ambiguous, a regression, gated" \
+		test "$(echo "$j" | jq -r '.series[0].change_points | length == 1
+			and .[0].kind == "regression" and .[0].ambiguous
+			and .[0].status == "open"')" = true
 
 	$TB history check --db "$db" --host gate >"$TMPD/gate.txt"
 	rc=$?
-	check "$l: a step on the newest night fails the gate: exit 1" test "$rc" -eq 1
+	check "$l: a step confirmed tonight fails the gate: exit 1" test "$rc" -eq 1
 	check "$l: ... and the text says FAIL with the bisect line" \
 		grep -q "^FAIL box1\|^FAIL gate" "$TMPD/gate.txt"
 	grep -q "git bisect start" "$TMPD/gate.txt" || bad "$l: gate: no bisect line"
 	j=$(checkjson "$db" gate)
-	check "$l: missing and failed nights are skipped: 28 of 30, the newest starts it" \
+	check "$l: missing and failed nights are skipped: 28 of 30, confirmed on the newest" \
 		test "$(echo "$j" | jq -r '.series[0] | .nights_used == 28
-			and .change_points[-1].first_bad.index == .newest.index
-			and .newest_regression')" = true
+			and .change_points[-1].confirmed_on.index == .newest.index
+			and .new_tonight')" = true
 	$TB history check --db "$db" --host gate --fail-on none >/dev/null
 	check "$l: --fail-on none: exit 0" test $? -eq 0
 	$TB history check --db "$db" --host gate --format junit -o "$TMPD/junit.xml"
@@ -106,11 +122,11 @@ scenarios() { # DB LABEL
 	$TB history check --db "$db" --host gate --format lava >"$TMPD/lava"
 	check "$l: LAVA: lava-test-case NAME --result fail --measurement V --units us" \
 		grep -Eqx 'lava-test-case gate_synthetic_case00_thp_always_roi_usec --result fail --measurement [0-9.]+ --units us' "$TMPD/lava"
-	$TB history check --db "$db" --host step --format lava >"$TMPD/lava"
+	$TB history check --db "$db" --host impr --format lava >"$TMPD/lava"
 	check "$l: LAVA: a passing series says pass" grep -q -- "--result pass --measurement" "$TMPD/lava"
-	a=$(checkjson "$db" aa --seed 7 | jq -c '[.series[].change_points[] | [.first_bad.index, .split_p]]')
-	b=$(checkjson "$db" aa --seed 7 --threads 1 | jq -c '[.series[].change_points[] | [.first_bad.index, .split_p]]')
-	check "$l: the same seed gives the same change points, whatever the threads" test "$a" = "$b"
+	a=$(checkjson "$db" aa | jq -c '[.series[].change_points[] | [.first_bad.index, .night_test.p, .id]]')
+	b=$(checkjson "$db" aa --threads 1 | jq -c '[.series[].change_points[] | [.first_bad.index, .night_test.p, .id]]')
+	check "$l: the same change points, whatever the threads" test "$a" = "$b"
 }
 
 scenarios "$TMPD/h.sqlite" sqlite

@@ -5,7 +5,8 @@
 # Unix socket only, an unprivileged user, stopped on every exit): the
 # cmocka history database tests (tests/unit/history/test_history_db) against it,
 # then the command line: import, idempotent re-import, two concurrent
-# importers, list, and a bad URI.
+# importers, list, a bad URI, a triage round trip (accept, skipped,
+# reopen) and the migration of a version 1 database.
 . tests/integration/lib.sh
 . tests/integration/pg_lib.sh
 . tests/integration/history_lib.sh
@@ -27,7 +28,7 @@ check "the history database tests pass on PostgreSQL" \
 	env THPBENCH_TEST_PG="$uri" tests/unit/history/test_history_db
 
 # A clean database for the command line.
-"$PG_BIN/psql" -q -d "$uri" -c 'DROP TABLE IF EXISTS night_metrics, rep_values, reps, cases, runs, thpbench_schema CASCADE' \
+"$PG_BIN/psql" -q -d "$uri" -c 'DROP TABLE IF EXISTS night_metrics, rep_values, reps, cases, runs, triage, thpbench_schema CASCADE' \
 	>/dev/null 2>&1 || bad "reset the database"
 
 F=tests/fixtures/compare
@@ -86,6 +87,40 @@ check "index.html does not show the password" sh -c "! grep -q hunter2s3cret '$T
 check "index.html shows the URI redacted" grep -q "$(pg_user):\*\*\*@" "$TMPD/report/index.html"
 $TB history check --db "$secret_uri" --host nosuchhost >/dev/null 2>"$TMPD/rerr2"
 check "the no-series message does not show the password" sh -c "grep -q 'no series in' '$TMPD/rerr2' && ! grep -q hunter2s3cret '$TMPD/rerr2'"
+
+# A triage round trip (issue 18): a regression fails the gate, is accepted,
+# passes (skipped in JUnit), is reopened and fails again; printed as it goes.
+HG=tests/history/histgen
+$HG -o "$TMPD/tr" --host pgbox --nights 26 --step 20:0.10 --seed 5
+$TB history import --db "$uri" "$TMPD/tr" >/dev/null || bad "import the triage history"
+echo "\$ thpbench history check --db \$URI --machine pgbox"
+$TB history check --db "$uri" --machine pgbox | tee "$TMPD/c1"
+check "postgresql triage: a regression fails the gate" test "$(grep -c '^FAIL pgbox' "$TMPD/c1")" -eq 1
+id=$($TB history check --db "$uri" --machine pgbox --format json | jq -r '.series[0].change_points[0].id')
+echo "\$ thpbench history triage --db \$URI $id --accept --reason '...' --by 'Jane Doe'"
+$TB history triage --db "$uri" "$id" --accept --reason "larger pages by design (v6.19)" --by "Jane Doe"
+check "postgresql triage: recorded" test $? -eq 0
+echo "\$ thpbench history check --db \$URI --machine pgbox"
+$TB history check --db "$uri" --machine pgbox | tee "$TMPD/c2"
+check "postgresql triage: the gate passes, the series skipped with the reason" \
+	grep -q "skipped: triaged: $id accepted by Jane Doe: larger pages by design" "$TMPD/c2"
+$TB history check --db "$uri" --machine pgbox --format junit | grep -q '<skipped message="'
+check "postgresql triage: JUnit skipped" test $? -eq 0
+echo "\$ thpbench history list --db \$URI --triage"
+$TB history list --db "$uri" --triage | tee "$TMPD/l"
+check "postgresql triage: listed" grep -q "$id accepted" "$TMPD/l"
+$TB history triage --db "$uri" "$id" --reopen --by "Jane Doe" >/dev/null
+$TB history check --db "$uri" --machine pgbox >/dev/null
+check "postgresql triage: reopened, the gate fails again" test $? -eq 1
+n=$("$PG_BIN/psql" -At -d "$uri" -c "SELECT count(*) FROM triage")
+check "postgresql triage: both decisions kept ($n)" test "$n" -eq 2
+
+# A version 1 database on the server is migrated when opened.
+"$PG_BIN/psql" -q -d "$uri" -c 'ALTER TABLE runs DROP COLUMN hostname; DROP TABLE triage; UPDATE thpbench_schema SET version = 1' >/dev/null 2>&1 ||
+	bad "make a version 1 database"
+check "postgresql: a version 1 database is read" sh -c "$TB history list --db '$uri' --format json >/dev/null"
+check "  and is version 2 now, with a triage table" \
+	test "$("$PG_BIN/psql" -At -d "$uri" -c 'SELECT max(version) FROM thpbench_schema'),$("$PG_BIN/psql" -At -d "$uri" -c 'SELECT count(*) FROM triage')" = "2,0"
 
 dir=$PG_DIR
 pg_stop

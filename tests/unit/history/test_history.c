@@ -1,18 +1,18 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * The history analysis on synthetic histories with known answers
- * (tests/history/histgen.h): E-Divisive against a brute-force statistic,
- * steps found at their night and called by direction, A/A histories
- * that stay quiet, host changes not blamed on the kernel, the gate on the
- * newest night, missing and failed nights, outlier nights.
+ * (tests/history/histgen.h): steps found at their night and called by
+ * direction, A/A histories that stay quiet, host changes (environment
+ * or ambiguous), the gates, missing and failed nights, outlier nights,
+ * the newest-night watch, recoveries, the threads.
+ * The night-by-night replay, stability and the acceptance figures are in
+ * test_history_window.c.
  */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
 #include <cmocka.h>
 
-#include <gsl/gsl_randist.h>
-#include <gsl/gsl_rng.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,99 +20,8 @@
 
 #include "../../history/histgen.h"
 #include "history/history_check.h"
-#include "history/history_edivisive.h"
+#include "history/history_gate.h"
 #include "util/util.h"
-
-/* q of the split of x[0..n) at t, straight from the definition. */
-static double q_naive(const double *x, size_t n, size_t t)
-{
-	double between = 0, wl = 0, wr = 0, a = (double)t, b = (double)(n - t);
-	double e;
-	size_t i, j;
-
-	for (i = 0; i < t; i++)
-		for (j = t; j < n; j++)
-			between += fabs(x[i] - x[j]);
-	for (i = 0; i < t; i++)
-		for (j = i + 1; j < t; j++)
-			wl += fabs(x[i] - x[j]);
-	for (i = t; i < n; i++)
-		for (j = i + 1; j < n; j++)
-			wr += fabs(x[i] - x[j]);
-	e = 2 * between / (a * b);
-	if (t > 1)
-		e -= wl / (a * (a - 1) / 2);
-	if (n - t > 1)
-		e -= wr / (b * (b - 1) / 2);
-	return a * b / (a + b) * e;
-}
-
-static void test_scan_matches_definition(void **state)
-{
-	gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
-	double x[41], q, best = -INFINITY;
-	size_t n = 41, i, t, bt = 0;
-
-	(void)state;
-	gsl_rng_set(rng, 7);
-	for (i = 0; i < n; i++)	/* ties included: rounded values */
-		x[i] = round(gsl_ran_gaussian(rng, 3)) + (i >= 25 ? 2 : 0);
-	for (t = 3; t + 2 <= n; t++) {
-		double qn = q_naive(x, n, t);
-
-		if (qn > best) {
-			best = qn;
-			bt = t;
-		}
-	}
-	t = edv_best_split(x, n, 3, 2, &q);
-	assert_int_equal(t, bt);
-	assert_true(fabs(q - best) <= 1e-9 * fabs(best));
-	/* One value per side is allowed when asked for. */
-	t = edv_best_split(x, 2, 1, 1, &q);
-	assert_int_equal(t, 1);
-	assert_true(fabs(q - q_naive(x, 2, 1)) < 1e-12);
-	/* Too short for the minimum: no split. */
-	assert_int_equal(edv_best_split(x, 5, 3, 3, &q), 0);
-	gsl_rng_free(rng);
-}
-
-static void test_edivisive_steps_and_seed(void **state)
-{
-	gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
-	struct edv_opts o;
-	struct edv_cp *a, *b;
-	size_t na, nb, i;
-	double x[90];
-
-	(void)state;
-	gsl_rng_set(rng, 3);
-	for (i = 0; i < 90; i++)
-		x[i] = gsl_ran_gaussian(rng, 1) + (i >= 30 ? 4 : 0) +
-		       (i >= 60 ? -8 : 0);
-	edv_opts_init(&o);
-	o.seed = 11;
-	edivisive(x, 90, &o, &a, &na);
-	assert_int_equal(na, 2);
-	assert_true(a[0].index >= 29 && a[0].index <= 31);
-	assert_true(a[1].index >= 59 && a[1].index <= 61);
-	assert_true(a[0].p <= 0.05 && a[1].p <= 0.05);
-	edivisive(x, 90, &o, &b, &nb);
-	assert_int_equal(na, nb);
-	for (i = 0; i < na; i++) {
-		assert_int_equal(a[i].index, b[i].index);
-		assert_true(a[i].p == b[i].p);
-	}
-	free(a);
-	free(b);
-	/* Constant input: nothing. */
-	for (i = 0; i < 90; i++)
-		x[i] = 5;
-	edivisive(x, 90, &o, &a, &na);
-	assert_int_equal(na, 0);
-	free(a);
-	gsl_rng_free(rng);
-}
 
 static struct history_result check(const struct histgen *g,
 				   struct history_series *s)
@@ -122,7 +31,6 @@ static struct history_result check(const struct histgen *g,
 
 	histgen_series(g, s);
 	history_check_opts_init(&o);
-	o.edv.seed = 42;
 	history_check_series(s, &o, &r);
 	return r;
 }
@@ -138,10 +46,7 @@ static size_t confirmed(const struct history_result *r)
 
 static void free_one(struct history_result *r, struct history_series *s)
 {
-	struct history_result *heap = xmalloc(sizeof(*heap));
-
-	*heap = *r;
-	history_results_free(heap, 1);
+	history_result_release(r);
 	history_series_free(s);
 }
 
@@ -164,12 +69,20 @@ static void test_step_regression(void **state)
 		assert_int_equal(r.ncp, 1);
 		assert_true(r.cp[0].night >= 14 && r.cp[0].night <= 16);
 		assert_int_equal(r.cp[0].kind, HCP_REGRESSION);
-		assert_true(r.cp[0].c.ch.lo > 0.02 && r.cp[0].c.ch.hi < 0.09);
+		assert_true(r.cp[0].c.ch.rel > 0.02 && r.cp[0].c.ch.rel < 0.09);
+		assert_true(r.cp[0].nt.p < r.cp[0].nt.level);
+		/* Confirmed a few nights after it, never before. */
+		assert_true(r.cp[0].confirmed_at > r.cp[0].night &&
+			    r.cp[0].confirmed_at <= r.cp[0].night + 6);
 		assert_true(r.cp[0].kernel_changed);
-		assert_false(r.newest_regression);
-		assert_true(r.open_regression);
-		assert_false(history_result_fails(&r, HISTORY_FAIL_NEWEST));
+		assert_false(r.cp[0].ambiguous);
+		assert_int_equal(strlen(r.cp[0].id), 12);
+		assert_int_equal(history_cp_status(&r.cp[0]), HCP_STATUS_OPEN);
+		assert_int_equal(history_open_regressions(&r), 1);
+		/* The gate: open by default, whatever night it started. */
+		assert_true(history_result_fails(&r, HISTORY_FAIL_OPEN));
 		assert_true(history_result_fails(&r, HISTORY_FAIL_REGRESSION));
+		assert_false(history_result_fails(&r, HISTORY_FAIL_NEWEST));
 		assert_false(history_result_fails(&r, HISTORY_FAIL_NONE));
 		histgen_kernel_id(r.cp[0].night, id, sizeof(id));
 		snprintf(want, sizeof(want), "git bisect start %s ", id);
@@ -179,6 +92,7 @@ static void test_step_regression(void **state)
 		assert_string_equal(r.cp[0].bisect, want);
 		text = history_cp_text(&r, &r.cp[0]);
 		assert_non_null(strstr(text, "regression at night 2023-01-1"));
+		assert_non_null(strstr(text, "; confirmed on night 2023-01-"));
 		free(text);
 		free_one(&r, &s);
 	}
@@ -197,7 +111,8 @@ static void test_step_improvement(void **state)
 	assert_int_equal(r.ncp, 1);
 	assert_true(r.cp[0].night >= 11 && r.cp[0].night <= 13);
 	assert_int_equal(r.cp[0].kind, HCP_IMPROVEMENT);
-	assert_false(r.open_regression);
+	assert_int_equal(history_cp_status(&r.cp[0]), HCP_STATUS_NONE);
+	assert_false(history_result_fails(&r, HISTORY_FAIL_OPEN));
 	assert_non_null(strstr(r.cp[0].bisect, "--term-old=slow --term-new=fast"));
 	free_one(&r, &s);
 	/* The same numbers for a higher-is-better metric: a regression. */
@@ -206,6 +121,7 @@ static void test_step_improvement(void **state)
 	r = check(&g, &s);
 	assert_int_equal(r.ncp, 1);
 	assert_int_equal(r.cp[0].kind, HCP_REGRESSION);
+	assert_true(history_result_fails(&r, HISTORY_FAIL_OPEN));
 	free_one(&r, &s);
 	/* A neutral counter: changed, never a regression. */
 	g.metric = "vmstat.thp_fault_alloc";
@@ -213,13 +129,14 @@ static void test_step_improvement(void **state)
 	assert_int_equal(r.ncp, 1);
 	assert_int_equal(r.cp[0].kind, HCP_CHANGED);
 	assert_null(r.cp[0].bisect);
+	assert_false(history_result_fails(&r, HISTORY_FAIL_OPEN));
 	free_one(&r, &s);
 }
 
 /* 100 A/A histories of 30 nights: at most 5 raise anything. */
 static void test_aa_false_alarms(void **state)
 {
-	size_t alarms = 0, candidates = 0, raw = 0;
+	size_t alarms = 0, fails = 0, watches = 0;
 	uint64_t seed;
 
 	(void)state;
@@ -232,19 +149,24 @@ static void test_aa_false_alarms(void **state)
 		g.seed = seed;
 		g.night_cv = 0.005;
 		r = check(&g, &s);
-		candidates += r.ncp;
-		raw += r.ncp > 0;
 		alarms += confirmed(&r) > 0;
+		fails += history_result_fails(&r, HISTORY_FAIL_OPEN);
+		watches += r.watch.present;
 		free_one(&r, &s);
 	}
-	print_message("A/A: %zu of 100 histories raised an alarm; E-Divisive alone: %zu histories, %zu candidates\n",
-		      alarms, raw, candidates);
+	print_message("A/A, 30 nights, 0.5%% night-to-night: %zu of 100 histories with a confirmed change, %zu fail the gate, %zu end on a watch\n",
+		      alarms, fails, watches);
 	assert_true(alarms <= 5);
-	/* The permutation test alone holds its level (0.05), give or take. */
-	assert_true(raw <= 10);
+	assert_true(fails <= alarms);
+	/* The watch is a prediction interval at 95%: about 5 in 100 nights. */
+	assert_true(watches <= 12);
 }
 
-/* New microcode with a step on the same night: an environment change. */
+/*
+ * New microcode with a step on the same night: with the kernel unchanged
+ * an environment change (never gated); with a new kernel that night too,
+ * ambiguous: kept as the kernel's regression and gated, and said so.
+ */
 static void test_host_change(void **state)
 {
 	struct history_series s;
@@ -254,16 +176,30 @@ static void test_host_change(void **state)
 
 	(void)state;
 	histgen_init(&g);
+	g.kernel_same = true;
 	g.hosts[g.nhosts++] = 18;
 	g.steps[g.nsteps++] = (struct histgen_at){ 18, 0.08 };
 	r = check(&g, &s);
 	assert_int_equal(r.ncp, 1);
 	assert_int_equal(r.cp[0].kind, HCP_ENVIRONMENT);
 	assert_true(r.cp[0].host_changed);
+	assert_false(r.cp[0].ambiguous);
 	assert_null(r.cp[0].bisect);
-	assert_false(r.open_regression);
+	assert_false(history_result_fails(&r, HISTORY_FAIL_OPEN));
 	text = history_cp_text(&r, &r.cp[0]);
 	assert_non_null(strstr(text, "not blamed on the kernel"));
+	free(text);
+	free_one(&r, &s);
+	/* A new kernel every night: both changed across the step. */
+	g.kernel_same = false;
+	r = check(&g, &s);
+	assert_int_equal(r.ncp, 1);
+	assert_int_equal(r.cp[0].kind, HCP_REGRESSION);
+	assert_true(r.cp[0].ambiguous);
+	assert_non_null(r.cp[0].bisect);
+	assert_true(history_result_fails(&r, HISTORY_FAIL_OPEN));
+	text = history_cp_text(&r, &r.cp[0]);
+	assert_non_null(strstr(text, "kernel and host changed together"));
 	free(text);
 	free_one(&r, &s);
 	/* The host changed, nothing else: no change point at all. */
@@ -273,32 +209,72 @@ static void test_host_change(void **state)
 	free_one(&r, &s);
 }
 
-/* The CI gate: the newest night starts a regression. */
-static void test_newest_night_gate(void **state)
+/*
+ * The gates around the newest nights: a step tonight is a watch (the
+ * early warning: --fail-on newest; a strong one fails the default gate
+ * too), confirmed by the next night (every gate); an older one stays open
+ * (open, regression) but is not new. A small step tonight is a watch only.
+ */
+static void test_gates_newest(void **state)
 {
 	struct history_series s;
 	struct history_result r;
 	struct histgen g;
+	char *w;
 
 	(void)state;
 	histgen_init(&g);
 	g.reps = 10;
 	g.steps[g.nsteps++] = (struct histgen_at){ 29, 0.10 };
 	r = check(&g, &s);
-	assert_true(r.ncp >= 1);
-	assert_int_equal(r.cp[r.ncp - 1].night, 29);
-	assert_int_equal(r.cp[r.ncp - 1].kind, HCP_REGRESSION);
-	assert_true(r.newest_regression);
+	assert_int_equal(confirmed(&r), 0);
+	assert_true(r.watch.present);
+	assert_int_equal(r.watch.night, 29);
+	assert_int_equal(r.watch.kind, HCP_REGRESSION);
+	assert_true(r.watch.strong);
 	assert_true(history_result_fails(&r, HISTORY_FAIL_NEWEST));
+	/* +10% at 10 repetitions is far out: tonight fails already. */
+	assert_true(history_result_fails(&r, HISTORY_FAIL_OPEN));
+	assert_false(history_result_fails(&r, HISTORY_FAIL_REGRESSION));
+	w = history_watch_text(&r);
+	assert_non_null(strstr(w, "watch: the newest night 2023-01-30"));
+	free(w);
 	free_one(&r, &s);
-	/* The night before it: no longer the newest night's doing. */
-	g.steps[0].night = 26;
+	/* One night later it is confirmed: every gate fails. */
+	g.nights = 31;
+	r = check(&g, &s);
+	assert_int_equal(r.ncp, 1);
+	assert_int_equal(r.cp[0].night, 29);
+	assert_int_equal(r.cp[0].confirmed_at, 30);
+	assert_true(history_newest_new(&r));
+	assert_true(history_result_fails(&r, HISTORY_FAIL_NEWEST));
+	assert_true(history_result_fails(&r, HISTORY_FAIL_OPEN));
+	assert_true(history_result_fails(&r, HISTORY_FAIL_REGRESSION));
+	free_one(&r, &s);
+	/* Older: still open, no longer new. */
+	g.nights = 30;
+	g.steps[0].night = 22;
 	r = check(&g, &s);
 	assert_int_equal(r.ncp, 1);
 	assert_int_equal(r.cp[0].kind, HCP_REGRESSION);
-	assert_false(r.newest_regression);
-	assert_true(r.open_regression);
+	assert_false(history_newest_new(&r));
+	assert_false(history_result_fails(&r, HISTORY_FAIL_NEWEST));
+	assert_true(history_result_fails(&r, HISTORY_FAIL_OPEN));
 	free_one(&r, &s);
+	/* +3% tonight at 5 repetitions: a watch, not far out: no gate but newest. */
+	g.kernel_same = false;
+	g.reps = 5;
+	g.steps[0] = (struct histgen_at){ 29, 0.04 };
+	g.seed = 3;
+	r = check(&g, &s);
+	if (r.watch.present) {
+		assert_false(r.watch.strong);
+		assert_false(history_result_fails(&r, HISTORY_FAIL_OPEN));
+	}
+	free_one(&r, &s);
+	g.reps = 10;
+	g.seed = 1;
+	g.steps[0] = (struct histgen_at){ 22, 0.10 };
 	/* Same kernel all along: a regression, but nothing to bisect. */
 	g.kernel_same = true;
 	r = check(&g, &s);
@@ -338,7 +314,7 @@ static void test_missing_and_failed(void **state)
 	free_one(&r, &s);
 }
 
-/* A single outlier night in the middle is no regression. */
+/* A single outlier night is no regression, in the middle or at the end. */
 static void test_outlier_night(void **state)
 {
 	struct history_series s;
@@ -351,56 +327,60 @@ static void test_outlier_night(void **state)
 		histgen_init(&g);
 		g.seed = seed;
 		g.outliers[g.noutliers++] = (struct histgen_at){ 12, 0.30 };
+		g.outliers[g.noutliers++] = (struct histgen_at){ 28, 0.30 };
 		r = check(&g, &s);
 		assert_int_equal(confirmed(&r), 0);
 		free_one(&r, &s);
 	}
+	/* Tonight's wild night fails tonight (it may be a step); the next
+	 * night, back to normal, clears it and nothing is recorded. */
+	g.noutliers = 0;
+	g.outliers[g.noutliers++] = (struct histgen_at){ 29, 0.30 };
+	r = check(&g, &s);
+	assert_int_equal(confirmed(&r), 0);
+	assert_true(r.watch.present && r.watch.strong);
+	assert_true(history_result_fails(&r, HISTORY_FAIL_OPEN));
+	free_one(&r, &s);
+	g.nights = 31;
+	r = check(&g, &s);
+	assert_int_equal(confirmed(&r), 0);
+	assert_false(history_result_fails(&r, HISTORY_FAIL_OPEN));
+	free_one(&r, &s);
 }
 
-/*
- * The newest-night test: a three-night history gates on a slow fourth
- * night (E-Divisive alone needs about 20), and an earlier wilder night
- * does not hide tonight's step.
- */
-static void test_newest_night_test(void **state)
+/* A regression and, later, its fix: reported as fixed, the gate passes. */
+static void test_recovery(void **state)
 {
 	struct history_series s;
 	struct history_result r;
 	struct histgen g;
+	char *st;
 
 	(void)state;
 	histgen_init(&g);
-	g.nights = 4;
-	g.steps[g.nsteps++] = (struct histgen_at){ 3, 0.10 };
+	g.nights = 45;
+	g.steps[g.nsteps++] = (struct histgen_at){ 15, 0.10 };
+	g.steps[g.nsteps++] = (struct histgen_at){ 28, 1 / 1.10 - 1 };
 	r = check(&g, &s);
-	assert_int_equal(r.ncp, 1);
-	assert_true(r.cp[0].newest_test);
-	assert_true(isnan(r.cp[0].p_split));
-	assert_int_equal(r.cp[0].night, 3);
-	assert_true(r.newest_regression);
+	assert_int_equal(r.ncp, 2);
+	assert_int_equal(r.cp[0].kind, HCP_REGRESSION);
+	assert_int_equal(r.cp[1].kind, HCP_IMPROVEMENT);
+	assert_true(r.cp[0].recovered);
+	assert_int_equal(r.cp[0].recovered_by, 1);
+	assert_true(r.cp[0].recovered_at >= 29 && r.cp[0].recovered_at <= 34);
+	assert_int_equal(history_cp_status(&r.cp[0]), HCP_STATUS_FIXED);
+	assert_false(history_result_fails(&r, HISTORY_FAIL_OPEN));
+	st = history_cp_status_text(&r, &r.cp[0], &(struct history_check_opts){
+		.confirm.threshold = 0.02 });
+	assert_non_null(strstr(st, "fixed: back within 2% of the level before it"));
+	free(st);
 	free_one(&r, &s);
-	/* Two nights are too few to call the third one out. */
-	g.nights = 2;
-	g.steps[0].night = 1;
+	/* Half of it back: still open. */
+	g.steps[1].size = 1 / 1.05 - 1;
 	r = check(&g, &s);
-	assert_int_equal(r.ncp, 0);
-	free_one(&r, &s);
-	/* A quiet fourth night: nothing. */
-	g.nights = 4;
-	g.nsteps = 0;
-	r = check(&g, &s);
-	assert_int_equal(r.ncp, 0);
-	free_one(&r, &s);
-	/* +20% on night 20, then +10% tonight: tonight still gates, and the
-	 * wild night is left out of the baseline. */
-	histgen_init(&g);
-	g.reps = 10;
-	g.outliers[g.noutliers++] = (struct histgen_at){ 20, 0.20 };
-	g.steps[g.nsteps++] = (struct histgen_at){ 29, 0.10 };
-	r = check(&g, &s);
-	assert_true(r.newest_regression);
-	assert_true(r.cp[r.ncp - 1].c.outliers_a >= 1);
-	assert_true(r.cp[r.ncp - 1].c.ch.lo > 0.05);
+	assert_int_equal(r.ncp, 2);
+	assert_false(r.cp[0].recovered);
+	assert_true(history_result_fails(&r, HISTORY_FAIL_OPEN));
 	free_one(&r, &s);
 }
 
@@ -420,14 +400,16 @@ static void test_git_rev(void **state)
 	assert_false(history_git_rev("-abc1234"));
 	assert_false(history_git_rev(""));
 	assert_false(history_git_rev(NULL));
+	assert_int_equal(history_fail_on_parse("open"), HISTORY_FAIL_OPEN);
 	assert_int_equal(history_fail_on_parse("newest"), HISTORY_FAIL_NEWEST);
 	assert_int_equal(history_fail_on_parse("regression"),
 			 HISTORY_FAIL_REGRESSION);
 	assert_int_equal(history_fail_on_parse("none"), HISTORY_FAIL_NONE);
 	assert_int_equal(history_fail_on_parse("always"), -1);
+	assert_string_equal(history_fail_on_name(HISTORY_FAIL_OPEN), "open");
 }
 
-/* Threads change nothing; each series keeps its own stream. */
+/* Threads change nothing. */
 static void test_check_all_threads(void **state)
 {
 	struct history_series v[6];
@@ -452,7 +434,8 @@ static void test_check_all_threads(void **state)
 		assert_int_equal(a[i].ncp, b[i].ncp);
 		for (j = 0; j < a[i].ncp; j++) {
 			assert_int_equal(a[i].cp[j].night, b[i].cp[j].night);
-			assert_true(a[i].cp[j].p_split == b[i].cp[j].p_split);
+			assert_string_equal(a[i].cp[j].id, b[i].cp[j].id);
+			assert_true(a[i].cp[j].nt.p == b[i].cp[j].nt.p);
 		}
 	}
 	history_results_free(a, 6);
@@ -464,16 +447,14 @@ static void test_check_all_threads(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_scan_matches_definition),
-		cmocka_unit_test(test_edivisive_steps_and_seed),
 		cmocka_unit_test(test_step_regression),
 		cmocka_unit_test(test_step_improvement),
 		cmocka_unit_test(test_aa_false_alarms),
 		cmocka_unit_test(test_host_change),
-		cmocka_unit_test(test_newest_night_gate),
+		cmocka_unit_test(test_gates_newest),
 		cmocka_unit_test(test_missing_and_failed),
 		cmocka_unit_test(test_outlier_night),
-		cmocka_unit_test(test_newest_night_test),
+		cmocka_unit_test(test_recovery),
 		cmocka_unit_test(test_git_rev),
 		cmocka_unit_test(test_check_all_threads),
 	};

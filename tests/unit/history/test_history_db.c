@@ -24,11 +24,16 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "history/history_analysis.h"
 #include "history/history_backend.h"
 #include "history/history_db.h"
 #include "history/history_delete.h"
+#include "history/history_gate.h"
 #include "history/history_import.h"
 #include "history/history_spec.h"
+#include "history/history_import_batch.h"
+#include "history/history_kernel_order.h"
+#include "history/history_triage.h"
 #include "results/store.h"
 #include "util/util.h"
 
@@ -56,7 +61,7 @@ static const char *fresh_db(void)
 	assert_int_equal(PQstatus(c), CONNECTION_OK);
 	PQsetNoticeProcessor(c, quiet, NULL);
 	r = PQexec(c, "DROP TABLE IF EXISTS night_metrics, rep_values, reps, cases,"
-		      " runs, thpbench_schema CASCADE");
+		      " runs, triage, thpbench_schema CASCADE");
 	assert_int_equal(PQresultStatus(r), PGRES_COMMAND_OK);
 	PQclear(r);
 	PQfinish(c);
@@ -587,6 +592,298 @@ static void test_password_never_shown(void **state)
 	assert_null(strstr(err, "s3cr3t"));
 }
 
+/* A version 1 database (the schema before machine names and triage). */
+static void downgrade_to_v1(const char *dbspec)
+{
+	struct history_db *db;
+
+	assert_int_equal(history_db_open(dbspec, &db), 0);
+	assert_int_equal(db->ops->script(db, "drop", "ALTER TABLE runs DROP COLUMN hostname"), 0);
+	assert_int_equal(db->ops->script(db, "drop", "DROP TABLE triage"), 0);
+	assert_int_equal(db->ops->script(db, "drop", "UPDATE thpbench_schema SET version = 1"), 0);
+	history_db_close(db);
+}
+
+static int text_cb(void *ctx, size_t ncols, const char *const *cells)
+{
+	char **out = ctx;
+
+	if (ncols && !*out)
+		*out = xstrdup(cells[0] ? cells[0] : "(null)");
+	return 0;
+}
+
+static char *one(struct history_db *db, const char *sql)
+{
+	char *out = NULL;
+
+	assert_int_equal(db->ops->query(db, "one", sql, 0, NULL, text_cb, &out), 0);
+	return out;
+}
+
+static void test_migrate_v1(void **state)
+{
+	struct history_db *db;
+	struct history_series *s;
+	struct night_spec ns;
+	struct history_run_info *runs;
+	char *v;
+	int64_t id;
+	size_t n;
+
+	(void)state;
+	assert_int_equal(history_db_open(fresh_db(), &db), 0);
+	ns = night("2026-01-01T02:00:00Z", 100);
+	history_import_file(db, write_night(&ns, "m1"), NULL, &id);
+	ns = night("2026-01-02T02:00:00Z", 101);
+	history_import_file(db, write_night(&ns, "m2"), NULL, &id);
+	history_db_close(db);
+	downgrade_to_v1(spec);
+	/* Reading it brings it up to date, in place. */
+	assert_int_equal(history_db_open_existing(spec, &db), 0);
+	v = one(db, "SELECT max(version) FROM thpbench_schema");
+	assert_string_equal(v, "2");
+	free(v);
+	assert_int_equal(count(db, "triage"), 0);
+	assert_int_equal(history_db_list_runs(db, NULL, &runs, &n), 0);
+	assert_int_equal(n, 2);
+	assert_string_equal(runs[0].host, "box1");
+	assert_string_equal(runs[0].hostname, "box1");
+	history_run_info_free(runs, n);
+	assert_int_equal(history_db_load_series(db, NULL, &s, &n), 0);
+	assert_int_equal(n, 2);
+	assert_int_equal(s[0].n_nights, 2);
+	history_series_array_free(s, n);
+	/* And it takes new nights. */
+	ns = night("2026-01-03T02:00:00Z", 102);
+	assert_int_equal(history_import_file(db, write_night(&ns, "m3"), NULL, &id),
+			 HISTORY_IMPORTED);
+	history_db_close(db);
+}
+
+/* A clear step: base 100 for 20 nights, 120 for 4 (values base + rep). */
+static void import_step(struct history_db *db, const char *host, size_t nights)
+{
+	char when[32], name[64];
+	struct night_spec ns;
+	int64_t id;
+	size_t i;
+
+	for (i = 0; i < nights; i++) {
+		snprintf(when, sizeof(when), "2026-01-%02zuT02:00:00Z", i + 1);
+		snprintf(name, sizeof(name), "%s-%zu", host, i);
+		ns = night(when, i < 20 ? 100 : 120);
+		ns.host = host;
+		ns.nreps = 5;
+		assert_int_equal(history_import_file(db, write_night(&ns, name), NULL, &id),
+				 HISTORY_IMPORTED);
+	}
+}
+
+static void test_triage_roundtrip(void **state)
+{
+	struct history_filter f = { .host = "box1", .metric = "roi_usec" };
+	struct history_check_opts o;
+	struct history_analysis a;
+	struct history_triage t = { 0 }, *got;
+	struct history_db *db;
+	const struct history_cp *cp;
+	size_t n;
+
+	(void)state;
+	assert_int_equal(history_db_open(fresh_db(), &db), 0);
+	import_step(db, "box1", 24);
+	history_check_opts_init(&o);
+	assert_int_equal(history_analyse(spec, &f, &o, &a), 0);
+	assert_int_equal(a.n, 1);
+	assert_int_equal(a.r[0].ncp, 1);
+	cp = &a.r[0].cp[0];
+	assert_int_equal(cp->kind, HCP_REGRESSION);
+	assert_true(history_result_fails(&a.r[0], HISTORY_FAIL_OPEN));
+	/* Kept past the analysis: the decision outlives it. */
+	t.cp_id = xstrdup(cp->id);
+	t.host = xstrdup(a.v[0].host);
+	t.suite = xstrdup(a.v[0].suite);
+	t.suite_hash = xstrdup(a.v[0].suite_hash);
+	t.case_id = xstrdup(a.v[0].case_id);
+	t.metric = xstrdup(a.v[0].metric);
+	t.night = xstrdup(a.v[0].nights[cp->night].started);
+	t.kernel_id = xstrdup(a.v[0].nights[cp->night].kernel_id);
+	t.state = TRIAGE_ACCEPTED;
+	t.name = xstrdup("Jane O'Doe");
+	/* A reason is required to accept. */
+	assert_int_equal(history_triage_record(db, &t), -1);
+	t.reason = xstrdup("x'); DROP TABLE triage; --");
+	assert_int_equal(history_triage_record(db, &t), 0);
+	assert_true(t.id > 0);
+	free(t.decided);
+	t.decided = NULL;
+	history_analysis_free(&a);
+	assert_int_equal(history_analyse(spec, &f, &o, &a), 0);
+	assert_int_equal(history_cp_status(&a.r[0].cp[0]), HCP_STATUS_ACCEPTED);
+	assert_string_equal(a.r[0].cp[0].triage.reason, "x'); DROP TABLE triage; --");
+	assert_string_equal(a.r[0].cp[0].triage.name, "Jane O'Doe");
+	assert_false(history_result_fails(&a.r[0], HISTORY_FAIL_OPEN));
+	history_analysis_free(&a);
+	/* Reopened: open again; both decisions kept. */
+	t.state = TRIAGE_REOPENED;
+	free(t.reason);
+	t.reason = NULL;
+	assert_int_equal(history_triage_record(db, &t), 0);
+	got = xmalloc(sizeof(*got));
+	*got = t;
+	history_triage_free(got, 1);
+	assert_int_equal(history_analyse(spec, &f, &o, &a), 0);
+	assert_int_equal(history_cp_status(&a.r[0].cp[0]), HCP_STATUS_OPEN);
+	history_analysis_free(&a);
+	assert_int_equal(history_triage_load(db, NULL, false, &got, &n), 0);
+	assert_int_equal(n, 2);
+	assert_int_equal(got[0].state, TRIAGE_ACCEPTED);
+	assert_string_equal(got[0].night, "2026-01-21T02:00:00Z");
+	history_triage_free(got, n);
+	assert_int_equal(history_triage_load(db, NULL, true, &got, &n), 0);
+	assert_int_equal(n, 1);
+	assert_int_equal(got[0].state, TRIAGE_REOPENED);
+	history_triage_free(got, n);
+	f.host = "box2";
+	assert_int_equal(history_triage_load(db, &f, true, &got, &n), 0);
+	assert_int_equal(n, 0);
+	history_triage_free(got, n);
+	history_db_close(db);
+}
+
+static void import_as(struct history_db *db, const char *path,
+		      const char *machine, int want)
+{
+	struct history_import_opts o = { .machine = machine };
+	int64_t id;
+
+	assert_int_equal(history_import_files(db, (char *const[]){ (char *)path },
+					      1, &o, NULL, NULL), want < 0 ? 1 : 0);
+	(void)id;
+}
+
+/* A renamed host stays one series under its machine name. */
+static void test_machine(void **state)
+{
+	struct history_run_info *runs;
+	struct history_series *s;
+	struct history_db *db;
+	struct night_spec ns;
+	size_t n;
+
+	(void)state;
+	assert_int_equal(history_db_open(fresh_db(), &db), 0);
+	ns = night("2026-01-01T02:00:00Z", 100);
+	ns.host = "old-name";
+	import_as(db, write_night(&ns, "r1"), "lab-7", 0);
+	ns = night("2026-01-02T02:00:00Z", 100);
+	ns.host = "new-name.example.org";
+	import_as(db, write_night(&ns, "r2"), "lab-7", 0);
+	import_as(db, write_night(&ns, "r3"), "-bad", -1);
+	assert_int_equal(history_db_load_series(db, NULL, &s, &n), 0);
+	assert_int_equal(n, 2);
+	assert_string_equal(s[0].host, "lab-7");
+	assert_int_equal(s[0].n_nights, 2);
+	history_series_array_free(s, n);
+	assert_int_equal(history_db_list_runs(db, NULL, &runs, &n), 0);
+	assert_int_equal(n, 2);
+	assert_string_equal(runs[0].hostname, "old-name");
+	assert_string_equal(runs[1].hostname, "new-name.example.org");
+	assert_string_equal(runs[1].host, "lab-7");
+	history_run_info_free(runs, n);
+	assert_int_equal(history_machine_check("lab-7.rack2"), 0);
+	assert_int_not_equal(history_machine_check("a b"), 0);
+	assert_int_not_equal(history_machine_check("x;y"), 0);
+	assert_int_not_equal(history_machine_check(""), 0);
+	history_db_close(db);
+}
+
+/*
+ * Two kernels in one night, stamped alike: ordered by their ids whatever
+ * the import order; two ids without an order are refused.
+ */
+static void test_same_second(void **state)
+{
+	struct history_series *s;
+	struct history_db *db;
+	struct night_spec ns = night("2026-01-05T02:00:00Z", 100);
+	char a[600], b[600];
+	int64_t id;
+	size_t n;
+
+	(void)state;
+	assert_int_equal(history_db_open(fresh_db(), &db), 0);
+	ns.kernel = "6.18.0-later";
+	snprintf(b, sizeof(b), "%s", write_night(&ns, "later"));
+	ns.base = 200;
+	snprintf(a, sizeof(a), "%s", write_night(&ns, "earlier"));
+	assert_int_equal(history_import_file(db, b, "v6.18-rc1-5-gbbbbbbb", &id), HISTORY_IMPORTED);
+	assert_int_equal(history_import_file(db, a, "v6.18-rc1-3-gaaaaaaa", &id), HISTORY_IMPORTED);
+	assert_int_equal(history_db_load_series(db, NULL, &s, &n), 0);
+	assert_int_equal(s[0].n_nights, 2);
+	assert_string_equal(s[0].nights[0].kernel_id, "v6.18-rc1-3-gaaaaaaa");
+	assert_string_equal(s[0].nights[1].kernel_id, "v6.18-rc1-5-gbbbbbbb");
+	history_series_array_free(s, n);
+	/* Two commits: no order; the second is refused, the first kept. */
+	ns.started = "2026-01-06T02:00:00Z";
+	snprintf(a, sizeof(a), "%s", write_night(&ns, "c1"));
+	ns.base = 300;
+	snprintf(b, sizeof(b), "%s", write_night(&ns, "c2"));
+	assert_int_equal(history_import_file(db, a, "abcdef0123", &id), HISTORY_IMPORTED);
+	assert_int_equal(history_import_file(db, b, "0123abcdef", &id), -1);
+	assert_int_equal(count(db, "runs"), 3);
+	/* The same kernel twice that second is no puzzle. */
+	assert_int_equal(history_import_file(db, b, "abcdef0123", &id), HISTORY_IMPORTED);
+	assert_int_equal(history_kernel_order("v6.8-rc1", "v6.8-rc1-2-gabcdef0"), -1);
+	assert_int_equal(history_kernel_order("v6.8-rc2", "v6.8-rc1"), 1);
+	assert_int_equal(history_kernel_order("v6.8", "v6.8-rc7"), 1);
+	assert_int_equal(history_kernel_order("next-20260102", "next-20260101"), 1);
+	assert_int_equal(history_kernel_order("v6.9-rc1-2-gabcdef0", "v6.8-rc1-3-gabcdef1"),
+			 HISTORY_ORDER_UNKNOWN);
+	assert_int_equal(history_kernel_order("6.18.0-1", "6.18.0-2"), HISTORY_ORDER_UNKNOWN);
+	history_db_close(db);
+}
+
+/* Many files, one transaction; a bad one is left out, the rest kept. */
+static void test_batch(void **state)
+{
+	char *paths[5], bad[600];
+	struct history_db *db;
+	struct night_spec ns;
+	char when[32], name[32];
+	FILE *f;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < 4; i++) {
+		snprintf(when, sizeof(when), "2026-03-%02zuT02:00:00Z", i + 1);
+		snprintf(name, sizeof(name), "batch%zu", i);
+		ns = night(when, 100);
+		paths[i] = xstrdup(write_night(&ns, name));
+	}
+	snprintf(bad, sizeof(bad), "%s/batch-bad.json", dir);
+	f = fopen(bad, "w");
+	fputs("{\"schema\": \"thpbench-results/1\"", f);
+	fclose(f);
+	paths[4] = paths[3];
+	paths[3] = bad;
+	assert_int_equal(history_db_open(fresh_db(), &db), 0);
+	assert_int_equal(history_import_files(db, paths, 5,
+					      &(struct history_import_opts){ 0 },
+					      NULL, NULL), 1);
+	assert_int_equal(count(db, "runs"), 4);
+	/* Again: all there already, nothing fails but the bad one. */
+	assert_int_equal(history_import_files(db, paths, 5,
+					      &(struct history_import_opts){ 0 },
+					      NULL, NULL), 1);
+	assert_int_equal(count(db, "runs"), 4);
+	history_db_close(db);
+	paths[3] = paths[4];
+	for (i = 0; i < 4; i++)
+		free(paths[i]);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -601,6 +898,11 @@ int main(void)
 		cmocka_unit_test(test_password_never_shown),
 		cmocka_unit_test(test_future_refused_and_delete),
 		cmocka_unit_test(test_limits_same_on_both),
+		cmocka_unit_test(test_migrate_v1),
+		cmocka_unit_test(test_triage_roundtrip),
+		cmocka_unit_test(test_machine),
+		cmocka_unit_test(test_same_second),
+		cmocka_unit_test(test_batch),
 	};
 	char cmd[600];
 	int rc;

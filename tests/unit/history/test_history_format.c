@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * The outputs of `history check` on synthetic histories: escaping, the
- * gate's order, what each format says about a failing and a passing
- * series (JSON read back with jansson; TAP, LAVA and JUnit line by line;
- * the JUnit schema itself is checked with xmllint in
- * tests/integration/history.sh).
+ * gate's order, what each format says about a failing, a triaged and a
+ * passing series (JSON read back with jansson; TAP, LAVA and JUnit line
+ * by line; the JUnit schema itself is checked with xmllint in
+ * tests/integration/history_check.sh).
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -21,10 +21,11 @@
 #include "../../history/histgen.h"
 #include "history/history_check.h"
 #include "history/history_format.h"
+#include "history/history_gate.h"
 #include "history/history_print.h"
 #include "util/util.h"
 
-#define NS 3
+#define NS 4
 
 struct fx {
 	struct history_series v[NS];
@@ -32,10 +33,18 @@ struct fx {
 	struct history_check_opts o;
 };
 
-/* 0: passes (a regression long ago), 1: fails (tonight), 2: quiet. */
+/*
+ * 0: a regression long ago, open (fails); 1: a regression confirmed
+ * tonight (fails); 2: the same as 0, triaged as accepted (skipped);
+ * 3: quiet (passes).
+ */
 static int setup(void **state)
 {
 	struct fx *fx = xcalloc(1, sizeof(*fx));
+	struct history_triage t = {
+		.state = TRIAGE_ACCEPTED, .name = "Jane Doe",
+		.reason = "THP defrag is off by design now", .decided = "2026-02-01T10:00:00Z",
+	};
 	struct histgen g;
 
 	histgen_init(&g);
@@ -45,15 +54,22 @@ static int setup(void **state)
 	histgen_init(&g);
 	g.case_id = "new <&> \"x\" 'y'\x01\xff";
 	g.reps = 10;
-	g.steps[g.nsteps++] = (struct histgen_at){ 29, 0.12 };
+	g.steps[g.nsteps++] = (struct histgen_at){ 28, 0.12 };
 	histgen_series(&g, &fx->v[1]);
+	histgen_init(&g);
+	g.case_id = "accepted/thp=always";
+	g.steps[g.nsteps++] = (struct histgen_at){ 12, 0.06 };
+	histgen_series(&g, &fx->v[2]);
 	histgen_init(&g);
 	g.case_id = "quiet";
 	g.metric = "gbps";
 	g.better = NULL;
-	histgen_series(&g, &fx->v[2]);
+	histgen_series(&g, &fx->v[3]);
 	history_check_opts_init(&fx->o);
 	fx->r = history_check_all(fx->v, NS, &fx->o);
+	assert_int_equal(fx->r[2].ncp, 1);
+	t.cp_id = fx->r[2].cp[0].id;
+	history_triage_apply(fx->r, NS, &t, 1);
 	*state = fx;
 	return 0;
 }
@@ -111,15 +127,27 @@ static void test_escape_and_token(void **state)
 static void test_order_and_gate(void **state)
 {
 	struct fx *fx = *state;
-	size_t *idx = history_order(fx->r, NS, HISTORY_FAIL_NEWEST);
+	size_t *idx = history_order(fx->r, NS, HISTORY_FAIL_OPEN);
+	char *why;
 
-	assert_true(history_result_fails(&fx->r[1], HISTORY_FAIL_NEWEST));
+	assert_true(history_result_fails(&fx->r[0], HISTORY_FAIL_OPEN));
+	assert_true(history_result_fails(&fx->r[1], HISTORY_FAIL_OPEN));
+	assert_false(history_result_fails(&fx->r[2], HISTORY_FAIL_OPEN));
+	assert_false(history_result_fails(&fx->r[3], HISTORY_FAIL_OPEN));
 	assert_false(history_result_fails(&fx->r[0], HISTORY_FAIL_NEWEST));
-	assert_true(history_result_fails(&fx->r[0], HISTORY_FAIL_REGRESSION));
-	assert_false(history_result_fails(&fx->r[2], HISTORY_FAIL_REGRESSION));
-	assert_int_equal(idx[0], 1);
-	assert_int_equal(idx[1], 0);
+	assert_true(history_result_fails(&fx->r[1], HISTORY_FAIL_NEWEST));
+	assert_true(history_result_skipped(&fx->r[2], HISTORY_FAIL_OPEN, &why));
+	assert_non_null(strstr(why, fx->r[2].cp[0].id));
+	assert_non_null(strstr(why, " accepted by Jane Doe: THP defrag is off by design now"));
+	free(why);
+	assert_int_equal(history_cp_status(&fx->r[2].cp[0]), HCP_STATUS_ACCEPTED);
+	assert_false(history_result_skipped(&fx->r[3], HISTORY_FAIL_OPEN, &why));
+	assert_null(why);
+	/* Failing first, then the rest, each as given. */
+	assert_int_equal(idx[0], 0);
+	assert_int_equal(idx[1], 1);
 	assert_int_equal(idx[2], 2);
+	assert_int_equal(idx[3], 3);
 	free(idx);
 }
 
@@ -128,23 +156,35 @@ static void test_json(void **state)
 	struct fx *fx = *state;
 	char *s = render(fx, HISTORY_FMT_JSON);
 	json_error_t e;
-	json_t *doc = json_loads(s, 0, &e), *first, *cp;
+	json_t *doc = json_loads(s, 0, &e), *new, *cp, *acc;
 
 	assert_non_null(doc);
 	assert_string_equal(json_string_value(json_object_get(doc, "schema")),
-			    "thpbench-history-check/1");
+			    "thpbench-history-check/2");
 	assert_true(json_is_true(json_object_get(json_object_get(doc, "gate"), "failed")));
-	first = json_array_get(json_object_get(doc, "series"), 0);
-	assert_string_equal(json_string_value(json_object_get(first, "case")),
+	assert_string_equal(json_string_value(json_object_get(json_object_get(doc, "gate"), "fail_on")),
+			    "open");
+	new = json_array_get(json_object_get(doc, "series"), 1);
+	assert_string_equal(json_string_value(json_object_get(new, "case")),
 			    "new <&> \"x\" 'y'\x01\xef\xbf\xbd");
-	assert_true(json_is_true(json_object_get(first, "newest_regression")));
-	cp = json_array_get(json_object_get(first, "change_points"), 0);
-	assert_string_equal(json_string_value(json_object_get(cp, "kind")),
-			    "regression");
-	assert_int_equal(json_integer_value(json_object_get(json_object_get(cp, "first_bad"), "index")), 29);
-	assert_true(json_real_value(json_object_get(cp, "change_lo")) > 0.02);
+	assert_true(json_is_true(json_object_get(new, "new_tonight")));
+	assert_int_equal(json_integer_value(json_object_get(new, "open_regressions")), 1);
+	cp = json_array_get(json_object_get(new, "change_points"), 0);
+	assert_string_equal(json_string_value(json_object_get(cp, "kind")), "regression");
+	assert_string_equal(json_string_value(json_object_get(cp, "status")), "open");
+	assert_int_equal(strlen(json_string_value(json_object_get(cp, "id"))), 12);
+	assert_int_equal(json_integer_value(json_object_get(json_object_get(cp, "first_bad"), "index")), 28);
+	assert_int_equal(json_integer_value(json_object_get(json_object_get(cp, "confirmed_on"), "index")), 29);
+	assert_true(json_real_value(json_object_get(json_object_get(cp, "night_test"), "p")) < 0.0002);
 	assert_non_null(strstr(json_string_value(json_object_get(cp, "bisect")),
 			       "git bisect start "));
+	acc = json_array_get(json_object_get(doc, "series"), 2);
+	assert_string_equal(json_string_value(json_object_get(acc, "case")), "accepted/thp=always");
+	assert_true(json_is_true(json_object_get(acc, "skipped")));
+	cp = json_array_get(json_object_get(acc, "change_points"), 0);
+	assert_string_equal(json_string_value(json_object_get(cp, "status")), "accepted");
+	assert_string_equal(json_string_value(json_object_get(json_object_get(cp, "triage"), "name")),
+			    "Jane Doe");
 	json_decref(doc);
 	free(s);
 }
@@ -153,23 +193,26 @@ static void test_tap(void **state)
 {
 	struct fx *fx = *state;
 	char *s = render(fx, HISTORY_FMT_TAP);
-	const char *head = "TAP version 13\n1..3\nnot ok 1 - box1/synthetic new <&> \"x\" 'y'_\xef\xbf\xbd roi_usec\n";
+	const char *head = "TAP version 13\n1..4\nnot ok 1 - box1/synthetic old/thp=always roi_usec\n";
 
 	assert_int_equal(strncmp(s, head, strlen(head)), 0);
-	assert_non_null(strstr(s, "\nok 2 - box1/synthetic old/thp=always roi_usec\n"));
-	assert_non_null(strstr(s, "\nok 3 - box1/synthetic quiet gbps\n"));
-	assert_int_equal(count(s, "\n  ---\n"), 2);
-	assert_int_equal(count(s, "\n  ...\n"), 2);
+	assert_non_null(strstr(s, "\nnot ok 2 - box1/synthetic new <&> \"x\" 'y'_\xef\xbf\xbd roi_usec\n"));
+	assert_non_null(strstr(s, "\nok 4 - box1/synthetic quiet gbps\n"));
+	assert_non_null(strstr(s, "\nok 3 - box1/synthetic accepted/thp=always roi_usec # SKIP triaged: "));
+	assert_non_null(strstr(s, " accepted by Jane Doe: THP defrag is off by design now\n"));
+	assert_non_null(strstr(s, "      status: open\n"));
+	assert_int_equal(count(s, "\n  ---\n"), 3);
+	assert_int_equal(count(s, "\n  ...\n"), 3);
 	/* The control character in the name never starts a new line. */
-	assert_int_equal(count(s, "\nnot ok "), 1);
-	assert_int_equal(count(s, "\n") - count(s, "\n  "), 5);
+	assert_int_equal(count(s, "\nnot ok "), 2);
 	free(s);
 }
 
 static void test_lava(void **state)
 {
+	static const char *const results[] = { "fail", "fail", "skip", "pass" };
 	struct fx *fx = *state;
-	char *s = render(fx, HISTORY_FMT_LAVA), *line, *save = NULL;
+	char *s = render(fx, HISTORY_FMT_LAVA), *line, *save = NULL, want[64];
 	size_t n = 0;
 
 	for (line = strtok_r(s, "\n", &save); line;
@@ -180,11 +223,11 @@ static void test_lava(void **state)
 		/* name: one token of [A-Za-z0-9._-] */
 		for (p = line + 15; *p != ' '; p++)
 			assert_non_null(strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-", *p));
-		assert_non_null(strstr(line, n == 0 ? " --result fail --measurement " :
-				       " --result pass --measurement "));
-		assert_non_null(strstr(line, n == 2 ? " --units GB_s" : " --units us"));
+		snprintf(want, sizeof(want), " --result %s --measurement ", results[n]);
+		assert_non_null(strstr(line, want));
+		assert_non_null(strstr(line, n == 3 ? " --units GB_s" : " --units us"));
 	}
-	assert_int_equal(n, 3);
+	assert_int_equal(n, 4);
 	free(s);
 }
 
@@ -193,12 +236,16 @@ static void test_junit(void **state)
 	struct fx *fx = *state;
 	char *s = render(fx, HISTORY_FMT_JUNIT);
 
-	assert_non_null(strstr(s, "<testsuites name=\"thpbench history\" tests=\"3\" failures=\"1\""));
+	assert_non_null(strstr(s, "<testsuites name=\"thpbench history\" tests=\"4\" failures=\"2\""));
+	assert_non_null(strstr(s, " tests=\"4\" failures=\"2\" errors=\"0\" skipped=\"1\""));
 	assert_int_equal(count(s, "<testsuite "), 1);
-	assert_int_equal(count(s, "<testcase "), 3);
-	assert_int_equal(count(s, "<failure "), 1);
+	assert_int_equal(count(s, "<testcase "), 4);
+	assert_int_equal(count(s, "<failure "), 2);
+	assert_int_equal(count(s, "<skipped message=\""), 1);
+	assert_non_null(strstr(s, " accepted by Jane Doe: THP defrag is off by design now\"/>"));
 	assert_non_null(strstr(s, "name=\"new &lt;&amp;&gt; &quot;x&quot; &#39;y&#39;\xef\xbf\xbd\xef\xbf\xbd roi_usec\""));
-	assert_non_null(strstr(s, "<failure type=\"regression\" message=\"regression at night 2023-01-30"));
+	assert_non_null(strstr(s, "<failure type=\"regression\" message=\"regression at night 2023-01-29"));
+	assert_non_null(strstr(s, "open: fails the gate until it comes back or is triaged: thpbench history triage "));
 	free(s);
 }
 
@@ -207,10 +254,12 @@ static void test_text(void **state)
 	struct fx *fx = *state;
 	char *s = render(fx, HISTORY_FMT_TEXT);
 
-	assert_non_null(strstr(s, "gate --fail-on newest: FAILED (1 series)"));
+	assert_non_null(strstr(s, "history check: 4 series, 2 open regressions; gate --fail-on open: FAILED (2 series)"));
 	assert_non_null(strstr(s, "\nFAIL box1 synthetic new"));
+	assert_non_null(strstr(s, "\nskip box1 synthetic accepted/thp=always roi_usec"));
+	assert_non_null(strstr(s, "     skipped: triaged: "));
 	assert_non_null(strstr(s, "\nok   box1 synthetic quiet gbps: 30 nights"));
-	assert_int_equal(count(s, "git bisect start "), 2);
+	assert_int_equal(count(s, "git bisect start "), 3);
 	free(s);
 }
 

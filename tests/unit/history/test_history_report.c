@@ -37,8 +37,10 @@ struct fx {
 };
 
 /*
- * 0: quiet (hostile case id); 1: fails tonight; 2: a regression 10 nights
- * ago, still in effect; 3: an improvement 5 nights ago.
+ * 0: quiet (hostile case id); 1: fails tonight (a step the night before,
+ * confirmed tonight); 2: a regression 10 nights ago, still in effect; 3:
+ * an improvement 5 nights ago. The gate: --fail-on newest (what is new
+ * tonight), so that 2 is open but passes.
  */
 static int setup(void **state)
 {
@@ -52,7 +54,7 @@ static int setup(void **state)
 	histgen_init(&g);
 	g.case_id = "tonight/thp=always";
 	g.reps = 10;
-	g.steps[g.nsteps++] = (struct histgen_at){ 29, 0.15 };
+	g.steps[g.nsteps++] = (struct histgen_at){ 28, 0.15 };
 	histgen_series(&g, &fx->v[1]);
 	histgen_init(&g);
 	g.case_id = "older/thp=always";
@@ -63,6 +65,7 @@ static int setup(void **state)
 	g.steps[g.nsteps++] = (struct histgen_at){ 25, -0.10 };
 	histgen_series(&g, &fx->v[3]);
 	history_check_opts_init(&fx->o);
+	fx->o.fail_on = HISTORY_FAIL_NEWEST;
 	fx->r = history_check_all(fx->v, NS, &fx->o);
 	snprintf(fx->dir, sizeof(fx->dir), "/tmp/thpbench-report-XXXXXX");
 	assert_non_null(mkdtemp(fx->dir));
@@ -267,7 +270,8 @@ static char *chart_file(struct fx *fx, size_t i, const char *suffix)
 	return slurp_file(path);
 }
 
-/* Tonight's change is a one-night segment: its mean is a line, not a dot. */
+/* Tonight's change is the newest segment, as short as a confirmed change
+ * can be (two nights): its mean is a line, not a dot. */
 static void test_one_night_segment_drawn(void **state)
 {
 	struct fx *fx = *state;

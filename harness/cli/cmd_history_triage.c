@@ -1,0 +1,188 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * cmd_history_triage - `thpbench history triage ID DECISION --by NAME`:
+ * record what someone decided about a confirmed change point
+ * (history_triage.h), after finding it in the history the way `history
+ * check` does with its default options (history_analysis.h), so that a
+ * mistyped or stale id is refused rather than stored.
+ *
+ * Exit: 0 recorded; 2 usage, database, or no such change point.
+ */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "commands.h"
+#include "history/history_analysis.h"
+#include "history/history_db.h"
+#include "history/history_gate.h"
+#include "history/history_triage.h"
+#include "util/util.h"
+
+static void usage(FILE *f)
+{
+	fputs("usage: thpbench history triage [--db DB] [filters] ID DECISION --by NAME [--reason TEXT]\n"
+	      "  ID          a change point's id, as history check prints it (a unique\n"
+	      "              prefix of 6 digits or more will do)\n"
+	      "  DECISION    --accept        intended (--reason required)\n"
+	      "              --false-alarm   not a real change\n"
+	      "              --fixed-by REF  linked to its fix (commit, URL)\n"
+	      "              --reopen        take back the decision before\n"
+	      "  --by NAME   who decides; --reason TEXT why\n"
+	      "  --db DB     SQLite file or postgresql://... (default " HISTORY_DB_DEFAULT ")\n"
+	      "filters (to look in fewer series): --machine M --suite S --case C --metric X\n"
+	      "A triaged regression no longer fails the gate; reports show it as skipped\n"
+	      "with the reason. Decisions are kept: history list --triage shows them.\n", f);
+}
+
+struct triage_cli {
+	const char *db, *id;
+	struct history_filter f;
+	struct history_triage t;
+	int decisions;
+};
+
+enum { OPT_DB = 256, OPT_HOST, OPT_SUITE, OPT_CASE, OPT_METRIC, OPT_ACCEPT,
+       OPT_FALSE, OPT_FIXED, OPT_REOPEN, OPT_BY, OPT_REASON };
+
+static int parse(struct triage_cli *c, int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "db", required_argument, NULL, OPT_DB },
+		{ "machine", required_argument, NULL, OPT_HOST },
+		{ "host", required_argument, NULL, OPT_HOST },
+		{ "suite", required_argument, NULL, OPT_SUITE },
+		{ "case", required_argument, NULL, OPT_CASE },
+		{ "metric", required_argument, NULL, OPT_METRIC },
+		{ "accept", no_argument, NULL, OPT_ACCEPT },
+		{ "false-alarm", no_argument, NULL, OPT_FALSE },
+		{ "fixed-by", required_argument, NULL, OPT_FIXED },
+		{ "reopen", no_argument, NULL, OPT_REOPEN },
+		{ "by", required_argument, NULL, OPT_BY },
+		{ "reason", required_argument, NULL, OPT_REASON },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int o;
+
+	optind = 1;
+	while ((o = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+		switch (o) {
+		case OPT_DB: c->db = optarg; break;
+		case OPT_HOST: c->f.host = optarg; break;
+		case OPT_SUITE: c->f.suite = optarg; break;
+		case OPT_CASE: c->f.case_id = optarg; break;
+		case OPT_METRIC: c->f.metric = optarg; break;
+		case OPT_ACCEPT: c->t.state = TRIAGE_ACCEPTED; c->decisions++; break;
+		case OPT_FALSE: c->t.state = TRIAGE_FALSE_ALARM; c->decisions++; break;
+		case OPT_FIXED:
+			c->t.state = TRIAGE_FIXED;
+			c->t.fix = optarg;
+			c->decisions++;
+			break;
+		case OPT_REOPEN: c->t.state = TRIAGE_REOPENED; c->decisions++; break;
+		case OPT_BY: c->t.name = optarg; break;
+		case OPT_REASON: c->t.reason = optarg; break;
+		case 'h': usage(stdout); return 1;
+		default: usage(stderr); return -1;
+		}
+	}
+	if (optind + 1 != argc) {
+		tb_err("history triage: %s", optind >= argc ? "no change point id given" :
+		       "one change point id at a time");
+		usage(stderr);
+		return -1;
+	}
+	c->id = argv[optind];
+	if (c->decisions != 1) {
+		tb_err("history triage: give one decision: --accept, --false-alarm, --fixed-by REF or --reopen");
+		return -1;
+	}
+	if (strlen(c->id) < 6 || strlen(c->id) >= HISTORY_CP_ID_LEN ||
+	    strspn(c->id, "0123456789abcdef") != strlen(c->id)) {
+		tb_err("history triage: \"%s\" is no change point id (6 to 12 lower-case hex digits, as history check prints it)",
+		       c->id);
+		return -1;
+	}
+	return history_triage_check(&c->t) ? -1 : 0;
+}
+
+/* The change point whose id starts with id; NULL (said) when none or many. */
+static const struct history_cp *find(const struct history_analysis *a,
+				     const char *id, size_t *series)
+{
+	const struct history_cp *hit = NULL;
+	size_t i, j, n = 0;
+
+	for (i = 0; i < a->n; i++)
+		for (j = 0; j < a->r[i].ncp; j++)
+			if (!strncmp(a->r[i].cp[j].id, id, strlen(id))) {
+				hit = &a->r[i].cp[j];
+				*series = i;
+				n++;
+			}
+	if (n == 1)
+		return hit;
+	if (!n)
+		tb_err("history triage: no confirmed change point %s in the history (history check lists them with their ids)",
+		       id);
+	else
+		tb_err("history triage: %zu change points start with %s: give more digits", n, id);
+	return NULL;
+}
+
+int cmd_history_triage(int argc, char **argv)
+{
+	struct triage_cli c = { .db = HISTORY_DB_DEFAULT };
+	struct history_check_opts o;
+	struct history_analysis a;
+	const struct history_cp *cp;
+	const struct history_series *s;
+	struct history_db *db;
+	size_t i;
+	int rc;
+
+	rc = parse(&c, argc, argv);
+	if (rc)
+		return rc > 0 ? TB_EXIT_OK : TB_EXIT_ERROR;
+	history_check_opts_init(&o);
+	if (history_analyse(c.db, &c.f, &o, &a))
+		return TB_EXIT_ERROR;
+	cp = find(&a, c.id, &i);
+	if (!cp) {
+		history_analysis_free(&a);
+		return TB_EXIT_ERROR;
+	}
+	s = a.r[i].s;
+	c.t.cp_id = (char *)cp->id;
+	c.t.host = s->host;
+	c.t.suite = s->suite;
+	c.t.suite_hash = s->suite_hash;
+	c.t.case_id = s->case_id;
+	c.t.metric = s->metric;
+	c.t.night = s->nights[cp->night].started;
+	c.t.kernel_id = s->nights[cp->night].kernel_id;
+	rc = history_db_open(c.db, &db);
+	if (!rc) {
+		rc = history_triage_record(db, &c.t);
+		history_db_close(db);
+	}
+	if (!rc) {
+		char name[1024], safe[1024], kernel[256];
+
+		/* Series names come from results files: printable only. */
+		printf("%s: %s by %s (%s: %s at night %s, kernel %s)%s\n", cp->id,
+		       history_triage_state_name(c.t.state), c.t.name,
+		       str_printable(history_series_name(s, name, sizeof(name)),
+				     safe, sizeof(safe)),
+		       hcp_kind_name(cp->kind), c.t.night,
+		       str_printable(c.t.kernel_id, kernel, sizeof(kernel)),
+		       cp->kind != HCP_REGRESSION ? "; not a regression: the gate never failed on it" :
+		       c.t.state == TRIAGE_REOPENED ? "; it fails the gate again unless it came back" :
+		       "; the gate no longer fails on it");
+	}
+	free(c.t.decided);
+	history_analysis_free(&a);
+	return rc ? TB_EXIT_ERROR : TB_EXIT_OK;
+}

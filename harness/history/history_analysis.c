@@ -1,0 +1,46 @@
+// SPDX-License-Identifier: GPL-2.0-only
+#include "history_analysis.h"
+#include "history_gate.h"
+#include "history_triage.h"
+
+#include <string.h>
+
+#include "util/util.h"
+
+int history_analyse(const char *dbspec, const struct history_filter *f,
+		    const struct history_check_opts *o,
+		    struct history_analysis *a)
+{
+	struct history_triage *t = NULL;
+	struct history_db *db;
+	size_t nt = 0;
+	double t0 = now_usec(), t1;
+	int rc;
+
+	memset(a, 0, sizeof(*a));
+	if (history_db_open_existing(dbspec, &db))
+		return -1;
+	rc = history_db_load_series(db, f, &a->v, &a->n);
+	if (!rc)
+		rc = history_triage_load(db, f, true, &t, &nt);
+	history_db_close(db);
+	if (rc) {
+		history_series_array_free(a->v, a->n);
+		memset(a, 0, sizeof(*a));
+		return -1;
+	}
+	t1 = now_usec();
+	a->r = history_check_all(a->v, a->n, o);
+	history_triage_apply(a->r, a->n, t, nt);
+	history_triage_free(t, nt);
+	a->load_s = (t1 - t0) / 1e6;
+	a->check_s = (now_usec() - t1) / 1e6;
+	return 0;
+}
+
+void history_analysis_free(struct history_analysis *a)
+{
+	history_results_free(a->r, a->n);
+	history_series_array_free(a->v, a->n);
+	memset(a, 0, sizeof(*a));
+}

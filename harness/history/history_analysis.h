@@ -1,0 +1,29 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * history_analysis - one database read and checked: the series matching a
+ * filter (history_db.h), their change points (history_check.h) and the
+ * triage decisions applied to them (history_gate.h). What `history
+ * check`, `plot`, `report` and `triage` start from.
+ */
+#ifndef THPBENCH_HISTORY_ANALYSIS_H
+#define THPBENCH_HISTORY_ANALYSIS_H
+
+#include <stddef.h>
+
+#include "history_check.h"
+#include "history_db.h"
+
+struct history_analysis {
+	struct history_series *v;	/* the series */
+	struct history_result *r;	/* r[i] is v[i]'s */
+	size_t n;
+	double load_s, check_s;		/* seconds spent reading, checking */
+};
+
+/* 0, or -1 with the error printed. No series is no error (a->n = 0). */
+int history_analyse(const char *dbspec, const struct history_filter *f,
+		    const struct history_check_opts *o,
+		    struct history_analysis *a);
+void history_analysis_free(struct history_analysis *a);
+
+#endif

@@ -1,0 +1,238 @@
+// SPDX-License-Identifier: GPL-2.0-only
+#include "history_gate.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/util.h"
+
+static enum hcp_status status(const struct history_cp *cp, bool triage)
+{
+	if (cp->kind != HCP_REGRESSION)
+		return HCP_STATUS_NONE;
+	if (triage) {
+		switch (cp->triage.state) {
+		case TRIAGE_ACCEPTED:
+			return HCP_STATUS_ACCEPTED;
+		case TRIAGE_FALSE_ALARM:
+			return HCP_STATUS_FALSE_ALARM;
+		case TRIAGE_FIXED:
+			return HCP_STATUS_FIX_LINKED;
+		default:
+			break;
+		}
+	}
+	return cp->recovered ? HCP_STATUS_FIXED : HCP_STATUS_OPEN;
+}
+
+enum hcp_status history_cp_status(const struct history_cp *cp)
+{
+	return status(cp, true);
+}
+
+const char *hcp_status_name(enum hcp_status s)
+{
+	static const char *const names[] = {
+		[HCP_STATUS_NONE] = "",
+		[HCP_STATUS_OPEN] = "open",
+		[HCP_STATUS_FIXED] = "fixed",
+		[HCP_STATUS_ACCEPTED] = "accepted",
+		[HCP_STATUS_FALSE_ALARM] = "false alarm",
+		[HCP_STATUS_FIX_LINKED] = "fix linked",
+	};
+
+	return (size_t)s < ARRAY_SIZE(names) ? names[s] : "";
+}
+
+static const char *str_or(const char *s, const char *dflt)
+{
+	return s && *s ? s : dflt;
+}
+
+char *history_cp_status_text(const struct history_result *r,
+			     const struct history_cp *cp,
+			     const struct history_check_opts *o)
+{
+	const struct history_series *s = r->s;
+	const struct history_cp_triage *t = &cp->triage;
+	enum hcp_status st = history_cp_status(cp);
+	char buf[4096];
+
+	switch (st) {
+	case HCP_STATUS_OPEN:
+		snprintf(buf, sizeof(buf),
+			 "open: fails the gate until it comes back or is triaged: thpbench history triage %s --accept --reason WHY --by NAME (or --false-alarm, --fixed-by REF)",
+			 cp->id);
+		break;
+	case HCP_STATUS_FIXED: {
+		const struct history_cp *by = &r->cp[cp->recovered_by];
+
+		snprintf(buf, sizeof(buf),
+			 "fixed: back within %.3g%% of the level before it on night %s, after the change of night %s (kernel %s)",
+			 o->confirm.threshold * 100,
+			 str_or(s->nights[cp->recovered_at].started, "?"),
+			 str_or(s->nights[by->night].started, "?"),
+			 str_or(s->nights[by->night].kernel_id, "?"));
+		break;
+	}
+	case HCP_STATUS_ACCEPTED:
+	case HCP_STATUS_FALSE_ALARM:
+	case HCP_STATUS_FIX_LINKED:
+		snprintf(buf, sizeof(buf), "%s by %s on %s%s%s%s%s",
+			 hcp_status_name(st), str_or(t->name, "?"),
+			 str_or(t->decided, "?"), t->fix ? ": fix " : "",
+			 t->fix ? t->fix : "", t->reason ? ": " : "",
+			 t->reason ? t->reason : "");
+		break;
+	default:
+		return NULL;
+	}
+	return xstrdup(buf);
+}
+
+static size_t count_open(const struct history_result *r, bool triage)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < r->ncp; i++)
+		n += status(&r->cp[i], triage) == HCP_STATUS_OPEN;
+	return n;
+}
+
+size_t history_open_regressions(const struct history_result *r)
+{
+	return count_open(r, true);
+}
+
+static bool newest_new(const struct history_result *r, bool triage)
+{
+	size_t i;
+
+	for (i = 0; i < r->ncp; i++)
+		if (r->cp[i].confirmed_at == r->newest &&
+		    status(&r->cp[i], triage) == HCP_STATUS_OPEN)
+			return true;
+	return false;
+}
+
+bool history_newest_new(const struct history_result *r)
+{
+	return newest_new(r, true);
+}
+
+/* The latest confirmed change that is not the host's is an open regression. */
+static bool latest_regression(const struct history_result *r, bool triage)
+{
+	size_t i;
+
+	for (i = r->ncp; i-- > 0;) {
+		const struct history_cp *cp = &r->cp[i];
+
+		if (cp->kind == HCP_REJECTED || cp->kind == HCP_ENVIRONMENT)
+			continue;
+		return status(cp, triage) == HCP_STATUS_OPEN;
+	}
+	return false;
+}
+
+static bool fails(const struct history_result *r, enum history_fail_on f,
+		  bool triage)
+{
+	switch (f) {
+	case HISTORY_FAIL_OPEN:
+		return count_open(r, triage) > 0 ||
+		       (r->watch.present && r->watch.strong &&
+			r->watch.kind == HCP_REGRESSION);
+	case HISTORY_FAIL_NEWEST:
+		return newest_new(r, triage) ||
+		       (r->watch.present && r->watch.kind == HCP_REGRESSION);
+	case HISTORY_FAIL_REGRESSION:
+		return latest_regression(r, triage);
+	default:
+		return false;
+	}
+}
+
+bool history_result_fails(const struct history_result *r,
+			  enum history_fail_on f)
+{
+	return fails(r, f, true);
+}
+
+bool history_result_skipped(const struct history_result *r,
+			    enum history_fail_on f, char **why)
+{
+	size_t i, len = 0;
+	char *out = NULL;
+
+	*why = NULL;
+	if (fails(r, f, true) || !fails(r, f, false))
+		return false;
+	for (i = 0; i < r->ncp; i++) {
+		const struct history_cp *cp = &r->cp[i];
+		const struct history_cp_triage *t = &cp->triage;
+		enum hcp_status st = history_cp_status(cp);
+		char buf[2600];
+		size_t l;
+
+		if (st != HCP_STATUS_ACCEPTED && st != HCP_STATUS_FALSE_ALARM &&
+		    st != HCP_STATUS_FIX_LINKED)
+			continue;
+		l = (size_t)snprintf(buf, sizeof(buf), "%s%s %s by %s%s%s%s%s",
+				     out ? "; " : "", cp->id, hcp_status_name(st),
+				     str_or(t->name, "?"), t->fix ? ", fix " : "",
+				     t->fix ? t->fix : "", t->reason ? ": " : "",
+				     t->reason ? t->reason : "");
+		if (l >= sizeof(buf))
+			l = sizeof(buf) - 1;
+		out = xrealloc(out, len + l + 1);
+		memcpy(out + len, buf, l + 1);
+		len += l;
+	}
+	*why = out ? out : xstrdup("triaged");
+	return true;
+}
+
+static int cmp_triage(const void *a, const void *b)
+{
+	return strcmp(((const struct history_triage *)a)->cp_id,
+		      ((const struct history_triage *)b)->cp_id);
+}
+
+static char *dup_or_null(const char *s)
+{
+	return s ? xstrdup(s) : NULL;
+}
+
+void history_triage_apply(struct history_result *r, size_t n,
+			  const struct history_triage *t, size_t nt)
+{
+	struct history_triage *v, key;
+	size_t i, j;
+
+	if (!nt)
+		return;
+	/* Sorted copies of the pointers' targets: bsearch by id. */
+	v = xmalloc(nt * sizeof(*v));
+	memcpy(v, t, nt * sizeof(*v));
+	qsort(v, nt, sizeof(*v), cmp_triage);
+	memset(&key, 0, sizeof(key));
+	for (i = 0; i < n; i++)
+		for (j = 0; j < r[i].ncp; j++) {
+			struct history_cp *cp = &r[i].cp[j];
+			const struct history_triage *hit;
+
+			key.cp_id = cp->id;
+			hit = bsearch(&key, v, nt, sizeof(*v), cmp_triage);
+			if (!hit || hit->state == TRIAGE_REOPENED ||
+			    hit->state == TRIAGE_NONE)
+				continue;
+			cp->triage.state = hit->state;
+			cp->triage.reason = dup_or_null(hit->reason);
+			cp->triage.name = dup_or_null(hit->name);
+			cp->triage.fix = dup_or_null(hit->fix);
+			cp->triage.decided = dup_or_null(hit->decided);
+		}
+	free(v);
+}

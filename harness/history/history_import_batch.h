@@ -1,0 +1,42 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * history_import_batch - many results files, or directories of nights,
+ * recorded in one transaction: one commit (one fsync) for a thousand
+ * nights instead of one per night, and a batch that is killed leaves
+ * nothing behind. Each file has its own savepoint (history_import.h): a
+ * file that fails is reported and left out, the others are committed.
+ *
+ * A directory argument stands for its *.json files and the results.json
+ * of its subdirectories (a results/ tree of nights), in name order;
+ * names starting with '.' are skipped.
+ */
+#ifndef THPBENCH_HISTORY_IMPORT_BATCH_H
+#define THPBENCH_HISTORY_IMPORT_BATCH_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "history_import.h"
+
+/*
+ * The files args[0..n) name, directories expanded, into a malloc'ed
+ * array of malloc'ed paths (free_strv). -1 with the error printed when an
+ * argument cannot be read, or a directory holds no results file.
+ */
+int history_import_expand(char *const *args, size_t n, char ***paths,
+			  size_t *npaths);
+
+/* Called once per file: rc as history_import_one() returned it. */
+typedef void (*history_import_fn)(void *ctx, const char *path, int rc,
+				  int64_t run_id);
+
+/*
+ * Import paths[0..n) in one transaction, calling fn for each. Returns the
+ * number of files that failed (the others are committed), or -1 when the
+ * transaction itself failed: then nothing was stored.
+ */
+long history_import_files(struct history_db *db, char *const *paths, size_t n,
+			  const struct history_import_opts *o,
+			  history_import_fn fn, void *ctx);
+
+#endif

@@ -1,0 +1,455 @@
+// SPDX-License-Identifier: GPL-2.0-only
+#include "history_window.h"
+#include "history_check.h"
+
+#include <gsl/gsl_cdf.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/util.h"
+
+/* Baselines of fewer nights borrow the spread of the segment before. */
+#define BORROW_BELOW 10
+/* After nights whose spread exceeds the baseline's at this level: a wild night. */
+#define SPREAD_LEVEL 0.01
+
+void history_window_opts_init(struct history_window_opts *o)
+{
+	o->alpha = 0.0002;
+	o->min_segment = 3;
+	o->min_after = 2;
+	o->fast = 4;
+	o->variance_nights = 60;
+}
+
+/*
+ * Running sums over the current window (values shifted by `ref` so that
+ * the sums of squares keep their digits): [i] holds nights [lo, lo + i).
+ * "base" counts only nights that are not outliers.
+ */
+struct sums {
+	double *n, *s, *q, *w;		/* base: count, sum, sum of squares, within */
+	double *an, *as, *aq;		/* all nights */
+};
+
+struct scan {
+	const struct history_check_opts *o;
+	struct history_result *r;
+	double *y;		/* per used night: log of its mean, or its mean */
+	double *wv;		/* its within-night variance of y (var / n) */
+	bool log_scale;
+	size_t c;		/* the current segment starts at used night c */
+	size_t seg_cp;		/* the change point that started it, or SIZE_MAX */
+	double prev_ss;		/* the spread of the segment before it */
+	size_t prev_df;
+	/* the window of the current night */
+	size_t lo, hi;		/* sums over [lo, hi) */
+	double ref;
+	bool *flag;
+	struct sums sm;
+};
+
+/* One split's night test, with what is needed to record it. */
+struct split {
+	size_t tau, b0;		/* after starts at tau; before [b0, tau) */
+	double ss_before;	/* of the spread's part before tau */
+	size_t df_before;
+	double ratio;		/* p / level: the most significant is smallest */
+	struct history_night_test nt;
+};
+
+static void night_values(struct scan *sc)
+{
+	const struct history_result *r = sc->r;
+	const struct history_series *s = r->s;
+	size_t i, j;
+
+	sc->log_scale = true;
+	for (i = 0; i < r->n_used; i++)
+		if (!(history_night_mean(&s->nights[r->used[i]]) > 0))
+			sc->log_scale = false;
+	for (i = 0; i < r->n_used; i++) {
+		const struct history_night *nt = &s->nights[r->used[i]];
+		double m = history_night_mean(nt), v = 0;
+
+		for (j = 0; j < nt->n; j++)
+			v += (nt->values[j] - m) * (nt->values[j] - m);
+		v = nt->n > 1 ? v / (double)(nt->n - 1) / (double)nt->n : 0;
+		sc->y[i] = sc->log_scale ? log(m) : m;
+		/* Var(log mean) ~ Var(mean) / mean^2. */
+		sc->wv[i] = sc->log_scale ? v / (m * m) : v;
+	}
+}
+
+/* Outlier nights among [lo, hi) and the running sums over [lo, t]. */
+static void window_sums(struct scan *sc, size_t lo, size_t hi, size_t t)
+{
+	struct sums *m = &sc->sm;
+	size_t i, k;
+
+	sc->lo = lo;
+	sc->hi = t + 1;
+	sc->ref = sc->y[lo];
+	memset(sc->flag, 0, (t + 1 - lo) * sizeof(*sc->flag));
+	if (hi > lo)
+		stats_outliers(sc->y + lo, hi - lo, OUTLIER_MAD, sc->flag);
+	m->n[0] = m->s[0] = m->q[0] = m->w[0] = 0;
+	m->an[0] = m->as[0] = m->aq[0] = 0;
+	for (i = lo, k = 0; i <= t; i++, k++) {
+		double v = sc->y[i] - sc->ref, keep = sc->flag[k] ? 0 : 1;
+
+		m->n[k + 1] = m->n[k] + keep;
+		m->s[k + 1] = m->s[k] + keep * v;
+		m->q[k + 1] = m->q[k] + keep * v * v;
+		m->w[k + 1] = m->w[k] + keep * sc->wv[i];
+		m->an[k + 1] = m->an[k] + 1;
+		m->as[k + 1] = m->as[k] + v;
+		m->aq[k + 1] = m->aq[k] + v * v;
+	}
+}
+
+/* Count, mean (shifted) and sum of squared deviations over [a, b). */
+static void range(const double *n, const double *s, const double *q,
+		  size_t lo, size_t a, size_t b, double *cnt, double *mean,
+		  double *ss)
+{
+	*cnt = n[b - lo] - n[a - lo];
+	*mean = *cnt > 0 ? (s[b - lo] - s[a - lo]) / *cnt : 0;
+	*ss = *cnt > 0 ? (q[b - lo] - q[a - lo]) - *cnt * *mean * *mean : 0;
+	if (*ss < 0)
+		*ss = 0;
+}
+
+static double relative(const struct scan *sc, double ya, double yb)
+{
+	if (sc->log_scale)
+		return expm1(yb - ya);
+	return ya != 0 ? (yb - ya) / fabs(ya) : (yb == ya ? 0 : copysign(INFINITY, yb - ya));
+}
+
+static double shown(const struct scan *sc, double y)
+{
+	return sc->log_scale ? exp(y) : y;
+}
+
+/*
+ * The night test of "after = [tau, t], before = [b0, tau)", the spread
+ * pooled over [lo, tau) (outliers out), the after nights and, for a short
+ * baseline, the segment before. With one night after, this is the
+ * prediction interval of one more night.
+ */
+static void night_test(const struct scan *sc, size_t b0, size_t tau, size_t t,
+		       double level, struct split *sp)
+{
+	const struct sums *m = &sc->sm;
+	struct history_night_test *nt = &sp->nt;
+	double nb, mb, ssb, nv, mv, ssv, na, ma, ssa, w, ss, s2, df, se;
+
+	range(m->n, m->s, m->q, sc->lo, b0, tau, &nb, &mb, &ssb);
+	range(m->n, m->s, m->q, sc->lo, sc->lo, tau, &nv, &mv, &ssv);
+	range(m->an, m->as, m->aq, sc->lo, tau, t + 1, &na, &ma, &ssa);
+	w = nv > 0 ? (m->w[tau - sc->lo] - m->w[0]) / nv : 0;
+	sp->tau = tau;
+	sp->b0 = b0;
+	sp->ss_before = ssv;
+	sp->df_before = nv > 1 ? (size_t)nv - 1 : 0;
+	ss = ssv + ssa;
+	df = (nv > 1 ? nv - 1 : 0) + (na > 1 ? na - 1 : 0);
+	if (nv < BORROW_BELOW && sc->prev_df) {
+		ss += sc->prev_ss;
+		df += (double)sc->prev_df;
+	}
+	s2 = df > 0 ? ss / df : 0;
+	if (s2 < w)
+		s2 = w;
+	memset(nt, 0, sizeof(*nt));
+	nt->sd_within = sqrt(w);
+	nt->log_scale = sc->log_scale;
+	nt->nights_a = (size_t)nb;
+	nt->nights_b = (size_t)na;
+	nt->outliers_a = (size_t)(tau - b0) - (size_t)nb;
+	nt->df = (size_t)df;
+	nt->sd = sqrt(s2);
+	nt->mean_a = shown(sc, mb + sc->ref);
+	nt->mean_b = shown(sc, ma + sc->ref);
+	nt->change = relative(sc, mb + sc->ref, ma + sc->ref);
+	nt->level = level;
+	nt->t = NAN;
+	nt->p = 1;
+	sp->ratio = INFINITY;
+	if (nb < 1 || na < 1 || df < 1)
+		return;
+	se = sqrt(s2 * (1 / na + 1 / nb));
+	if (se > 0)
+		nt->t = (ma - mb) / se;
+	else
+		nt->t = ma == mb ? 0 : copysign(INFINITY, ma - mb);
+	/*
+	 * Student's tail is heavier than the normal one: where the normal
+	 * tail already misses the level, so does the test (and most splits of
+	 * most nights stop here, before the costlier t and F tails).
+	 */
+	if (isfinite(nt->t) && gsl_cdf_ugaussian_Q(fabs(nt->t)) >= level) {
+		nt->p = gsl_cdf_ugaussian_Q(fabs(nt->t));
+		nt->p_spread = 1;
+		sp->ratio = nt->p / level;
+		return;
+	}
+	nt->p = isfinite(nt->t) ? gsl_cdf_tdist_Q(fabs(nt->t), df) :
+		isnan(nt->t) ? 1 : 0;
+	/*
+	 * The nights after must agree with each other as the nights before do:
+	 * one wild night among them (an outlier, not a step) shows as a spread
+	 * far beyond the baseline's (F test).
+	 */
+	nt->p_spread = 1;
+	if (na >= 2 && nv >= 2) {
+		double vb = fmax(ssv / (nv - 1), w), va = ssa / (na - 1);
+
+		nt->p_spread = vb > 0 ? gsl_cdf_fdist_Q(va / vb, na - 1, nv - 1) :
+			       va > 0 ? 0 : 1;
+	}
+	sp->ratio = nt->p / level;
+}
+
+/* The kind a change of this sign has for the metric's direction. */
+static enum hcp_kind kind_of_sign(enum better b, double change)
+{
+	if (b == BETTER_NEUTRAL)
+		return HCP_CHANGED;
+	return (change > 0) == (b == BETTER_LOWER) ? HCP_REGRESSION : HCP_IMPROVEMENT;
+}
+
+/*
+ * Do the repetitions agree: significant (Welch and Mann-Whitney, the larger
+ * p, below 1 - confidence) and the same way as the night values? Their
+ * interval need not clear the threshold: the night values carry the
+ * threshold and the night-to-night noise; this only asks that the runs of
+ * the nights show what the nights show.
+ */
+static bool reps_agree(const struct history_confirm *c, double change,
+		       double confidence)
+{
+	double d = c->w.diff;
+
+	return c->na >= VERDICT_MIN_N && c->nb >= VERDICT_MIN_N &&
+	       c->p < 1 - confidence && d != 0 && (d > 0) == (change > 0);
+}
+
+/* The most significant split of the newest nights, or false. */
+static bool best_split(const struct scan *sc, size_t t, struct split *best)
+{
+	const struct history_check_opts *o = sc->o;
+	const struct history_window_opts *w = &o->win;
+	size_t nb = o->confirm_nights, m, maxm = o->confirm_nights;
+	bool found = false;
+
+	for (m = w->min_after; m <= maxm && m <= t + 1; m++) {
+		size_t tau = t + 1 - m;
+		struct split sp;
+
+		if (tau < sc->c + w->min_segment)
+			break;
+		night_test(sc, tau - sc->c > nb ? tau - nb : sc->c, tau, t,
+			   m <= w->fast ? w->alpha : w->alpha / 4, &sp);
+		if (!(sp.nt.p < sp.nt.level) ||
+		    !(fabs(sp.nt.change) > o->confirm.threshold) ||
+		    sp.nt.p_spread < SPREAD_LEVEL)
+			continue;
+		if (!found || sp.ratio < best->ratio) {
+			*best = sp;
+			found = true;
+		}
+	}
+	return found;
+}
+
+static const char *str_or(const char *s, const char *dflt)
+{
+	return s && *s ? s : dflt;
+}
+
+static bool same_str(const char *a, const char *b)
+{
+	return !strcmp(str_or(a, ""), str_or(b, ""));
+}
+
+/* A fingerprint change between used nights within one night of night k. */
+static bool host_changed_near(const struct history_result *r, size_t k)
+{
+	const struct history_series *s = r->s;
+	size_t lo = k >= 2 ? k - 2 : 0, hi = k + 1 < r->n_used ? k + 1 : r->n_used - 1;
+	size_t i;
+
+	for (i = lo; i < hi; i++)
+		if (!same_str(s->nights[r->used[i]].host_fingerprint,
+			      s->nights[r->used[i + 1]].host_fingerprint))
+			return true;
+	return false;
+}
+
+/* Kernel and host across the change at used night k; the kind it makes. */
+static enum hcp_kind classify(const struct history_result *r, size_t k,
+			      enum hcp_kind kind, bool *kernel, bool *host,
+			      bool *ambiguous)
+{
+	const struct history_series *s = r->s;
+
+	*kernel = !same_str(s->nights[r->used[k - 1]].kernel_id,
+			    s->nights[r->used[k]].kernel_id);
+	*host = host_changed_near(r, k);
+	*ambiguous = *host && *kernel;
+	return *host && !*kernel && kind != HCP_REJECTED ? HCP_ENVIRONMENT : kind;
+}
+
+static void add_cp(struct history_result *r, const struct history_cp *cp)
+{
+	r->cp = xrealloc(r->cp, (r->ncp + 1) * sizeof(*r->cp));
+	r->cp[r->ncp++] = *cp;
+}
+
+/* Confirm the split on the repetitions; record it and start a segment. */
+static bool confirm_split(struct scan *sc, size_t t, const struct split *sp)
+{
+	struct history_result *r = sc->r;
+	const size_t *u = r->used;
+	struct history_cp cp;
+	enum hcp_kind want = kind_of_sign(r->better, sp->nt.change);
+
+	memset(&cp, 0, sizeof(cp));
+	cp.night = u[sp->tau];
+	cp.good = u[sp->tau - 1];
+	cp.a_from = u[sp->b0];
+	cp.b_to = u[t] + 1;
+	cp.confirmed_at = u[t];
+	cp.nt = sp->nt;
+	history_confirm(r->s, cp.a_from, cp.night, cp.b_to, r->better,
+			&sc->o->confirm, &cp.c);
+	if (!reps_agree(&cp.c, sp->nt.change, sc->o->confirm.confidence))
+		return false;
+	cp.kind = classify(r, sp->tau, want, &cp.kernel_changed,
+			   &cp.host_changed, &cp.ambiguous);
+	add_cp(r, &cp);
+	sc->prev_ss = sp->ss_before;
+	sc->prev_df = sp->df_before;
+	sc->c = sp->tau;
+	sc->seg_cp = r->ncp - 1;
+	return true;
+}
+
+/*
+ * Regressions before the current segment whose level came back: the
+ * current segment, min_after nights or more, lies within the threshold of
+ * the level before the regression (on its bad side).
+ */
+static void recoveries(struct scan *sc, size_t t)
+{
+	struct history_result *r = sc->r;
+	double n, mean, ss, cur, thr = sc->o->confirm.threshold;
+	size_t i;
+
+	if (sc->seg_cp == SIZE_MAX || t + 1 - sc->c < sc->o->win.min_after)
+		return;
+	range(sc->sm.an, sc->sm.as, sc->sm.aq, sc->lo, sc->c > sc->lo ? sc->c : sc->lo,
+	      t + 1, &n, &mean, &ss);
+	cur = mean + sc->ref;
+	for (i = 0; i < sc->seg_cp; i++) {
+		struct history_cp *cp = &r->cp[i];
+		double before, worse;
+
+		if (cp->kind != HCP_REGRESSION || cp->recovered)
+			continue;
+		before = sc->log_scale ? log(cp->nt.mean_a) : cp->nt.mean_a;
+		worse = relative(sc, before, cur);
+		if (r->better == BETTER_HIGHER)
+			worse = -worse;
+		if (worse < thr) {
+			cp->recovered = true;
+			cp->recovered_at = r->used[t];
+			cp->recovered_by = sc->seg_cp;
+		}
+	}
+}
+
+/* The newest night alone against the last nights of its segment. */
+static void watch(struct scan *sc, size_t t)
+{
+	const struct history_check_opts *o = sc->o;
+	struct history_result *r = sc->r;
+	struct history_watch *wt = &r->watch;
+	size_t nb = o->confirm_nights, b0;
+	struct split sp;
+
+	memset(wt, 0, sizeof(*wt));
+	if (t < sc->c + o->win.min_segment)
+		return;
+	b0 = t - sc->c > nb ? t - nb : sc->c;
+	/* One night after: the two-sample test is the prediction interval. */
+	night_test(sc, b0, t, t, 1 - o->confirm.confidence, &sp);
+	if (!(sp.nt.p < sp.nt.level) ||
+	    !(fabs(sp.nt.change) > o->confirm.threshold))
+		return;
+	wt->present = true;
+	wt->strong = sp.nt.p < o->win.alpha;
+	wt->night = r->used[t];
+	wt->a_from = r->used[b0];
+	wt->nt = sp.nt;
+	history_confirm(r->s, wt->a_from, wt->night, wt->night + 1, r->better,
+			&o->confirm, &wt->c);
+	wt->kind = reps_agree(&wt->c, sp.nt.change, o->confirm.confidence) ?
+		   kind_of_sign(r->better, sp.nt.change) : HCP_REJECTED;
+	wt->kind = classify(r, t, wt->kind, &wt->kernel_changed,
+			    &wt->host_changed, &wt->ambiguous);
+}
+
+void history_window_scan(const struct history_check_opts *o,
+			 struct history_result *r)
+{
+	const struct history_window_opts *w = &o->win;
+	size_t n = r->n_used, t, span = w->variance_nights;
+	struct scan sc = { .o = o, .r = r, .seg_cp = SIZE_MAX };
+	struct split sp;
+
+	r->cp = NULL;
+	r->ncp = 0;
+	memset(&r->watch, 0, sizeof(r->watch));
+	if (!n)
+		return;
+	if (span < 2 * o->confirm_nights + w->min_after)
+		span = 2 * o->confirm_nights + w->min_after;
+	sc.y = xmalloc(n * sizeof(*sc.y));
+	sc.wv = xmalloc(n * sizeof(*sc.wv));
+	sc.flag = xcalloc(span + 2, sizeof(*sc.flag));
+	sc.sm.n = xmalloc((span + 2) * sizeof(double));
+	sc.sm.s = xmalloc((span + 2) * sizeof(double));
+	sc.sm.q = xmalloc((span + 2) * sizeof(double));
+	sc.sm.w = xmalloc((span + 2) * sizeof(double));
+	sc.sm.an = xmalloc((span + 2) * sizeof(double));
+	sc.sm.as = xmalloc((span + 2) * sizeof(double));
+	sc.sm.aq = xmalloc((span + 2) * sizeof(double));
+	night_values(&sc);
+	for (t = 0; t < n; t++) {
+		size_t lo = t + 1 > span ? t + 1 - span : 0;
+
+		if (lo < sc.c)
+			lo = sc.c;
+		window_sums(&sc, lo, t + 1 >= w->min_after ? t + 1 - w->min_after : lo, t);
+		if (best_split(&sc, t, &sp) && confirm_split(&sc, t, &sp))
+			window_sums(&sc, sc.c, t + 1 - w->min_after > sc.c ?
+				    t + 1 - w->min_after : sc.c, t);
+		recoveries(&sc, t);
+	}
+	watch(&sc, n - 1);
+	free(sc.y);
+	free(sc.wv);
+	free(sc.flag);
+	free(sc.sm.n);
+	free(sc.sm.s);
+	free(sc.sm.q);
+	free(sc.sm.w);
+	free(sc.sm.an);
+	free(sc.sm.as);
+	free(sc.sm.aq);
+}
