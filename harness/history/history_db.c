@@ -72,13 +72,9 @@ static int create_schema(struct history_db *db)
 		return -1;
 	if (present)
 		return 0;
-	if (db->ops->begin(db))
-		return -1;
 	/* Two first writers on one server must not both create the tables. */
-	if (db->ops->dialect == HDB_PG &&
-	    db->ops->script(db, "lock the schema",
-			    "SELECT pg_advisory_xact_lock(7301179011)"))
-		goto fail;
+	if (history_schema_begin(db))
+		return -1;
 	if (has_schema(db, &present))
 		goto fail;
 	if (present)

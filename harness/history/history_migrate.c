@@ -49,18 +49,27 @@ static int create_missing(struct history_db *db)
 	return 0;
 }
 
+int history_schema_begin(struct history_db *db)
+{
+	if (db->ops->begin(db))
+		return -1;
+	if (db->ops->dialect == HDB_PG &&
+	    db->ops->script(db, "lock the schema",
+			    "SELECT pg_advisory_xact_lock(7301179011)")) {
+		db->ops->rollback(db);
+		return -1;
+	}
+	return 0;
+}
+
 int history_migrate(struct history_db *db, long from)
 {
 	char ver[16];
 	const char *p[1] = { ver };
 	long v;
 
-	if (db->ops->begin(db))
+	if (history_schema_begin(db))
 		return -1;
-	if (db->ops->dialect == HDB_PG &&
-	    db->ops->script(db, "lock the schema",
-			    "SELECT pg_advisory_xact_lock(7301179011)"))
-		goto fail;
 	/* Another opener may have migrated it while we waited. */
 	if (current_version(db, &from))
 		goto fail;

@@ -19,4 +19,12 @@ struct history_db;
 /* Migrate from version `from` to HISTORY_SCHEMA_VERSION; 0 or -1. */
 int history_migrate(struct history_db *db, long from);
 
+/*
+ * Begin a write transaction that holds the schema lock (PostgreSQL: an
+ * advisory lock, so that two first openers of one server neither both
+ * create the tables nor both migrate them; SQLite: its write lock). 0, or
+ * -1 with the error printed and nothing begun.
+ */
+int history_schema_begin(struct history_db *db);
+
 #endif
