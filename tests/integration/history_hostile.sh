@@ -95,10 +95,14 @@ $TB history import --db "$db" "$TMPD/long.json" >/dev/null
 $TB history report --db "$db" --host longbox -o "$TMPD/report" >"$TMPD/out" 2>&1
 check "history report with a 400-character case id: exit 0" test $? -eq 0
 check "  index.html written" test -s "$TMPD/report/index.html"
-check "  its charts too, every file name under 255 bytes" \
-	sh -c "[ \$(ls '$TMPD/report' | grep -c 'xxxx.*\.png$') -ge 1 ] && ! ls '$TMPD/report' | awk 'length > 200' | grep -q ."
+check "  no file name of 200 bytes or more" \
+	sh -c "! ls '$TMPD/report' | awk 'length > 200' | grep -q ."
+# The page draws only the series with something to say (a one-night
+# history has none): the chart names are checked where every series is drawn.
 $TB history plot --db "$db" --host longbox -o "$TMPD/hplot" >/dev/null 2>&1
 check "history plot: exit 0" test $? -eq 0
+check "  its charts, every file name under 255 bytes" \
+	sh -c "[ \$(ls '$TMPD/hplot' | grep -c 'xxxx.*\.png$') -ge 1 ] && ! ls '$TMPD/hplot' | awk 'length > 200' | grep -q ."
 $TB plot "$TMPD/long.json" -o "$TMPD/plot" >/dev/null 2>&1
 check "thpbench plot: exit 0" test $? -eq 0
 check "  the long case's chart is there" sh -c "ls '$TMPD/plot' | grep -q '^xxxx.*-[0-9a-f]\{16\}\.png$'"
