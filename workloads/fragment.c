@@ -12,11 +12,13 @@
  * (MADV_DONTNEED). Each 2 MiB block that held a THP then has pages in use
  * that only compaction can move, and no free block of order log2(--every)
  * or more is left in it. The kept pages are MADV_NOHUGEPAGE so that
- * khugepaged does not collapse them back. Batches go on until the THPs
- * broken cover --share of the free memory in blocks of 2 MiB or more
- * (/proc/buddyinfo: what a THP can come from; MemFree can be much more,
- * twice as much in this VM, whose host plugs memory in late), or --size,
- * or until no THP can be had.
+ * khugepaged does not collapse them back. With --share, batches go on
+ * until the free memory in blocks of 2 MiB or more (/proc/buddyinfo: what
+ * a THP can come from; MemFree can be much more, twice as much in this VM,
+ * whose host plugs memory in late) is down to 1 - share of what it was,
+ * read again after each batch, so that memory others free meanwhile is
+ * broken up too; with --size, until the THPs broken cover SIZE; either
+ * way until no THP can be had.
  */
 #include "wl.h"
 
@@ -37,8 +39,8 @@
 static const char usage[] =
 	"usage: fragment [--share F | --size SIZE] [--every SIZE] [--batch SIZE]\n"
 	"                [--hold]\n"
-	"  --share F     break up THPs covering F of the free memory in blocks\n"
-	"                of 2 MiB or more, /proc/buddyinfo (0 < F <= 0.99;\n"
+	"  --share F     break up THPs until the free memory in blocks of 2 MiB\n"
+	"                or more (/proc/buddyinfo) is down by F (0 < F <= 0.99;\n"
 	"                default 0.9)\n"
 	"  --size SIZE   break up THPs covering SIZE instead\n"
 	"  --every SIZE  keep one 4 KiB page in every SIZE of each THP (a power\n"
@@ -47,7 +49,8 @@ static const char usage[] =
 	"  --batch SIZE  memory faulted at a time, the peak use (default 64M)\n"
 	"  --hold        then print 'ready' and keep the kept pages until\n"
 	"                SIGTERM, SIGINT or SIGHUP, or until the parent exits\n"
-	"Prints 'target_kb N', 'chunks N' (2 MiB chunks faulted), 'thp_chunks N'\n"
+	"Prints 'free_2m_target N' (--share) or 'target_kb N' (--size), 'chunks N'\n"
+	"(2 MiB chunks faulted), 'thp_chunks N'\n"
 	"(of them THPs, broken up), 'fragmented_kb N', 'kept_kb N', 'usec N',\n"
 	"'free_2m_before N' and 'free_2m_after N' (free blocks of order >= 9 in\n"
 	"/proc/buddyinfo); metrics of the same names. Exit 0 ok, 1 no THP could\n"
@@ -184,8 +187,8 @@ static void hold(const sigset_t *stop)
 int main(int argc, char **argv)
 {
 	struct tally t = { 0 };
-	double before, t0, t1;
-	uint64_t target;
+	double before, left = 0, t0, t1;
+	uint64_t cap;
 	struct opts o;
 	sigset_t stop;
 
@@ -199,14 +202,20 @@ int main(int argc, char **argv)
 	before = wl_free_blocks(PMD_ORDER);
 	if (!o.size && before < 0)
 		wl_die("cannot read /proc/buddyinfo for --share; give --size");
-	target = o.size ? o.size : (uint64_t)(o.share * before) * WL_PMD_SIZE;
-	target -= target % WL_PMD_SIZE;
+	/* --size: that many THPs; --share: at most all of memory, once. */
+	cap = o.size ? o.size / WL_PMD_SIZE :
+	      (uint64_t)wl_meminfo_kb("MemTotal") * WL_KIB / WL_PMD_SIZE;
+	if (!o.size)
+		left = (1 - o.share) * before;
 	t0 = wl_now_usec();
-	while (t.thp_chunks * WL_PMD_SIZE < target)
+	while (t.thp_chunks < cap && (o.size || wl_free_blocks(PMD_ORDER) > left))
 		if (!one_batch(&o, &t))
 			break;	/* no THP to be had: as broken as it gets */
 	t1 = wl_now_usec();
-	report("target_kb", (double)(target / WL_KIB));
+	if (o.size)
+		report("target_kb", (double)(o.size / WL_KIB));
+	else
+		report("free_2m_target", left);
 	report("chunks", (double)t.chunks);
 	report("thp_chunks", (double)t.thp_chunks);
 	report("fragmented_kb", (double)(t.thp_chunks * WL_PMD_SIZE / WL_KIB));

@@ -53,7 +53,7 @@ static const char usage[] =
 	"of the same names (roi_usec for usec) and hugetlb_kb. --placement adds\n"
 	"'thread T cpu C node N pages P remote R' lines and the metrics\n"
 	"remote_share (mean over threads), remote_share_min, remote_share_max,\n"
-	"remote_share.tT.\n"
+	"remote_share.tT and node.tT (the node of thread T's CPU).\n"
 	"Exit 0 ok, 1 failure, 2 usage.\n";
 
 struct opts {
@@ -314,6 +314,8 @@ static double remote_share(const struct worker *w, const struct opts *o,
 	       (unsigned long long)remote);
 	snprintf(name, sizeof(name), "remote_share.t%llu", (unsigned long long)t);
 	wl_metric(name, share);
+	snprintf(name, sizeof(name), "node.t%llu", (unsigned long long)t);
+	wl_metric(name, node);
 	return share;
 }
 

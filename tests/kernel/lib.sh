@@ -131,3 +131,15 @@ interrupt_job()
 	int_rc=0
 	wait "$pid" || int_rc=$?
 }
+
+# Static stand-ins for the harness and workloads $@ in $t_tmp/static (for
+# THPBENCH_AB_STATIC; never run: qemu is fake). Skips without static libc.
+static_standins()
+{
+	local w
+	printf 'int main(void) { return 0; }\n' > "$t_tmp/prog.c"
+	gcc -static -o "$t_tmp/prog" "$t_tmp/prog.c" 2>/dev/null || skip "no static libc"
+	mkdir -p "$t_tmp/static/harness" "$t_tmp/static/workloads"
+	cp "$t_tmp/prog" "$t_tmp/static/harness/thpbench"
+	for w in "$@"; do cp "$t_tmp/prog" "$t_tmp/static/workloads/$w"; done
+}

@@ -37,24 +37,23 @@ shares() {
 		| select(.status == "ok") | [.metrics["remote_share.t0"], .metrics["remote_share.t1"]]
 		| map(tostring) | join(" ")' "$res"
 }
-n=0
-while read -r t0 t1; do
-	n=$((n + 1))
-	for s in $t0 $t1; do
-		awk -v s="$s" 'BEGIN { exit !(s > 0.33 && s < 0.67) }' ||
-			fail "THP always: a thread's remote share is $s, want about 1/2"
-	done
-done < <(shares always)
-[ "$n" -ge 3 ] || fail "THP always: $n ok runs, want 3"
-n=0
-while read -r t0 t1; do
-	n=$((n + 1))
-	for s in $t0 $t1; do
-		awk -v s="$s" 'BEGIN { exit !(s < 0.05) }' ||
-			fail "THP never: a thread's remote share is $s, want about 0"
-	done
-done < <(shares never)
-[ "$n" -ge 3 ] || fail "THP never: $n ok runs, want 3"
+# Every thread of every ok run of THP mode $1 has a remote share in ($2, $3).
+shares_within()
+{
+	local n=0 t0 t1 s
+	while read -r t0 t1; do
+		n=$((n + 1))
+		for s in $t0 $t1; do
+			awk -v s="$s" -v lo="$2" -v hi="$3" 'BEGIN { exit !(s > lo && s < hi) }' ||
+				fail "THP $1: a thread's remote share is $s, want it in ($2, $3)"
+		done
+	done < <(shares "$1")
+	[ "$n" -ge 3 ] || fail "THP $1: $n ok runs, want 3"
+}
+shares_within always 0.33 0.67
+shares_within never -1 0.05
+nodes=$(jq -r '[.cases[].runs[] | select(.status == "ok") | "\(.metrics["node.t0"]) \(.metrics["node.t1"])"] | unique | join(",")' "$res")
+[ "$nodes" = "0 1" ] || fail "the two threads ran on nodes '$nodes', want 0 and 1 in every run"
 claim() { jq -r --arg id "$1" '.meta.claims[] | select(.id == $id) | .verdict' "$res"; }
 [ "$(claim 004-numa)" = reproduced ] || fail "claim 004-numa: $(claim 004-numa), want reproduced"
 [ "$(claim 004)" = "not measurable" ] || fail "claim 004 (timing): $(claim 004), want not measurable"

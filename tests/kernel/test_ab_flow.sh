@@ -24,12 +24,7 @@ done
 build_init
 FIX=$REPO_DIR/tests/fixtures/compare
 
-# Static stand-ins for the harness and a workload (never run: qemu is fake).
-printf 'int main(void) { return 0; }\n' > "$t_tmp/prog.c"
-gcc -static -o "$t_tmp/prog" "$t_tmp/prog.c" 2>/dev/null || skip "no static libc"
-mkdir -p "$t_tmp/static/harness" "$t_tmp/static/workloads"
-cp "$t_tmp/prog" "$t_tmp/static/harness/thpbench"
-cp "$t_tmp/prog" "$t_tmp/static/workloads/mremap"
+static_standins mremap
 
 fake_bzimage "$t_tmp/A.img" 6.1.0-tb-base
 fake_bzimage "$t_tmp/B.img" 6.1.0-tb-fake-series

@@ -18,15 +18,9 @@ done
 [ -x "$REPO_DIR/harness/thpbench" ] || skip "harness/thpbench not built (make)"
 build_init
 
-printf 'int main(void) { return 0; }\n' > "$t_tmp/prog.c"
-gcc -static -o "$t_tmp/prog" "$t_tmp/prog.c" 2>/dev/null || skip "no static libc"
-mkdir -p "$t_tmp/static/harness" "$t_tmp/static/workloads" "$t_tmp/bin"
-cp "$t_tmp/prog" "$t_tmp/static/harness/thpbench"
-cp "$t_tmp/prog" "$t_tmp/static/workloads/thp_pthread"
-head -c 2048 /dev/zero > "$t_tmp/k.img"
-printf 'HdrS' | dd of="$t_tmp/k.img" bs=1 seek=514 conv=notrunc 2>/dev/null
-printf '\x00\x04' | dd of="$t_tmp/k.img" bs=1 seek=526 conv=notrunc 2>/dev/null
-printf '6.1.0-tb-base (t@localhost) #1 SMP\0' | dd of="$t_tmp/k.img" bs=1 seek=1536 conv=notrunc 2>/dev/null
+static_standins thp_pthread
+mkdir -p "$t_tmp/bin"
+fake_bzimage "$t_tmp/k.img" 6.1.0-tb-base
 printf 'CONFIG_NUMA=y\nCONFIG_NUMA_EMU=y\n' > "$t_tmp/config"
 printf 'CONFIG_NUMA=y\n' > "$t_tmp/config-noemu"
 printf '[suite]\nname = t\n[case c]\nworkload = thp_pthread\n' > "$t_tmp/suite.conf"

@@ -16,27 +16,25 @@
 #include <string.h>
 
 #include "claims/claims.h"
+#include "claims_fx.h"
 #include "util/util.h"
 
 /* A case with n runs: remote_share = v[i], per thread t0 = v[i] - d,
- * t1 = v[i] + d, and wall_usec. */
+ * t1 = v[i] + d. */
 static void add_case(struct tb_results *r, const char *id, const double *v,
 		     size_t n, double d)
 {
-	struct tb_case *c = results_add_case(r);
+	double t0[8], t1[8];
 	size_t i;
 
-	c->id = xstrdup(id);
-	c->workload = xstrdup("thp_pthread");
+	assert_true(n <= 8);
 	for (i = 0; i < n; i++) {
-		struct tb_run *run = case_add_run(c);
-
-		run->status = RUN_OK;
-		metric_set_put(&run->metrics, "remote_share", v[i]);
-		metric_set_put(&run->metrics, "remote_share.t0", v[i] - d);
-		metric_set_put(&run->metrics, "remote_share.t1", v[i] + d);
-		metric_set_put(&run->metrics, "wall_usec", 1000 + (double)i);
+		t0[i] = v[i] - d;
+		t1[i] = v[i] + d;
 	}
+	fx_add_case(r, id, "remote_share", v, n);
+	fx_add_case(r, id, "remote_share.t0", t0, n);
+	fx_add_case(r, id, "remote_share.t1", t1, n);
 }
 
 static struct suite_claim claim(const char *needs, const char *within)
