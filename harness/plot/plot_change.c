@@ -100,7 +100,7 @@ static void write_log_tics(FILE *f, const struct change_axis *ax, double plot_px
 		1, 2, 0.5, 10, 0.1, 5, 0.2, 100, 0.01, 4, 0.25, 50, 20, 0.05,
 		1000, 0.001, 500, 200, 1.5, 0.75, 3, 8, 1e4, 1e-4, 1.25, 0.8,
 	};
-	double kept[ARRAY_SIZE(r)], gap = log2(ax->hi / ax->lo) * TIC_GAP_PX / plot_px;
+	double kept[ARRAY_SIZE(r)] = { 0 }, gap = log2(ax->hi / ax->lo) * TIC_GAP_PX / plot_px;
 	char buf[32];
 	size_t i, k, n = 0;
 
@@ -269,10 +269,13 @@ static int label_chars(const struct comparison *c, const struct cmp_metric **m,
 
 	for (i = 0; i < n; i++) {
 		row_label(c, m[i], buf, sizeof(buf));
+		/* a metric name as long as buf leaves no second line */
 		nl = strchr(buf, '\n');
-		*nl = '\0';
+		if (nl)
+			*nl = '\0';
 		w = cf_width(buf) > w ? cf_width(buf) : w;
-		w = cf_width(nl + 1) > w ? cf_width(nl + 1) : w;
+		if (nl)
+			w = cf_width(nl + 1) > w ? cf_width(nl + 1) : w;
 	}
 	return w;
 }
@@ -352,7 +355,7 @@ static void write_legend(FILE *f, const struct layout *l,
 {
 	const char *text[VERDICT_LEVEL + 4], *rgb[VERDICT_LEVEL + 4];
 	char thr[64];
-	double w[VERDICT_LEVEL + 4], x, row_w;
+	double w[VERDICT_LEVEL + 4] = { 0 }, x, row_w;
 	size_t i, k = pair_verdicts_seen(m, n, text, rgb), first = 0, row = 0;
 
 	if (pct) {
