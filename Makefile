@@ -166,7 +166,8 @@ FUZZ_DIR := build/fuzz
 FUZZ_TIME ?= 600
 FUZZ_FLAGS := -g -O1 -std=c11 -D_GNU_SOURCE -fsanitize=fuzzer-no-link,address,undefined \
 	-fno-sanitize-recover=undefined -fno-omit-frame-pointer $(HARNESS_INC)
-FUZZ_LIB_SRC := harness/measure/suite.c harness/util/util.c harness/results/results.c \
+FUZZ_LIB_SRC := harness/measure/suite.c harness/measure/axes.c harness/system/mthp.c \
+	harness/system/knob.c harness/util/util.c harness/results/results.c \
 	harness/results/store.c harness/results/store_json.c harness/results/store_log.c \
 	harness/stats/stats.c
 FUZZ_LIB_OBJ := $(FUZZ_LIB_SRC:%.c=$(FUZZ_DIR)/%.o)
