@@ -374,6 +374,79 @@ static void test_group_needs_its_leader(void **state)
 	done(&r);
 }
 
+/* A pipe that read() will hand buf[0..n) to, as a perf fd would. */
+static int fake_fd(const uint64_t *buf, size_t n)
+{
+	int p[2];
+
+	assert_int_equal(pipe(p), 0);
+	assert_int_equal(write(p[1], buf, n * sizeof(*buf)), (ssize_t)(n * sizeof(*buf)));
+	close(p[1]);
+	return p[0];
+}
+
+/*
+ * What a PMU with too few counters hands back, without one: reads laid
+ * out as the kernel lays them out (perf_read.h), fed to counters_roi_begin()
+ * and counters_read() through pipes, scaled by counter_value() as a run
+ * does. Group 1 (two events) was on the PMU a quarter of the region, group
+ * 2 never, the lone event throughout; group 3's read comes back short.
+ */
+static void test_synthetic_reads(void **state)
+{
+	const uint64_t fmt = PERF_FORMAT_TOTAL_TIME_ENABLED |
+			     PERF_FORMAT_TOTAL_TIME_RUNNING;
+	/* at the ROI begin, then at the end: the region is the difference */
+	const uint64_t g1[] = { 2, 1000, 500, 100, 20000,
+				2, 5000, 1500, 500, 120000 };
+	const uint64_t g2[] = { 1, 0, 0, 0, 1, 4000, 0, 0 };
+	const uint64_t lone[] = { 10, 200, 200, 787, 3200, 3200 };
+	const uint64_t g3[] = { 2, 10, 10, 1, 1, 2, 20 };
+	struct event_spec evs[6] = { { .group = 1 }, { .group = 1 }, { .group = 2 },
+				     { .group = 0 }, { .group = 3 }, { .group = 3 } };
+	const size_t leader[6] = { 0, 0, 2, 3, 4, 4 };
+	struct counter_set cs = { .n = 6 };
+	const char *why;
+	double v, share;
+	size_t i;
+
+	(void)state;
+	cs.c = xcalloc(6, sizeof(*cs.c));
+	for (i = 0; i < 6; i++) {
+		cs.c[i].ev = &evs[i];
+		cs.c[i].leader = leader[i];
+		cs.c[i].read_format = fmt | (evs[i].group ? PERF_FORMAT_GROUP : 0);
+	}
+	cs.c[0].fd = fake_fd(g1, ARRAY_SIZE(g1));
+	cs.c[1].fd = dup(cs.c[0].fd);
+	cs.c[2].fd = fake_fd(g2, ARRAY_SIZE(g2));
+	cs.c[3].fd = fake_fd(lone, ARRAY_SIZE(lone));
+	cs.c[4].fd = fake_fd(g3, ARRAY_SIZE(g3));
+	cs.c[5].fd = dup(cs.c[4].fd);
+	counters_roi_begin(&cs);	/* reads the bases; ioctls on pipes fail */
+	counters_roi_end(&cs);
+	counters_read(&cs);
+
+	/* scaled by 4000/1000, both by the same: the ratio survives */
+	assert_true(counter_value(&cs.c[0], &v, &share, &why));
+	assert_true(v == 1600 && share == 25);
+	assert_true(counter_value(&cs.c[1], &v, &share, &why));
+	assert_true(v == 400000 && share == 25);
+	/* enabled, never running: not counted, no value, no share */
+	v = share = -1;
+	assert_false(counter_value(&cs.c[2], &v, &share, &why));
+	assert_non_null(strstr(why, "<not counted>: its group never got"));
+	assert_true(v == -1 && share == -1);
+	/* alone and on the PMU throughout */
+	assert_true(counter_value(&cs.c[3], &v, &share, &why));
+	assert_true(v == 777 && share == 100);
+	/* a read shorter than its layout: nothing is made up */
+	assert_false(counter_value(&cs.c[4], &v, &share, &why));
+	assert_false(counter_value(&cs.c[5], &v, &share, &why));
+	assert_non_null(strstr(why, "<not counted>"));
+	counters_close(&cs);
+}
+
 static void test_counter_value_logic(void **state)
 {
 	struct event_spec ev = { .name = "x" };
@@ -566,6 +639,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_group_reads_together),
 		cmocka_unit_test(test_group_roi_and_children),
 		cmocka_unit_test(test_group_needs_its_leader),
+		cmocka_unit_test(test_synthetic_reads),
 		cmocka_unit_test(test_counter_value_logic),
 		cmocka_unit_test(test_gone_process),
 		cmocka_unit_test(test_probe),
