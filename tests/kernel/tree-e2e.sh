@@ -4,7 +4,9 @@
 # build-kernel.sh --git-ref with the real 6.1 tree: kernel A from a git
 # tree's first commit, B from one more commit (one line of mm/mremap.c),
 # both into one O= directory; B must compile mm/mremap.o and nothing else
-# but the objects that embed the release string (uname -r differs). Slow
+# but the objects that embed the release string (uname -r differs), the
+# configuration (IKCONFIG) or the linked kernel's layout (the
+# decompressor). Slow
 # (a full kernel build the first time): `make ab-tree`, not in check.
 #
 # The git tree (Debian's linux-source-6.1 committed once) and the build
@@ -50,8 +52,13 @@ GIT_INDEX_FILE=$idx git -C "$repo" update-index --cacheinfo "100644,$blob,mm/mre
 tree=$(GIT_INDEX_FILE=$idx git -C "$repo" write-tree)
 next=$(git -C "$repo" commit-tree "$tree" -p base -m "mm/mremap: one line ($stamp)")
 
+# One fragment for both kernels, even if the checkout changes meanwhile.
+frag=$(mktemp)
+trap 'rm -f "$idx" "$frag" "$frag.stamp"' EXIT
+cp "$KP/thpbench.config" "$frag"
 bk() { nice -n 10 "$KP/scripts/build-kernel.sh" --kernel-src "$repo" --jobs "${TREE_E2E_JOBS:-2}" \
-	O="$dir/obj" "$@"; }
+	--fragment "$frag" O="$dir/obj" "$@"; }
+touch "$frag.stamp"
 t0=$(date +%s)
 kA=$(bk --git-ref base) || { echo "tree-e2e: kernel A failed"; exit 2; }
 t1=$(date +%s)
@@ -59,18 +66,25 @@ kB=$(bk --git-ref "$next") || { echo "tree-e2e: kernel B failed"; exit 2; }
 t2=$(date +%s)
 
 compiled=$(sed -n 's/^  CC *//p' "$kB/build.log" | sort)
-echo "tree-e2e: kernel A $((t1 - t0)) s ($(grep -c '^  CC ' "$kA/build.log") objects compiled$([ "$((t1 - t0))" -lt 30 ] && echo ', cached'))," \
+if [ "$kA/ok" -nt "$frag.stamp" ]; then
+	builtA="$(grep -c '^  CC ' "$kA/build.log") objects compiled"
+else
+	builtA=cached
+fi
+echo "tree-e2e: kernel A $((t1 - t0)) s ($builtA)," \
 	"kernel B $((t2 - t1)) s: $(echo "$compiled" | wc -l) objects compiled: $(echo $compiled)"
 echo "$compiled" | grep -qx 'mm/mremap.o' || fail "B did not compile mm/mremap.o"
-# Anything else B compiled must embed the release string (utsrelease.h,
-# compile.h), which differs between A and B by design.
+# Anything else B compiled must embed what differs between A and B by
+# design: the release string (its kbuild dependencies, .o.cmd, name
+# utsrelease.h or compile.h), the configuration (kernel/configs.o
+# includes config_data.gz, whose LOCALVERSION differs) or the layout of
+# the linked kernel (the decompressor's voffset.h).
 for o in $compiled; do
 	[ "$o" = mm/mremap.o ] && continue
-	s=$dir/ab/trees/*/${o%.o}
-	# shellcheck disable=SC2086
-	src=$(ls $s.c $s.S 2>/dev/null | head -n 1)
-	[ -n "$src" ] && grep -qE 'utsrelease\.h|generated/compile\.h|UTS_RELEASE' "$src" ||
-		fail "B compiled $o, which neither changed nor embeds the release"
+	cmd=$dir/obj/$(dirname "$o")/.$(basename "$o").cmd
+	grep -qE 'generated/(utsrelease|compile)\.h|/voffset\.h|config_data' "$cmd" 2>/dev/null ||
+		grep -qs 'config_data\.gz' "$dir"/ab/trees/*/"${o%.o}.c" ||
+		fail "B compiled $o, which neither changed nor embeds the release, the config or the layout"
 done
 [ "$(cat "$kA/kernelrelease")" != "$(cat "$kB/kernelrelease")" ] || fail "A and B report one release"
 [ "$(git -C "$repo" rev-parse HEAD)" = "$head_before" ] || fail "the tree's HEAD moved"
