@@ -307,19 +307,46 @@ static int load_results(struct bisect_state *s, struct bisect_commit *c,
 	return rc;
 }
 
+/* Length of the valid UTF-8 sequence at s (1-4), 0 when there is none. */
+static size_t utf8_len(const unsigned char *s)
+{
+	size_t n, i;
+
+	if (s[0] < 0x80)
+		return 1;
+	n = s[0] >= 0xc2 && s[0] <= 0xdf ? 2 : s[0] >= 0xe0 && s[0] <= 0xef ? 3 :
+	    s[0] >= 0xf0 && s[0] <= 0xf4 ? 4 : 0;
+	for (i = 1; i < n; i++)
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+	return n;
+}
+
 static char *first_line(const char *path)
 {
 	char buf[512];
-	size_t i;
+	json_t *t;
+	size_t i, n;
 
 	if (read_file_str(path, buf, sizeof(buf)))
 		return xstrdup("(unreadable skip file)");
 	buf[strcspn(buf, "\n")] = 0;
-	/* Printable ASCII only: the reason reaches JSON (which wants valid
-	 * UTF-8), the text report and git-bisect.log. */
-	for (i = 0; buf[i]; i++)
-		if ((unsigned char)buf[i] < 0x20 || (unsigned char)buf[i] >= 0x7f)
-			buf[i] = (unsigned char)buf[i] >= 0x80 ? '?' : ' ';
+	/* The reason reaches JSON (valid UTF-8 only), the text report and
+	 * git-bisect.log: control characters become spaces, bytes that are
+	 * no UTF-8 '?' (a compiler's quotes stay). */
+	for (i = 0; buf[i]; i += n ? n : 1) {
+		n = utf8_len((const unsigned char *)buf + i);
+		if (!n)
+			buf[i] = '?';
+		else if (n == 1 && ((unsigned char)buf[i] < 0x20 || buf[i] == 0x7f))
+			buf[i] = ' ';
+	}
+	t = json_string(buf);
+	if (!t)		/* what jansson still refuses (surrogates): ASCII only */
+		for (i = 0; buf[i]; i++)
+			if ((unsigned char)buf[i] >= 0x80)
+				buf[i] = '?';
+	json_decref(t);
 	return xstrdup(*buf ? buf : "skipped");
 }
 

@@ -511,7 +511,7 @@ measure()
 	wait "$tee_pid" 2>/dev/null || true
 	if [ "$brc" != 0 ]; then
 		skip_run "$rd" "$num" "$sha" "$role" \
-			"build: $(grep -m1 'error:' "$rd/build.err" | cut -c1-200 || echo 'kernel build failed')"
+			"build: $(grep -m1 'error:' "$rd/build.err" | sed -E 's#[^ :]*/trees/[^/ ]+/##' | cut -c1-200 || echo 'kernel build failed')"
 		return 0
 	fi
 	kdir=$(tail -n 1 "$rd/kernel")

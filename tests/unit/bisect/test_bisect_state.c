@@ -425,23 +425,32 @@ static void test_state_skip_bytes(void **state)
 	char err[1024];
 	json_t *j, *steps;
 	size_t i;
-	const char *why = NULL;
+	const char *why = NULL, *why4 = NULL;
 
 	(void)state;
 	fixture_init(&fx, NULL);
 	for (i = 0; i < 4; i++)
 		add_run(&fx, i % 2 ? NC - 1 : 0, 4, i % 2 ? 256 : 0, NULL);
 	add_run(&fx, 3, 0, 0, "build: \xff\xfe\x01 bad");
+	add_run(&fx, 4, 0, 0, "build: unknown type name \xe2\x80\x98this\xe2\x80\x99 \xe2\x80");
 	assert_int_equal(bisect_state_load(fx.dir, &s, err, sizeof(err)), 0);
 	bisect_result_build(&r, &s);
 	j = bisect_report_json(&r);
 	assert_non_null(j);
 	steps = json_object_get(j, "steps");
-	for (i = 0; i < json_array_size(steps); i++)
-		if (json_is_string(json_object_get(json_array_get(steps, i), "skip")))
-			why = json_string_value(json_object_get(json_array_get(steps, i), "skip"));
+	for (i = 0; i < json_array_size(steps); i++) {
+		json_t *st = json_array_get(steps, i);
+
+		if (json_integer_value(json_object_get(st, "index")) == 3)
+			why = json_string_value(json_object_get(st, "skip"));
+		if (json_integer_value(json_object_get(st, "index")) == 4)
+			why4 = json_string_value(json_object_get(st, "skip"));
+	}
 	assert_non_null(why);
 	assert_string_equal(why, "build: ??  bad");
+	/* A compiler's quotes stay; a cut sequence does not. */
+	assert_non_null(why4);
+	assert_string_equal(why4, "build: unknown type name \xe2\x80\x98this\xe2\x80\x99 ??");
 	json_decref(j);
 	bisect_result_free(&r);
 	bisect_state_free(&s);
