@@ -11,20 +11,35 @@
 
 #define NAME_W 20
 
-void mail_wrap(FILE *out, const char *first, const char *cont,
-	       const char *text)
+/* Text from results files is hostile: a control character (an escape
+ * sequence, a tab, a carriage return) would not be plain text. */
+static char *plain(const char *text, char with)
 {
-	size_t n = strlen(text) + 1;
+	size_t n = strlen(text) + 1, i;
 	char *s = xmalloc(n);
 
 	short_digests(text, s, n);
+	for (i = 0; s[i]; i++)
+		if ((unsigned char)s[i] < 0x20 || s[i] == 0x7f)
+			s[i] = with;
+	return s;
+}
+
+void mail_wrap(FILE *out, const char *first, const char *cont,
+	       const char *text)
+{
+	char *s = plain(text, ' ');
+
 	wrap_text(out, MAIL_COLS, first, cont, s);
 	free(s);
 }
 
 void mail_command(FILE *out, const char *cmd)
 {
-	wrap_command(out, MAIL_COLS, "  ", "    ", cmd);
+	char *s = plain(cmd, '?');
+
+	wrap_command(out, MAIL_COLS, "  ", "    ", s);
+	free(s);
 }
 
 void mail_table_head(FILE *out, const char *a, const char *b)
@@ -39,13 +54,15 @@ void mail_table_head(FILE *out, const char *a, const char *b)
 void mail_row(FILE *out, const struct comparison *c, const struct cmp_metric *m)
 {
 	char n1[32], n2[32], s1[32], s2[32], pc[32], ci[64], pv[32], line[200];
-	const char *name = m->name;
+	char *name = plain(m->name, ' ');
 
 	if (cf_width(name) > NAME_W) {
 		mail_wrap(out, "  ", "    ", name);
-		name = "";
+		*name = '\0';
 	}
-	fprintf(out, "  %-*s", NAME_W, name);
+	fputs("  ", out);
+	cf_put(out, name, -NAME_W);
+	free(name);
 	cf_put(out, cf_num(m->a.s.mean, n1, sizeof(n1)), 10);
 	fputc(' ', out);
 	cf_put(out, cf_sd(m->a.s.cv, s1, sizeof(s1)), -6);

@@ -3,7 +3,8 @@
  * compare_mail - what the two formats for mail (email, cover) share:
  * lines of at most MAIL_COLS columns (util/wrap.h: words never broken
  * where they fit a line, sha256 digests shortened to 12 hex digits,
- * commands that paste back whole) and the two-line row per metric:
+ * commands that paste back whole, control characters from the results
+ * files made blanks) and the two-line row per metric:
  *
  *   metric                    base               new          change
  *   roi_usec                  8012 ±3.1%       20310 ±4.0%   +153.5%

@@ -315,7 +315,7 @@ static void add_provenance(const char *path, const char *rel)
 		"patches",
 		"file", "0001-mm-mremap-split-huge-pmd-instead-of-moving-it-when-the-range-is-aligned.patch",
 		"given", "0001-mm-mremap-split-huge-pmd-instead-of-moving-it-when-the-range-is-aligned.patch",
-		"file", "0002-x.patch", "given", "v3.mbx #2: [PATCH v3 2/2] mm: a subject line that goes on",
+		"file", "0002-x.patch", "given", "v3.mbx #2: [PATCH v3 2/2] mm: a subject line that goes on\x1b[31m",
 		"command", "./run.sh ab /home/someone/src/patches/v3-20261130-mm-mremap-split-huge-pmd-instead-of-moving-it.mbx --suite kernel-patches/000-mremap-thp-pmd-move/suite.conf --reps 5",
 		"suite", "suite.conf",
 		"suite_sha256", "0abb26343600c26c961a2bc1a2de2ec7c98252b7fd9594842e368e68ee1ee50c",
@@ -353,6 +353,7 @@ static void test_cover_ab(void **state)
 	out = run_compare(&g, &rc);
 	assert_int_equal(rc, 0);
 	check_email_lines("cover", out);
+	assert_null(strchr(out, '\x1b'));	/* a subject's escape code */
 	assert_non_null(strstr(out, "Kernel A/B with thpbench:"));
 	assert_non_null(strstr(out, "v3-mm-mremap-split-huge-pmd-instead-of-moving-it-and-some-more-words\n"));
 	assert_non_null(strstr(out, "  A: 6.1.192-tb-3f9a2c1e:"));
