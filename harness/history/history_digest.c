@@ -3,6 +3,7 @@
 #include "history_gate.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 #include "util/util.h"
 
@@ -12,6 +13,17 @@ const struct history_cp *history_latest_change(const struct history_result *r)
 
 	for (i = r->ncp; i-- > 0;)
 		if (r->cp[i].kind != HCP_REJECTED)
+			return &r->cp[i];
+	return NULL;
+}
+
+/* The latest open regression of r (history_gate.h), or NULL. */
+static const struct history_cp *latest_open(const struct history_result *r)
+{
+	size_t i;
+
+	for (i = r->ncp; i-- > 0;)
+		if (history_cp_status(&r->cp[i]) == HCP_STATUS_OPEN)
 			return &r->cp[i];
 	return NULL;
 }
@@ -38,7 +50,16 @@ static enum history_attention attention(const struct history_result *r,
 	return HA_QUIET;
 }
 
-/* Open: failing first. Recent: by kind, then the newest first. */
+/* a's change started after b's (ISO times compare as text); none is oldest. */
+static int newer(const struct history_digest_item *a,
+		 const struct history_digest_item *b)
+{
+	int c = strcmp(a->since ? a->since : "", b->since ? b->since : "");
+
+	return c > 0 ? -1 : c < 0;
+}
+
+/* Open: failing first, then the newest. Recent: by kind, then the newest. */
 static int cmp(const void *pa, const void *pb)
 {
 	const struct history_digest_item *a = pa, *b = pb;
@@ -49,8 +70,8 @@ static int cmp(const void *pa, const void *pb)
 		return a->fails ? -1 : 1;
 	if (a->a == HA_RECENT && a->cp->kind != b->cp->kind)
 		return a->cp->kind < b->cp->kind ? -1 : 1;
-	if (a->a == HA_RECENT && a->cp->night != b->cp->night)
-		return a->cp->night > b->cp->night ? -1 : 1;
+	if (a->a != HA_QUIET && newer(a, b))
+		return newer(a, b);
 	return a->idx < b->idx ? -1 : a->idx > b->idx;
 }
 
@@ -67,6 +88,12 @@ struct history_digest_item *history_digest(const struct history_result *r,
 		v[i].cp = history_latest_change(&r[i]);
 		v[i].fails = history_result_fails(&r[i], f);
 		v[i].a = attention(&r[i], v[i].cp, v[i].fails, recent);
+		if (v[i].a == HA_OPEN && latest_open(&r[i]))
+			v[i].cp = latest_open(&r[i]);
+		if (v[i].cp)
+			v[i].since = r[i].s->nights[v[i].cp->night].started;
+		else if (r[i].watch.present)
+			v[i].since = r[i].s->nights[r[i].watch.night].started;
 		counts[v[i].a]++;
 	}
 	qsort(v, n, sizeof(*v), cmp);

@@ -10,10 +10,12 @@
  *            `recent` nights;
  *   quiet    neither: nothing to look at.
  * The digest lists open series first (those failing the gate before the
- * others), then recent ones (regressions, improvements, neutral changes,
- * environment changes; the newest first within a kind), then the quiet
- * ones in the order given. `cp` is the change the entry is about: the
- * latest confirmed one (NULL for a quiet series without any).
+ * others, the newest change first), then recent ones (regressions,
+ * improvements, neutral changes, environment changes; the newest first
+ * within a kind), then the quiet ones in the order given. `cp` is the
+ * change the entry is about: for an open series its latest open
+ * regression, else its latest confirmed change (NULL for a quiet series
+ * without any, and for a series failing on tonight's watch alone).
  */
 #ifndef THPBENCH_HISTORY_DIGEST_H
 #define THPBENCH_HISTORY_DIGEST_H
@@ -32,7 +34,8 @@ struct history_digest_item {
 	size_t idx;			/* into the results */
 	enum history_attention a;
 	bool fails;			/* fails the gate */
-	const struct history_cp *cp;	/* latest confirmed change, or NULL */
+	const struct history_cp *cp;	/* the change it is about, or NULL */
+	const char *since;		/* start of cp's first night (or the watch's), or NULL */
 };
 
 /* Default of `recent`, in nights. */

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "history_format.h"
+#include "history_gate.h"
 #include "history_tics.h"
 #include "plot/plot_axis.h"
 #include "plot/plot_gp.h"
@@ -106,11 +107,13 @@ static struct segment *segments(const struct history_result *r, size_t *n)
 {
 	const struct history_series *s = r->s;
 	struct segment *v = xcalloc(r->ncp + 1, sizeof(*v));
+	/* Tonight alone beyond its segment (the watch) is no part of it. */
+	size_t end = r->watch.present ? r->watch.night : s->n_nights;
 	size_t from = 0, c = 0, i;
 
 	*n = 0;
 	for (;;) {
-		size_t to = s->n_nights, k = 0;
+		size_t to = end, k = 0;
 		struct segment seg = { 0 };
 		double sum = 0;
 
@@ -234,67 +237,109 @@ static void write_night_tics(FILE *f, const struct history_series *s)
 
 #define LABEL_LEVELS 3
 
+/* Labels placed so far, per level: their extents in nights, from and to. */
+struct label_levels {
+	double used[LABEL_LEVELS][2 * 16];
+	size_t n[LABEL_LEVELS];
+	double ppn;		/* pixels per night */
+};
+
+/*
+ * A mark at x: a vertical line (dash type dt) and, at the top, its two
+ * lines of text, level, on a white box, on the side of the line where
+ * there is room; a label that would cover an earlier one goes a level
+ * lower.
+ */
+static void mark(FILE *f, struct label_levels *lv, size_t n_nights, double x,
+		 int dt, const char *rgb, const char *line1, const char *line2)
+{
+	bool right_half = x > (double)(n_nights + 1) / 2;
+	size_t longest = strlen(line1) > strlen(line2) ? strlen(line1) : strlen(line2);
+	/* Its extent in nights: about 7 px a character, and the offset. */
+	double w = (7.0 * (double)longest + 12) / lv->ppn;
+	double from = right_half ? x - w : x, to = right_half ? x : x + w;
+	char label[512];
+	size_t l, k;
+
+	fputs("set arrow from ", f);
+	gp_num(f, x);
+	fputs(", graph 0 to ", f);
+	gp_num(f, x);
+	fprintf(f, ", graph 1 nohead dt %d lw 2 lc rgb '%s' front\n", dt, rgb);
+	for (l = 0; l < LABEL_LEVELS - 1; l++) {
+		for (k = 0; k < lv->n[l]; k += 2)
+			if (from < lv->used[l][k + 1] && to > lv->used[l][k])
+				break;
+		if (k >= lv->n[l])
+			break;
+	}
+	if (lv->n[l] < ARRAY_SIZE(lv->used[l])) {
+		lv->used[l][lv->n[l]++] = from;
+		lv->used[l][lv->n[l]++] = to;
+	}
+	snprintf(label, sizeof(label), "%s\n%s", line1, line2);
+	fputs("set label ", f);
+	gp_text(f, label, GP_DOUBLE);
+	fputs(" at ", f);
+	gp_num(f, x);
+	fprintf(f, ", graph %.2f %s offset %s,0 font ',11' tc rgb '%s' boxed front\n",
+		0.96 - 0.1 * (double)l, right_half ? "right" : "left",
+		right_half ? "-0.8" : "0.8", rgb);
+}
+
+static void rel_text(double rel, char *buf, size_t len)
+{
+	if (isfinite(rel))
+		snprintf(buf, len, " %+.1f%%", rel * 100);
+	else
+		buf[0] = '\0';
+}
+
 /*
  * Each change point: a dashed line between the last night before it and
- * its first and, at the top, its kind, size and first kernel, level, on a
- * white box, on the side of the line where there is room; a label that
- * would cover an earlier one goes a level lower. A rejected candidate is
- * a thin grey line without a label.
+ * its first, labelled with its kind, size, status and first kernel. A
+ * rejected candidate is a thin grey dotted line without a label. The
+ * watch (tonight alone beyond its segment, not yet a change) a dotted
+ * line before the newest night, labelled "tonight alone".
  */
 static void write_change_points(FILE *f, const struct history_result *r)
 {
-	double used[LABEL_LEVELS][2 * 16], ppn = px_per_night(r->s);
-	size_t nused[LABEL_LEVELS] = { 0 }, i, k, lv;
+	struct label_levels lv = { .ppn = px_per_night(r->s) };
+	char line1[256], rel[32], kid[200];
+	size_t i;
 
 	for (i = 0; i < r->ncp; i++) {
 		const struct history_cp *cp = &r->cp[i];
 		double x = (double)cp->night + 0.5;	/* between it and the night before */
-		bool right_half = x > (double)(r->s->n_nights + 1) / 2;
-		char label[256], rel[32], kid[160];
-		double w, from, to;
+		enum hcp_status st = history_cp_status(cp);
 
-		fputs("set arrow from ", f);
-		gp_num(f, x);
-		fputs(", graph 0 to ", f);
-		gp_num(f, x);
 		if (cp->kind == HCP_REJECTED) {
+			fputs("set arrow from ", f);
+			gp_num(f, x);
+			fputs(", graph 0 to ", f);
+			gp_num(f, x);
 			fprintf(f, ", graph 1 nohead dt 3 lw 1 lc rgb '%s' back\n",
 				kind_rgb(cp->kind));
 			continue;
 		}
-		fprintf(f, ", graph 1 nohead dt 2 lw 2 lc rgb '%s' front\n",
-			kind_rgb(cp->kind));
-		if (isfinite(cp->c.ch.rel))
-			snprintf(rel, sizeof(rel), " %+.1f%%", cp->c.ch.rel * 100);
-		else
-			rel[0] = '\0';
+		rel_text(cp->c.ch.rel, rel, sizeof(rel));
+		snprintf(line1, sizeof(line1), "%s%s%s%s", hcp_kind_name(cp->kind),
+			 rel, st == HCP_STATUS_NONE ? "" : ", ",
+			 st == HCP_STATUS_NONE ? "" : hcp_status_name(st));
 		snprintf(kid, sizeof(kid), "%s: %s", hcp_first_term(cp->kind),
 			 or_dash(r->s->nights[cp->night].kernel_id));
-		snprintf(label, sizeof(label), "%s%s\n%s", hcp_kind_name(cp->kind),
-			 rel, kid);
-		/* Its extent in nights: about 7 px a character, and the offset. */
-		w = (7.0 * (double)strlen(kid) + 12) / ppn;
-		from = right_half ? x - w : x;
-		to = right_half ? x : x + w;
-		for (lv = 0; lv < LABEL_LEVELS - 1; lv++) {
-			for (k = 0; k < nused[lv]; k += 2)
-				if (from < used[lv][k + 1] && to > used[lv][k])
-					break;
-			if (k >= nused[lv])
-				break;
-		}
-		if (nused[lv] < ARRAY_SIZE(used[lv])) {
-			used[lv][nused[lv]++] = from;
-			used[lv][nused[lv]++] = to;
-		}
-		fputs("set label ", f);
-		gp_text(f, label, GP_DOUBLE);
-		fputs(" at ", f);
-		gp_num(f, x);
-		fprintf(f, ", graph %.2f %s offset %s,0 font ',11' tc rgb '%s' boxed front\n",
-			0.96 - 0.1 * (double)lv, right_half ? "right" : "left",
-			right_half ? "-0.8" : "0.8", kind_rgb(cp->kind));
+		mark(f, &lv, r->s->n_nights, x, 2, kind_rgb(cp->kind), line1, kid);
 	}
+	if (!r->watch.present)
+		return;
+	rel_text(r->watch.nt.change, rel, sizeof(rel));
+	snprintf(line1, sizeof(line1), "tonight alone%s: %s", rel,
+		 r->watch.strong && r->watch.kind == HCP_REGRESSION ?
+		 "fails, to be confirmed" : "to be confirmed");
+	snprintf(kid, sizeof(kid), "kernel %s",
+		 or_dash(r->s->nights[r->watch.night].kernel_id));
+	mark(f, &lv, r->s->n_nights, (double)r->watch.night + 0.5, 3,
+	     kind_rgb(r->watch.kind), line1, kid);
 }
 
 static void chart_what(const struct history_result *r, char *buf, size_t len)
@@ -340,7 +385,7 @@ static void write_plot(FILE *f, const char *dat, const char *seg,
 	fputs(" using 1:", f);
 	gp_axis_col(f, ax, 2);
 	fputs(" with lines lw 3 lc rgb '#222222' title 'mean between change points', \\\n"
-	      "     NaN with lines dt 2 lw 2 lc rgb '#cc3311' title 'change point (red: regression, green: improvement, blue: other; grey dots: not confirmed)'\n",
+	      "     NaN with lines dt 2 lw 2 lc rgb '#cc3311' title 'change point: red worse, green better, blue other; dotted: tonight alone'\n",
 	      f);
 }
 

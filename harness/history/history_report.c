@@ -11,6 +11,7 @@
 
 #include "history_digest.h"
 #include "history_format.h"
+#include "history_gate.h"
 #include "history_plot.h"
 #include "history_report_style.h"
 #include "history_spec.h"
@@ -50,12 +51,14 @@ static void when(FILE *f, const char *iso)
 {
 	char buf[32];
 
+	fputs("<span class=\"nw\">", f);
 	if (iso && strlen(iso) >= 16 && iso[10] == 'T') {
 		snprintf(buf, sizeof(buf), "%.10s %.5s", iso, iso + 11);
 		esc(f, buf);
 	} else {
 		esc(f, or_dash(iso));
 	}
+	fputs("</span>", f);
 }
 
 static void code(FILE *f, const char *s)
@@ -69,7 +72,9 @@ static void value(FILE *f, const char *metric, double v, double ref)
 {
 	char buf[64];
 
+	fputs("<span class=\"nw\">", f);
 	esc(f, history_value_text(metric, v, ref, buf, sizeof(buf)));
+	fputs("</span>", f);
 }
 
 static void card_id(FILE *f, size_t idx)
@@ -120,41 +125,62 @@ static void verdict(FILE *f, const struct history_result *r, size_t n,
 		esc(f, or_dash(newest->s->suite));
 		fputs(" · ", f);
 	}
-	fprintf(f, "%zu series · gate <code>--fail-on %s</code> · ", n,
-		o->fail_on == HISTORY_FAIL_NEWEST ? "newest" :
-		o->fail_on == HISTORY_FAIL_REGRESSION ? "regression" : "none");
+	fprintf(f, "%zu series · gate <code>--fail-on ", n);
+	esc(f, history_fail_on_name(o->fail_on));
+	fputs("</code> · ", f);
 	/* The --db spec: a PostgreSQL password never reaches the page. */
 	history_db_spec_show(source, shown, sizeof(shown));
 	esc(f, shown);
 	fputs("</p>\n</header>\n", f);
 }
 
+/* "open", "fixed", "accepted", ... as a badge; nothing for an improvement. */
+static void status_badge(FILE *f, const struct history_cp *cp)
+{
+	enum hcp_status st = history_cp_status(cp);
+
+	if (st == HCP_STATUS_NONE)
+		return;
+	fprintf(f, " <span class=\"status %s\">",
+		st == HCP_STATUS_OPEN ? "open" : st == HCP_STATUS_FIXED ? "fixed" : "triaged");
+	esc(f, hcp_status_name(st));
+	fputs("</span>", f);
+}
+
+/* "slower" or "faster" for a time, "higher" or "lower" for the rest. */
+static const char *how_word(const char *metric, double rel)
+{
+	const char *unit = plot_metric_unit(metric);
+	bool time = !strcmp(unit, "µs") || !strcmp(unit, "ns") ||
+		    !strcmp(unit, "ms") || !strcmp(unit, "s");
+
+	return rel > 0 ? (time ? "slower" : "higher") : (time ? "faster" : "lower");
+}
+
 /* "+15.0% slower (95%: +12.0% to +18.1%)" in the metric's own words. */
 static void headline(FILE *f, const struct history_result *r,
 		     const struct history_cp *cp)
 {
-	const char *unit = plot_metric_unit(r->s->metric);
-	bool time = !strcmp(unit, "µs") || !strcmp(unit, "ns") ||
-		    !strcmp(unit, "ms") || !strcmp(unit, "s");
-	const char *how = cp->c.ch.rel > 0 ? (time ? "slower" : "higher") :
-			  (time ? "faster" : "lower");
+	const char *how = how_word(r->s->metric, cp->c.ch.rel);
 	double ref = fmax(fabs(cp->c.a.mean), fabs(cp->c.b.mean));
 
 	fprintf(f, "<p class=\"headline\"><span class=\"kind %s\">", kind_class(cp->kind));
 	esc(f, hcp_kind_name(cp->kind));
-	fputs("</span> <b>", f);
+	fputs("</span>", f);
+	status_badge(f, cp);
+	fputs(" <span class=\"nw\"><b>", f);
 	pct(f, cp->c.ch.rel);
-	fprintf(f, "</b> %s <span class=\"ci\">(95%%: ", how);
+	fprintf(f, "</b> %s</span> <span class=\"ci\">(95%%: ", how);
 	pct(f, cp->c.ch.lo);
 	fputs(" to ", f);
 	pct(f, cp->c.ch.hi);
 	fputs(")</span> since ", f);
 	when(f, r->s->nights[cp->night].started);
-	fputs(": mean ", f);
+	fputs(": <span class=\"nw\">mean ", f);
 	value(f, r->s->metric, cp->c.a.mean, ref);
 	fputs(" → ", f);
 	value(f, r->s->metric, cp->c.b.mean, ref);
-	fprintf(f, " (%s is better)</p>\n", better_name(r->better));
+	fprintf(f, "</span> (%s is better)</p>\n", better_name(r->better));
 }
 
 static void fact(FILE *f, const char *name)
@@ -167,18 +193,21 @@ static void fact(FILE *f, const char *name)
  * can detect; a change smaller than that was found all the same, and the
  * reader is told why its size is uncertain rather than left to wonder.
  */
-static void evidence(FILE *f, const struct history_cp *cp)
+static void evidence(FILE *f, const struct history_result *r,
+		     const struct history_cp *cp)
 {
 	const struct history_confirm *c = &cp->c;
 
 	fact(f, "evidence");
-	fprintf(f, "p %.2g · %zu night%s (%zu runs) before, %zu night%s (%zu runs) after",
+	fprintf(f, "<span class=\"nw\">p %.2g</span> · %zu night%s (%zu runs) before, %zu night%s (%zu runs) after",
 		c->p, c->nights_a, c->nights_a == 1 ? "" : "s", c->na,
 		c->nights_b, c->nights_b == 1 ? "" : "s", c->nb);
 	if (c->outliers_a + c->outliers_b)
 		fprintf(f, " · %zu outlier night%s left out",
 			c->outliers_a + c->outliers_b,
 			c->outliers_a + c->outliers_b == 1 ? "" : "s");
+	fputs(" · confirmed on night ", f);
+	when(f, r->s->nights[cp->confirmed_at].started);
 	fputs("</td></tr>\n", f);
 	if (!isfinite(c->mde))
 		return;
@@ -218,12 +247,49 @@ static void kernels(FILE *f, const struct history_result *r,
 		code(f, cp->bisect);
 		fputs("</td></tr>\n", f);
 	}
-	if (cp->host_changed) {
+	if (cp->ambiguous) {
+		fact(f, "host");
+		fputs("the host's fingerprint changed too (microcode, BIOS, kernel command line, ...): "
+		      "kernel or host? Gated as the kernel's until someone looks", f);
+		fputs("</td></tr>\n", f);
+	} else if (cp->host_changed) {
 		fact(f, "host");
 		fputs("the host's fingerprint changed within a night of it (microcode, BIOS, kernel command line, ...): "
 		      "not blamed on the kernel", f);
 		fputs("</td></tr>\n", f);
 	}
+}
+
+/*
+ * What became of the change: open (with the triage command to run),
+ * fixed (when and by which change), or who triaged it and why.
+ */
+static void status_rows(FILE *f, const struct history_result *r,
+			const struct history_cp *cp,
+			const struct history_check_opts *o)
+{
+	enum hcp_status st = history_cp_status(cp);
+	char *text, cmd[128];
+
+	fact(f, "id");
+	code(f, cp->id);
+	fputs("</td></tr>\n", f);
+	if (st == HCP_STATUS_NONE)
+		return;
+	if (st == HCP_STATUS_OPEN) {
+		fact(f, "triage");
+		snprintf(cmd, sizeof(cmd), "thpbench history triage %s --accept --reason WHY --by NAME",
+			 cp->id);
+		code(f, cmd);
+		fputs(" <span class=\"dim\">or --false-alarm, --fixed-by REF; open until then or until it comes back</span></td></tr>\n", f);
+		return;
+	}
+	fact(f, "status");
+	text = history_cp_status_text(r, cp, o);
+	fputs("<span class=\"note\">", f);
+	esc(f, text ? text : hcp_status_name(st));
+	fputs("</span></td></tr>\n", f);
+	free(text);
 }
 
 static void gate_line(FILE *f, const struct history_result *r,
@@ -232,14 +298,12 @@ static void gate_line(FILE *f, const struct history_result *r,
 {
 	fact(f, "gate");
 	if (d->fails)
-		fputs("<b class=\"failtext\">fails</b> the gate", f);
-	else if (d->a == HA_OPEN)
-		fprintf(f, "open, but passes the gate (<code>--fail-on %s</code>): it did not start on the newest night",
-			o->fail_on == HISTORY_FAIL_NEWEST ? "newest" : "none");
+		fputs("<b class=\"failtext\">fails</b>", f);
 	else
 		fputs("passes", f);
-	fprintf(f, " · %zu nights in this series", r->n_used);
-	fputs("</td></tr>\n", f);
+	fputs(" <code>--fail-on ", f);
+	esc(f, history_fail_on_name(o->fail_on));
+	fprintf(f, "</code> · %zu nights in this series</td></tr>\n", r->n_used);
 }
 
 static bool exists_in(const char *dir, const char *name)
@@ -298,26 +362,72 @@ static void card_head(FILE *f, const struct history_result *r,
 /*
  * A series that fails with no confirmed change: tonight alone is a
  * regression far out (the watch, history_check.h), to be confirmed or
- * cleared by the next night.
+ * cleared by the next night. The card reads like the others: the size,
+ * the kernels, the bisect line, the evidence, what happens next.
  */
 static void watch_card(FILE *f, const struct history_result *r,
-		       const struct history_digest_item *d, const char *dir,
+		       const struct history_digest_item *d,
+		       const struct history_check_opts *o, const char *dir,
 		       bool drawn)
 {
-	char *w = history_watch_text(r);
+	const struct history_watch *w = &r->watch;
+	const struct history_series *s = r->s;
+	double ref = fmax(fabs(w->c.a.mean), fabs(w->c.b.mean));
+	size_t prev = w->night;
 
-	card_head(f, r, d, r->watch.present ? r->watch.kind : HCP_REGRESSION);
-	fputs("<p class=\"headline\">", f);
-	esc(f, w ? w : "fails the gate");
-	fputs("</p>\n", f);
-	if (r->watch.bisect) {
-		fputs("<p>", f);
-		code(f, r->watch.bisect);
-		fputs("</p>\n", f);
+	card_head(f, r, d, w->present ? w->kind : HCP_REGRESSION);
+	if (!w->present) {
+		fputs("<p class=\"headline\">fails the gate</p>\n", f);
+		chart(f, r, dir, drawn);
+		fputs("</article>\n", f);
+		return;
 	}
+	while (prev > w->a_from && !s->nights[--prev].n)
+		;
+	fprintf(f, "<p class=\"headline\"><span class=\"kind %s\">tonight alone</span> <span class=\"nw\"><b>",
+		kind_class(w->kind));
+	pct(f, w->nt.change);
+	fprintf(f, "</b> %s</span> <span class=\"ci\">(its runs: ",
+		how_word(s->metric, w->nt.change));
+	pct(f, w->c.ch.rel);
+	fputs(")</span> on ", f);
+	when(f, s->nights[w->night].started);
+	fputs(": <span class=\"nw\">mean ", f);
+	value(f, s->metric, w->c.a.mean, ref);
+	fputs(" → ", f);
+	value(f, s->metric, w->c.b.mean, ref);
+	fprintf(f, "</span> (%s is better)</p>\n<div class=\"facts\"><table>\n",
+		better_name(r->better));
+	fact(f, "tonight");
+	code(f, s->nights[w->night].kernel_id);
+	fputs("</td></tr>\n", f);
+	fact(f, "night before");
+	code(f, s->nights[prev].kernel_id);
+	fputs(" <span class=\"dim\">night ", f);
+	when(f, s->nights[prev].started);
+	fputs("</span></td></tr>\n", f);
+	if (w->bisect) {
+		fact(f, "bisect");
+		code(f, w->bisect);
+		fputs("</td></tr>\n", f);
+	}
+	fact(f, "evidence");
+	fprintf(f, "<span class=\"nw\">p %.2g</span> against %zu nights before it · a night varies by ",
+		w->nt.p, w->nt.nights_a);
+	if (w->nt.log_scale)
+		fprintf(f, "%.2g%%", w->nt.sd * 100);
+	else
+		value(f, s->metric, w->nt.sd, NAN);
+	fputs("</td></tr>\n", f);
+	fact(f, "next");
+	fputs(w->strong && w->kind == HCP_REGRESSION ?
+	      "one night cannot be told from a wild one: the next night confirms it (a regression, open) or clears it" :
+	      "not a change unless the next nights agree", f);
+	fputs("</td></tr>\n", f);
+	gate_line(f, r, d, o);
+	fputs("</table></div>\n", f);
 	chart(f, r, dir, drawn);
 	fputs("</article>\n", f);
-	free(w);
 }
 
 static void card(FILE *f, const struct history_result *r,
@@ -328,7 +438,7 @@ static void card(FILE *f, const struct history_result *r,
 	size_t i, earlier = 0;
 
 	if (!cp) {
-		watch_card(f, r, d, dir, drawn);
+		watch_card(f, r, d, o, dir, drawn);
 		return;
 	}
 	for (i = 0; i < r->ncp; i++)
@@ -338,7 +448,8 @@ static void card(FILE *f, const struct history_result *r,
 	headline(f, r, cp);
 	fputs("<div class=\"facts\"><table>\n", f);
 	kernels(f, r, cp);
-	evidence(f, cp);
+	status_rows(f, r, cp, o);
+	evidence(f, r, cp);
 	gate_line(f, r, d, o);
 	if (earlier) {
 		fact(f, "earlier");
@@ -398,6 +509,7 @@ static void quiet(FILE *f, const struct history_result *r,
 			pct(f, d[i].cp->c.ch.rel);
 			fputs(" since ", f);
 			when(f, s->nights[d[i].cp->night].started);
+			status_badge(f, d[i].cp);
 		} else {
 			fputs("none", f);
 		}

@@ -12,10 +12,15 @@
  *   - "Open regressions" (id "open") and "Changes in the last 14 nights"
  *     (id "recent"), in history_digest.h's order: a card per series with
  *     its change (kind, size, 95% interval, the means before and after),
- *     first bad and last good kernels, the bisect line, the evidence (p,
- *     nights, runs), the size these nights detect (and, for a smaller
+ *     first bad and last good kernels, the bisect line, its id and what
+ *     became of it (history_gate.h: open, with the `history triage`
+ *     command to run; fixed; accepted, a false alarm or a fix linked, by
+ *     whom, when and why), the evidence (p, nights, runs, the night it
+ *     was confirmed on), the size these nights detect (and, for a smaller
  *     change, why it was found and why its size is uncertain), the gate,
- *     and its trend chart;
+ *     and its trend chart; a series failing on tonight alone (the watch,
+ *     not yet a change) gets a card of the same shape saying what the
+ *     next night decides;
  *   - the quiet series folded away (<details id="quiet">), a row each;
  *   - how to read the page, folded.
  * Charts are drawn for the first HISTORY_REPORT_CHARTS cards only (a host

@@ -21,6 +21,7 @@
 #include "history/history_check.h"
 #include "history/history_digest.h"
 #include "history/history_format.h"
+#include "history/history_gate.h"
 #include "history/history_plot.h"
 #include "history/history_report.h"
 #include "history/history_tics.h"
@@ -172,7 +173,17 @@ static void test_page(void **state)
 	assert_true(strstr(s, "older/thp=always") < recent);
 	assert_true(strstr(s, "better/thp=always") > recent);
 	assert_non_null(strstr(s, "<article class=\"card regression failing\""));
-	assert_non_null(strstr(s, "open, but passes the gate"));
+	/* The older one is open: its id and the triage command to close it. */
+	{
+		const char *older = strstr(s, "older/thp=always");
+		char cmd[128];
+
+		assert_non_null(strstr(older, "<span class=\"status open\">open</span>"));
+		snprintf(cmd, sizeof(cmd), "thpbench history triage %s --accept",
+			 fx->r[2].cp[fx->r[2].ncp - 1].id);
+		assert_non_null(strstr(older, cmd));
+		assert_true(strstr(older, cmd) < recent);
+	}
 	assert_non_null(strstr(s, "first fast"));
 	assert_non_null(strstr(s, "git bisect start "));
 	/* The quiet series: one row, its text escaped. */
@@ -209,6 +220,86 @@ static void test_small_change_explained(void **state)
 	assert_non_null(strstr(s, "is smaller than that: it was significant all the same"));
 	free(s);
 	cp->c.mde = mde;
+}
+
+/*
+ * Triaged, the older regression is no longer open: it leaves the open
+ * section and its card says who accepted it and why.
+ */
+static void test_triaged_shown(void **state)
+{
+	struct fx *fx = *state;
+	struct history_cp *cp = &fx->r[2].cp[fx->r[2].ncp - 1];
+	size_t counts[3];
+	struct history_digest_item *d;
+	const char *card, *recent;
+	char *s;
+
+	cp->triage.state = TRIAGE_ACCEPTED;
+	cp->triage.name = xstrdup("Ada <dev>");
+	cp->triage.reason = xstrdup("bigger pages, fewer faults: intended");
+	cp->triage.decided = xstrdup("2026-02-10T09:00:00Z");
+	d = history_digest(fx->r, NS, HISTORY_FAIL_NEWEST, 14, counts);
+	assert_int_equal(counts[HA_OPEN], 1);
+	free(d);
+	s = page(fx);
+	recent = strstr(s, "id=\"recent\"");
+	card = strstr(s, "older/thp=always");
+	assert_non_null(card);
+	assert_true(card > recent);
+	assert_non_null(strstr(card, "<span class=\"status triaged\">accepted</span>"));
+	assert_non_null(strstr(card, "accepted by Ada &lt;dev&gt; on 2026-02-10T09:00:00Z: bigger pages, fewer faults: intended"));
+	free(s);
+	free(cp->triage.name);
+	free(cp->triage.reason);
+	free(cp->triage.decided);
+	memset(&cp->triage, 0, sizeof(cp->triage));
+}
+
+/*
+ * Tonight alone far out (the watch, not yet a change): a card of the same
+ * shape, a dotted mark on the chart, tonight outside the segment's line.
+ */
+static void test_watch_card(void **state)
+{
+	struct fx *fx = *state;
+	struct history_series s;
+	struct history_result r;
+	struct histgen g;
+	char path[700], stem[512], *page_text, *gp, *seg, *p;
+	double x, y, last_x = 0;
+
+	histgen_init(&g);
+	g.case_id = "watch/thp=always";
+	g.reps = 10;
+	g.steps[g.nsteps++] = (struct histgen_at){ 29, 0.40 };
+	histgen_series(&g, &s);
+	history_check_series(&s, &fx->o, &r);
+	assert_true(r.watch.present);
+	assert_true(r.watch.strong);
+	assert_int_equal(r.watch.night, 29);
+	assert_int_equal(history_report(&r, 1, &fx->o, "db", fx->dir), 0);
+	snprintf(path, sizeof(path), "%s/index.html", fx->dir);
+	page_text = slurp_file(path);
+	assert_non_null(strstr(page_text, "<span class=\"kind regression\">tonight alone</span>"));
+	assert_non_null(strstr(page_text, "the next night confirms it"));
+	assert_non_null(strstr(page_text, "<th>bisect</th>"));
+	history_plot_stem(&s, stem, sizeof(stem));
+	snprintf(path, sizeof(path), "%s/%s.gp", fx->dir, stem);
+	gp = slurp_file(path);
+	assert_non_null(strstr(gp, "set label \"tonight alone +"));
+	assert_non_null(strstr(gp, "dt 3 lw 2"));
+	snprintf(path, sizeof(path), "%s/%s.seg.dat", fx->dir, stem);
+	seg = slurp_file(path);
+	for (p = strchr(seg, '\n') + 1; *p; p = strchr(p, '\n') + 1)
+		if (sscanf(p, "%lf %lf", &x, &y) == 2)
+			last_x = fmax(last_x, x);
+	assert_true(last_x > 28 && last_x < 30);	/* ends before night 30 (x) */
+	free(seg);
+	free(gp);
+	free(page_text);
+	history_result_release(&r);
+	history_series_free(&s);
 }
 
 static void test_tics_distinct(void **state)
@@ -353,6 +444,8 @@ int main(void)
 		cmocka_unit_test(test_digest_order),
 		cmocka_unit_test(test_page),
 		cmocka_unit_test(test_small_change_explained),
+		cmocka_unit_test(test_triaged_shown),
+		cmocka_unit_test(test_watch_card),
 		cmocka_unit_test(test_tics_distinct),
 		cmocka_unit_test(test_one_night_segment_drawn),
 		cmocka_unit_test(test_unchanged_chart_kept),
