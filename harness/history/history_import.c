@@ -582,47 +582,85 @@ static int load(const char *path, struct tb_results *r, json_t **root)
 	return 0;
 }
 
-int history_import_one(struct history_db *db, const char *path,
-		       const struct history_import_opts *o, int64_t *run_id)
-{
+struct history_import_prep {
+	char *path;
 	struct tb_results r;
 	struct run_row rr;
 	json_t *root;
-	int rc = -1;
+};
 
-	*run_id = 0;
+void history_import_prep_free(struct history_import_prep *p)
+{
+	if (!p)
+		return;
+	run_row_free(&p->rr);
+	json_decref(p->root);
+	results_free(&p->r);
+	free(p->path);
+	free(p);
+}
+
+struct history_import_prep *history_import_prepare(const char *path,
+						   const struct history_import_opts *o)
+{
+	struct history_import_prep *p;
+
 	if (o->kernel_id && history_kernel_id_check(o->kernel_id)) {
 		tb_err("--kernel-id \"%s\": use 1 to %d characters of A-Z a-z 0-9 . _ + : / @ ~ ^ -",
 		       o->kernel_id, KERNEL_ID_MAX);
-		return -1;
+		return NULL;
 	}
 	if (o->machine && history_machine_check(o->machine)) {
 		tb_err("--machine \"%s\": use 1 to %d characters of A-Z a-z 0-9 . _ + : @ -",
 		       o->machine, HISTORY_MACHINE_MAX);
+		return NULL;
+	}
+	p = xcalloc(1, sizeof(*p));
+	p->path = xstrdup(path);
+	if (load(path, &p->r, &p->root)) {
+		free(p->path);
+		free(p);
+		return NULL;
+	}
+	if (fill_run_row(path, p->root, &p->r, o, &p->rr)) {
+		history_import_prep_free(p);
+		return NULL;
+	}
+	return p;
+}
+
+int history_import_write(struct history_db *db, struct history_import_prep *p,
+			 int64_t *run_id)
+{
+	int rc;
+
+	*run_id = 0;
+	/* A savepoint: a file that fails takes back only what it wrote. */
+	if (db->ops->script(db, "start the file", "SAVEPOINT import_file")) {
+		history_import_prep_free(p);
 		return -1;
 	}
-	if (load(path, &r, &root))
-		return -1;
-	if (fill_run_row(path, root, &r, o, &rr))
-		goto out;
-	/* A savepoint: a file that fails takes back only what it wrote. */
-	if (db->ops->script(db, "start the file", "SAVEPOINT import_file"))
-		goto out;
-	rc = stored_before(db, &rr, run_id);
+	rc = stored_before(db, &p->rr, run_id);
 	if (!rc)
-		rc = check_same_second(db, path, &rr);
+		rc = check_same_second(db, p->path, &p->rr);
 	if (!rc)
-		rc = write_run(db, path, &r, &rr, run_id);
+		rc = write_run(db, p->path, &p->r, &p->rr, run_id);
 	if (rc < 0)
 		db->ops->script(db, "take the file back",
 				"ROLLBACK TO SAVEPOINT import_file");
 	if (db->ops->script(db, "end the file", "RELEASE SAVEPOINT import_file"))
 		rc = -1;
-out:
-	run_row_free(&rr);
-	json_decref(root);
-	results_free(&r);
+	history_import_prep_free(p);
 	return rc;
+}
+
+int history_import_one(struct history_db *db, const char *path,
+		       const struct history_import_opts *o, int64_t *run_id)
+{
+	struct history_import_prep *p = history_import_prepare(path, o);
+
+	*run_id = 0;
+	return p ? history_import_write(db, p, run_id) : -1;
 }
 
 int history_import_file(struct history_db *db, const char *path,

@@ -73,6 +73,19 @@ int history_import_file(struct history_db *db, const char *path,
 int history_import_one(struct history_db *db, const char *path,
 		       const struct history_import_opts *o, int64_t *run_id);
 
+/*
+ * The two halves of history_import_one(), for a pipeline: prepare reads
+ * and checks a file without the database (no shared state: another thread
+ * may prepare the next file while this one is written); write records it
+ * inside the caller's transaction, under a savepoint, and frees it.
+ */
+struct history_import_prep;
+struct history_import_prep *history_import_prepare(const char *path,
+						   const struct history_import_opts *o);
+int history_import_write(struct history_db *db, struct history_import_prep *p,
+			 int64_t *run_id);
+void history_import_prep_free(struct history_import_prep *p);
+
 /* 0 when id is a usable kernel id (1..128 of [A-Za-z0-9._+:/@~^-]). */
 int history_kernel_id_check(const char *id);
 

@@ -3,6 +3,9 @@
 #include "history_backend.h"
 
 #include <dirent.h>
+#include <jansson.h>
+#include <pthread.h>
+#include <stdbool.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -111,10 +114,75 @@ fail:
 	return -1;
 }
 
+/*
+ * The pipeline: a second thread reads and checks (parses, hashes) the
+ * files ahead of the one that writes them, at most AHEAD files ahead; the
+ * database is only ever used by the writing thread.
+ */
+#define AHEAD 8
+
+struct reader {
+	char *const *paths;
+	size_t n;
+	const struct history_import_opts *o;
+	struct history_import_prep **prep;
+	bool *ready;
+	size_t written;		/* files the writer is done with */
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
+};
+
+static void *read_ahead(void *arg)
+{
+	struct reader *rd = arg;
+	size_t i;
+
+	for (i = 0; i < rd->n; i++) {
+		struct history_import_prep *p;
+
+		pthread_mutex_lock(&rd->mu);
+		while (i >= rd->written + AHEAD)
+			pthread_cond_wait(&rd->cv, &rd->mu);
+		pthread_mutex_unlock(&rd->mu);
+		p = history_import_prepare(rd->paths[i], rd->o);
+		pthread_mutex_lock(&rd->mu);
+		rd->prep[i] = p;
+		rd->ready[i] = true;
+		pthread_cond_broadcast(&rd->cv);
+		pthread_mutex_unlock(&rd->mu);
+	}
+	return NULL;
+}
+
+/* The prepared file i, waiting for the reader (NULL: it failed, said). */
+static struct history_import_prep *take(struct reader *rd, size_t i)
+{
+	struct history_import_prep *p;
+
+	pthread_mutex_lock(&rd->mu);
+	while (!rd->ready[i])
+		pthread_cond_wait(&rd->cv, &rd->mu);
+	p = rd->prep[i];
+	rd->prep[i] = NULL;
+	pthread_mutex_unlock(&rd->mu);
+	return p;
+}
+
+static void done_with(struct reader *rd, size_t i)
+{
+	pthread_mutex_lock(&rd->mu);
+	rd->written = i + 1;
+	pthread_cond_broadcast(&rd->cv);
+	pthread_mutex_unlock(&rd->mu);
+}
+
 long history_import_files(struct history_db *db, char *const *paths, size_t n,
 			  const struct history_import_opts *o,
 			  history_import_fn fn, void *ctx)
 {
+	struct reader rd = { .paths = paths, .n = n, .o = o };
+	bool threaded, ok;
+	pthread_t th;
 	long failed = 0;
 	int64_t id;
 	size_t i;
@@ -122,13 +190,33 @@ long history_import_files(struct history_db *db, char *const *paths, size_t n,
 
 	if (db->ops->begin(db))
 		return -1;
+	rd.prep = xcalloc(n ? n : 1, sizeof(*rd.prep));
+	rd.ready = xcalloc(n ? n : 1, sizeof(*rd.ready));
+	pthread_mutex_init(&rd.mu, NULL);
+	pthread_cond_init(&rd.cv, NULL);
+	/* jansson seeds its hash tables once: before a second thread does. */
+	json_object_seed(0);
+	threaded = n > 1 && !pthread_create(&th, NULL, read_ahead, &rd);
 	for (i = 0; i < n; i++) {
-		rc = history_import_one(db, paths[i], o, &id);
+		struct history_import_prep *p = threaded ? take(&rd, i) :
+						history_import_prepare(paths[i], o);
+
+		id = 0;
+		rc = p ? history_import_write(db, p, &id) : -1;
+		if (threaded)
+			done_with(&rd, i);
 		failed += rc < 0;
 		if (fn)
 			fn(ctx, paths[i], rc, id);
 	}
-	if (db->ops->commit(db)) {
+	if (threaded)
+		pthread_join(th, NULL);
+	pthread_cond_destroy(&rd.cv);
+	pthread_mutex_destroy(&rd.mu);
+	free(rd.prep);
+	free(rd.ready);
+	ok = !db->ops->commit(db);
+	if (!ok) {
 		db->ops->rollback(db);
 		return -1;
 	}
