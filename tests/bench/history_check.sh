@@ -55,4 +55,5 @@ EOF
 printf '%-7s %6s %6s %8s %8s %8s %9s  %s\n' check "$N" \
 	"$(jq '.series | length' "$T/out.json")" "$wall" "$user" "$sys" - "$l"
 sed -n 's/.* in \([0-9.]*\) s, checked them in \([0-9.]*\) s$/        of which loading \1 s, checking \2 s/p' "$T/err"
-echo "        change points confirmed: $(jq '[.series[].change_points[]] | length' "$T/out.json") (400 expected)"
+a=$((N / 3)) b=$((2 * N / 3))
+echo "        change points confirmed: $(jq '[.series[].change_points[]] | length' "$T/out.json"), at the 400 steps (+-1 night): $(jq --argjson a "$a" --argjson b "$b" '[.series[].change_points[].first_bad.index | select((. - $a | fabs) <= 1 or (. - $b | fabs) <= 1)] | length' "$T/out.json")"
