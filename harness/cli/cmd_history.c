@@ -441,7 +441,7 @@ static const struct {
 } subcommands[] = {
 	{ "init", history_init, "create the database if missing; check that it opens" },
 	{ "import", history_import, "record results files in the history database" },
-	{ "list", history_list, "the stored runs" },
+	{ "list", history_list, "the stored runs and the triage decisions in force" },
 	{ "delete", history_delete, "take wrongly imported runs out" },
 	{ "check", cmd_history_check, "change points, confirmed; exit 1 when the gate fails" },
 	{ "plot", cmd_history_plot, "a trend chart per series (gnuplot)" },
