@@ -75,6 +75,7 @@ struct night_spec {
 	const char *metric;	/* NULL: roi_usec */
 	size_t ncases, nreps, nmetrics;
 	double base;		/* value of rep r: base + r */
+	double failed_value;	/* 0: the failed repetition has no value */
 };
 
 /* Write a results file for one night and return its path (static buffer). */
@@ -119,8 +120,14 @@ static const char *write_night(const struct night_spec *ns, const char *name)
 				metric_set_put(&run->metrics, mname, (double)k);
 			}
 		}
-		/* A failed repetition: stored, never in a series. */
-		case_add_run(c)->status = RUN_FAILED;
+		/* A failed repetition: stored, never in a series (also with a
+		 * value it got before it failed). */
+		if (ns->failed_value)
+			metric_set_put(&case_add_run(c)->metrics, "roi_usec",
+				       ns->failed_value);
+		else
+			case_add_run(c);
+		c->runs[c->nruns - 1].status = RUN_FAILED;
 	}
 	snprintf(path, sizeof(path), "%s/%s.json", dir, name);
 	assert_int_equal(store_write(&r, path, err, sizeof(err)), 0);
@@ -170,6 +177,7 @@ static void test_import_and_load(void **state)
 	assert_int_equal(history_import_file(db, write_night(&ns, "n2"), "v2", &id),
 			 HISTORY_IMPORTED);
 	ns = night("2026-01-01T02:00:00Z", 100);
+	ns.failed_value = 99999;
 	assert_int_equal(history_import_file(db, write_night(&ns, "n1"), NULL, &id),
 			 HISTORY_IMPORTED);
 	assert_int_equal(history_db_load_series(db, NULL, &s, &n), 0);
