@@ -53,7 +53,7 @@ static const char usage[] =
 	"of the same names (roi_usec for usec) and hugetlb_kb. --placement adds\n"
 	"'thread T cpu C node N pages P remote R' lines and the metrics\n"
 	"remote_share (mean over threads), remote_share_min, remote_share_max,\n"
-	"remote_share.tT and node.tT (the node of thread T's CPU).\n"
+	"remote_share.tT, cpu.tT and node.tT (thread T's CPU and its node).\n"
 	"Exit 0 ok, 1 failure, 2 usage.\n";
 
 struct opts {
@@ -73,7 +73,8 @@ struct worker {
 	char *base;
 	uint64_t first, end, step;	/* strides first, first + step, ... < end */
 	int cpu;		/* pinned to */
-	int ran_on;		/* sched_getcpu() after touching */
+	int ran_on;		/* getcpu() after touching: the CPU */
+	int node;		/* and its node, the kernel's (numa_node_id) */
 	const struct opts *o;
 	pthread_barrier_t *go;
 };
@@ -218,6 +219,7 @@ static void *worker_main(void *arg)
 	struct worker *w = arg;
 	const struct opts *o = w->o;
 	uint64_t s, off;
+	unsigned int cpu, node;
 	volatile char *p;
 
 	pthread_barrier_wait(w->go);
@@ -227,7 +229,12 @@ static void *worker_main(void *arg)
 		     off += WL_BASE_PAGE)
 			p[off] = marker(s);
 	}
-	w->ran_on = sched_getcpu();
+	if (getcpu(&cpu, &node)) {
+		w->ran_on = w->node = -1;
+	} else {
+		w->ran_on = (int)cpu;
+		w->node = (int)node;
+	}
 	return NULL;
 }
 
@@ -291,14 +298,19 @@ static unsigned long sample_pages(const struct worker *w, const struct opts *o,
 	return n;
 }
 
-/* Share of thread w's touched pages on another node than its CPU's. */
+/*
+ * Share of thread w's touched pages on another node than its CPU's: the
+ * node the kernel allocates from there (getcpu(2)). Not libnuma's
+ * numa_node_of_cpu(): under numa=fake every CPU is in every fake node's
+ * sysfs cpumap, so it names node 0 for all.
+ */
 static double remote_share(const struct worker *w, const struct opts *o,
 			   uint64_t t, void **pages, int *status)
 {
 	uint64_t total = touched_pages(w, o);
 	uint64_t k = total / PLACEMENT_SAMPLE + 1, remote = 0, seen = 0;
 	unsigned long i, n = sample_pages(w, o, k, pages);
-	int node = numa_node_of_cpu(w->cpu);
+	int node = w->node;
 	char name[48];
 	double share;
 
@@ -316,6 +328,8 @@ static double remote_share(const struct worker *w, const struct opts *o,
 	wl_metric(name, share);
 	snprintf(name, sizeof(name), "node.t%llu", (unsigned long long)t);
 	wl_metric(name, node);
+	snprintf(name, sizeof(name), "cpu.t%llu", (unsigned long long)t);
+	wl_metric(name, w->cpu);
 	return share;
 }
 

@@ -10,11 +10,14 @@
 #
 #   --nodes N       NUMA nodes (default 2): numa=fake=N on the kernel
 #                   command line (CONFIG_NUMA_EMU); memory is split evenly
-#                   and the CPUs are dealt to the nodes in turn (CPU i on
-#                   node i mod N). The nodes are real to the kernel - a
-#                   page lands on one of them - but a remote access costs
-#                   no more than a local one: placement is measurable
-#                   here, timing is not (the claims say so)
+#                   and the vCPUs among N sockets (qemu -smp sockets=N):
+#                   Linux puts a CPU on the node of its last-level cache
+#                   on AMD-like vCPUs (TCG's max is one), in turn (CPU i
+#                   on node i mod N) on Intel ones. The nodes are real to
+#                   the kernel - a page lands on one of them - but a
+#                   remote access costs no more than a local one:
+#                   placement is measurable here, timing is not (the
+#                   claims say so)
 #   --cpus N        vCPUs (default 2)
 #   --mem SIZE      guest memory, qemu's -m (default 4G; 6G or more for
 #                   1 GiB pages)
@@ -82,6 +85,15 @@ case $mem in *[!0-9GgMm]*|''|[GgMm]*) die "--mem takes a size such as 4G or 4096
 case $accel in auto|kvm|tcg) ;; *) die "--accel must be auto, kvm or tcg" ;; esac
 [ "$nodes" -le "$cpus" ] ||
 	log "warning: $nodes nodes but $cpus CPUs: nodes $cpus and up have memory but no CPU"
+# One socket per node, so that each has its own last-level cache: with a
+# single one, Linux puts every AMD-like vCPU on node 0 (srat_detect_node
+# falls back to the LLC id when no SRAT names a node).
+smp=$cpus
+if [ "$nodes" -gt 1 ] && [ $((cpus % nodes)) = 0 ]; then
+	smp="$cpus,sockets=$nodes"
+elif [ "$nodes" -gt 1 ]; then
+	log "warning: $cpus CPUs do not split into $nodes sockets: on AMD-like vCPUs all will sit on node 0"
+fi
 suite=$(cd "$(dirname "$suite")" && pwd)/$(basename "$suite")
 name=$(release_slug "$(basename "$suite" .conf)")
 
@@ -181,7 +193,7 @@ fi
 log "booting $rel: $cpus CPUs, $mem, $nodes NUMA nodes ($kparams), accel $accel"
 step "$S/boot.sh" --kernel "$kdir/bzImage" --initrd "$outdir/initramfs.gz" \
 	--log "$outdir/console.log" --label "$rel" --accel "$accel" \
-	--mem "$mem" --smp "$cpus" --timeout "$timeout" --append "$kparams" \
+	--mem "$mem" --smp "$smp" --timeout "$timeout" --append "$kparams" \
 	> "$outdir/.accel" || die "the guest failed; console: $outdir/console.log"
 line=$(head -n 1 "$outdir/.accel")
 rm -f "$outdir/.accel"

@@ -51,7 +51,7 @@ rc=0
 timeout 120 "${guest[@]}" --kernel "$t_tmp/k.img:$t_tmp/config" --nodes 2 --cpus 3 --mem 6G \
 	--gib-pages 1 > "$t_tmp/out" 2> "$t_tmp/err" || rc=$?
 [ "$rc" = 0 ] || fail "guest.sh: exit $rc ($(tail -n 3 "$t_tmp/err"))"
-[ "$(arg_after -smp)" = 3 ] || fail "qemu -smp $(arg_after -smp), want 3"
+[ "$(arg_after -smp)" = 3 ] || fail "qemu -smp $(arg_after -smp), want 3 (3 CPUs do not split into 2 sockets)"
 [ "$(arg_after -m)" = 6G ] || fail "qemu -m $(arg_after -m), want 6G"
 append=$(arg_after -append)
 case $append in *numa=fake=2*) ;; *) fail "no numa=fake=2 in -append: $append" ;; esac
@@ -68,6 +68,11 @@ else
 	fail "no results.json in $out"
 fi
 [ "$T_FAILS" -eq 0 ] && ok "topology reaches qemu, results come back stamped, the table is printed"
+
+# CPUs that split into the nodes: one socket per node (each its own LLC).
+"${guest[@]}" --kernel "$t_tmp/k.img:$t_tmp/config" --nodes 2 --cpus 4 > /dev/null 2>&1 ||
+	fail "--nodes 2 --cpus 4 failed"
+[ "$(arg_after -smp)" = 4,sockets=2 ] || fail "--nodes 2 --cpus 4: qemu -smp $(arg_after -smp), want 4,sockets=2"
 
 # One node: no numa=fake at all.
 rc=0
