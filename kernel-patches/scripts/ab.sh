@@ -138,46 +138,10 @@ suite=$(cd "$(dirname "$suite")" && pwd)/$(basename "$suite")
 need_cmd jq make gcc git setsid
 [ -n "${THPBENCH_QEMU:-}" ] || need_cmd qemu-system-x86_64
 
-# The results directory: new and unique, even for two runs in one second.
-if [ -n "$outdir" ]; then
-	[ ! -e "$outdir" ] || die "--out '$outdir' exists; give a new directory"
-	mkdir -p "$outdir"
-else
-	outdir=$(unique_dir "${THPBENCH_RESULTS_DIR:-$REPO_DIR/results}/ab-$name-$(date +%Y%m%d-%H%M%S)")
-fi
-outdir=$(cd "$outdir" && pwd)
-
-# On every way out: end the step in progress and all it started; a run
-# that stops before any boot (a failure or an interrupt) leaves no results
-# directory (it would hold nothing to look at).
-child=''
-finish()
-{
-	local rc=${1:-$?}
-	trap - ERR
-	if [ -n "$child" ]; then
-		end_group "$child"
-		wait "$child" 2>/dev/null || true
-		child=''
-	fi
-	if [ "$rc" -ge 2 ] && ! ls "$outdir"/console-*.log > /dev/null 2>&1; then
-		rm -rf "$outdir"
-	fi
-}
-on_signal()
-{
-	trap - "$1"
-	log "interrupted (SIG$1)"
-	finish 130
-	trap - EXIT
-	kill -s "$1" $$
-	exit 130
-}
-trap finish EXIT
-for sig in INT TERM HUP; do
-	# shellcheck disable=SC2064
-	trap "on_signal $sig" "$sig"
-done
+# The results directory, and what every way out does (common.sh): a run
+# that stops before any boot leaves none.
+flow_outdir "$outdir" "ab-$name"
+flow_traps 'console-*.log'
 log "results directory: $outdir"
 
 # How long each step took: said at the end, kept in ab.json (timings_s).

@@ -432,3 +432,56 @@ boot_unit_remove()
 	rm -f "${THPBENCH_SYSTEMD_DIR:-/etc/systemd/system}/$1"
 	systemctl daemon-reload > /dev/null 2>&1 || true
 }
+
+# The results directory of a flow: OUT (--out, which must not exist yet)
+# or a new $THPBENCH_RESULTS_DIR/NAME-DATE[-N] (default results/), unique
+# even for two runs in one second. Sets outdir, absolute.
+flow_outdir()
+{
+	local out=$1 name=$2
+	if [ -n "$out" ]; then
+		[ ! -e "$out" ] || die "--out '$out' exists; give a new directory"
+		mkdir -p "$out"
+	else
+		out=$(unique_dir "${THPBENCH_RESULTS_DIR:-$REPO_DIR/results}/$name-$(date +%Y%m%d-%H%M%S)")
+	fi
+	outdir=$(cd "$out" && pwd)
+}
+
+# On every way out of a flow: end the step in progress and all it started
+# (step); a run that stops (a failure or an interrupt) before $outdir
+# holds anything matching KEEP (its consoles: something to look at)
+# leaves no results directory. A signal ends the flow with that signal,
+# so its caller sees an interrupted run. flow_traps KEEP arms them.
+flow_finish()
+{
+	local rc=${1:-$?}
+	trap - ERR
+	if [ -n "$child" ]; then
+		end_group "$child"
+		wait "$child" 2>/dev/null || true
+		child=''
+	fi
+	if [ "$rc" -ge 2 ] && ! compgen -G "$outdir/$FLOW_KEEP" > /dev/null; then
+		rm -rf "$outdir"
+	fi
+}
+flow_on_signal()
+{
+	trap - "$1"
+	log "interrupted (SIG$1)"
+	flow_finish 130
+	trap - EXIT
+	kill -s "$1" $$
+	exit 130
+}
+flow_traps()
+{
+	local sig
+	FLOW_KEEP=$1
+	trap flow_finish EXIT
+	for sig in INT TERM HUP; do
+		# shellcheck disable=SC2064
+		trap "flow_on_signal $sig" "$sig"
+	done
+}

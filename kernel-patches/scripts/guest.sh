@@ -101,43 +101,10 @@ name=$(release_slug "$(basename "$suite" .conf)")
 need_cmd jq make gcc setsid
 [ -n "${THPBENCH_QEMU:-}" ] || need_cmd qemu-system-x86_64
 
-if [ -n "$outdir" ]; then
-	[ ! -e "$outdir" ] || die "--out '$outdir' exists; give a new directory"
-	mkdir -p "$outdir"
-else
-	outdir=$(unique_dir "${THPBENCH_RESULTS_DIR:-$REPO_DIR/results}/guest-$name-$(date +%Y%m%d-%H%M%S)")
-fi
-outdir=$(cd "$outdir" && pwd)
-
-# Every way out ends the step in progress and all it started (common.sh
-# step), and a run that stopped before booting leaves no results directory.
-finish()
-{
-	local rc=${1:-$?}
-	trap - ERR
-	if [ -n "$child" ]; then
-		end_group "$child"
-		wait "$child" 2>/dev/null || true
-		child=''
-	fi
-	if [ "$rc" -ge 2 ] && [ ! -f "$outdir/console.log" ]; then
-		rm -rf "$outdir"
-	fi
-}
-on_signal()
-{
-	trap - "$1"
-	log "interrupted (SIG$1)"
-	finish 130
-	trap - EXIT
-	kill -s "$1" $$
-	exit 130
-}
-trap finish EXIT
-for sig in INT TERM HUP; do
-	# shellcheck disable=SC2064
-	trap "on_signal $sig" "$sig"
-done
+# The results directory, and what every way out does (common.sh): a run
+# that stops before booting leaves none.
+flow_outdir "$outdir" "guest-$name"
+flow_traps console.log
 log "results directory: $outdir"
 
 # 1. The kernel (NUMA_EMU is in thpbench.config) and static binaries.

@@ -37,6 +37,7 @@ cat > "$t_tmp/bin/fake-qemu" <<'FAKE'
 [ "${1:-}" = --version ] && { echo "QEMU emulator version 0.0 (fake)"; exit 0; }
 printf '%s\n' "$@" > "$FAKE_ARGS"
 printf 'Linux version 6.1.0-tb-base\r\n'
+[ -z "${FAKE_HANG:-}" ] || while :; do sleep 0.2; done
 "$FAKE_INIT" --emit "$FAKE_ANSWER" 0 | sed 's/$/\r/'
 FAKE
 chmod +x "$t_tmp/bin/fake-qemu"
@@ -79,6 +80,20 @@ rc=0
 "${guest[@]}" --kernel "$t_tmp/k.img:$t_tmp/config-noemu" --nodes 1 > /dev/null 2>&1 || rc=$?
 [ "$rc" = 0 ] || fail "--nodes 1 on a kernel without NUMA_EMU: exit $rc, want 0"
 grep -q 'numa=fake' "$t_tmp/qemu-args" && fail "--nodes 1 still passed numa=fake"
+
+# Ctrl-C during the boot: stopped at once, exit 130, nothing left running
+# (the console is kept: the directory stays).
+set -m
+FAKE_HANG=1 env --default-signal=INT "${guest[@]}" --kernel "$t_tmp/k.img:$t_tmp/config" \
+	--out "$t_tmp/int" > "$t_tmp/int.out" 2>&1 &
+gpid=$!
+set +m
+for _ in $(seq 1 100); do
+	grep -q 'Linux version' "$t_tmp/int/console.log" 2>/dev/null && break
+	sleep 0.1
+done
+interrupt_job "$gpid" "guest.sh during a boot"
+[ "$int_rc" = 130 ] || fail "guest.sh after SIGINT: exit $int_rc, want 130 ($(tail -n 2 "$t_tmp/int.out"))"
 
 # Refusals: exit 2, no results directory.
 n0=$(ndirs)

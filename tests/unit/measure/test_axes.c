@@ -171,22 +171,30 @@ static void test_plan_expands(void **state)
 	axes_free(&cli);
 }
 
+/* The plan of suite text, as root (can_write) or not, without run options. */
+static void plan_of(const char *text, bool can_write, struct suite *s,
+		    struct plan *p, struct tb_results *r)
+{
+	struct plan_opts o = { .reps = -1, .warmup = -1, .timeout_s = -1,
+			       .current_thp = "madvise", .can_write = can_write,
+			       .mthp_sizes = sizes, .nmthp_sizes = ARRAY_SIZE(sizes) };
+	char err[256];
+
+	memset(r, 0, sizeof(*r));
+	assert_int_equal(parse(text, s, err, sizeof(err)), 0);
+	plan_build(s, &o, p, r);
+}
+
 /* A choice's own mode decides what is expected; not root skips states. */
 static void test_plan_modes_and_not_root(void **state)
 {
-	struct plan_opts o = { .reps = -1, .warmup = -1, .timeout_s = -1,
-			       .current_thp = "madvise", .can_write = false,
-			       .mthp_sizes = sizes, .nmthp_sizes = ARRAY_SIZE(sizes) };
-	struct tb_results r = { 0 };
+	struct tb_results r;
 	struct plan p;
 	struct suite s;
-	char err[256];
 
 	(void)state;
-	assert_int_equal(parse("[suite]\nthp = current\nmemory_state = fresh,compacted\n"
-			       "[case a]\nworkload = /bin/true\nmthp = 64K=always\n",
-			       &s, err, sizeof(err)), 0);
-	plan_build(&s, &o, &p, &r);
+	plan_of("[suite]\nthp = current\nmemory_state = fresh,compacted\n"
+		"[case a]\nworkload = /bin/true\nmthp = 64K=always\n", false, &s, &p, &r);
 	assert_int_equal(p.n, 2);
 	assert_string_equal(r.cases[0].id, "a/mthp=64K=always/mem=fresh/thp=madvise");
 	assert_true(r.cases[0].expect_huge);
@@ -200,18 +208,12 @@ static void test_plan_modes_and_not_root(void **state)
 /* Without any axis nothing changes: ids and knobs as before. */
 static void test_plan_without_axes(void **state)
 {
-	struct plan_opts o = { .reps = -1, .warmup = -1, .timeout_s = -1,
-			       .current_thp = "madvise", .can_write = true,
-			       .mthp_sizes = sizes, .nmthp_sizes = ARRAY_SIZE(sizes) };
-	struct tb_results r = { 0 };
+	struct tb_results r;
 	struct plan p;
 	struct suite s;
-	char err[256];
 
 	(void)state;
-	assert_int_equal(parse("[suite]\nthp = never\n[case a]\nworkload = /bin/true\n",
-			       &s, err, sizeof(err)), 0);
-	plan_build(&s, &o, &p, &r);
+	plan_of("[suite]\nthp = never\n[case a]\nworkload = /bin/true\n", true, &s, &p, &r);
 	assert_int_equal(p.n, 1);
 	assert_string_equal(r.cases[0].id, "a/thp=never");
 	assert_null(r.cases[0].dims);

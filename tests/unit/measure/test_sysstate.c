@@ -24,23 +24,14 @@
 #include "measure/memstate.h"
 #include "measure/mthp_stats.h"
 #include "measure/sysstate.h"
+#include "../fake_tree.h"
 #include "util/util.h"
 
 static char g_dir[64];
 
 static void put(const char *rel, const char *text)
 {
-	char path[PATH_MAX], dir[PATH_MAX];
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/%s", g_dir, rel);
-	snprintf(dir, sizeof(dir), "%s", path);
-	*strrchr(dir, '/') = '\0';
-	assert_int_equal(mkdir_p(dir, 0755), 0);
-	f = fopen(path, "w");
-	assert_non_null(f);
-	fputs(text, f);
-	fclose(f);
+	assert_int_equal(fake_put(g_dir, rel, text), 0);
 }
 
 static const char *at(const char *rel)

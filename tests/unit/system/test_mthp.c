@@ -16,23 +16,18 @@
 #include <unistd.h>
 
 #include "system/mthp.h"
+#include "../fake_tree.h"
 #include "util/util.h"
 
 static char g_root[64];
 
+/* A knob file: its text and a newline, as sysfs shows it. */
 static void put(const char *rel, const char *text)
 {
-	char path[PATH_MAX], dir[PATH_MAX];
-	FILE *f;
+	char line[256];
 
-	snprintf(path, sizeof(path), "%s/%s", g_root, rel);
-	snprintf(dir, sizeof(dir), "%s", path);
-	*strrchr(dir, '/') = '\0';
-	assert_int_equal(mkdir_p(dir, 0755), 0);
-	f = fopen(path, "w");
-	assert_non_null(f);
-	fprintf(f, "%s\n", text);
-	fclose(f);
+	snprintf(line, sizeof(line), "%s\n", text);
+	assert_int_equal(fake_put(g_root, rel, line), 0);
 }
 
 /* 6.18's shapes: 8kB for shmem only, 1 GiB-free, 2048kB inheriting. */

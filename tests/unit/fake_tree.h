@@ -1,0 +1,33 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * A fake tree of files for the unit tests: a temp directory standing in
+ * for /sys/kernel/mm or /proc, never the real ones.
+ */
+#ifndef THPBENCH_TEST_FAKE_TREE_H
+#define THPBENCH_TEST_FAKE_TREE_H
+
+#include <limits.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "util/util.h"
+
+/* root/rel holds text (directories made as needed); 0 or -1. */
+static inline int fake_put(const char *root, const char *rel, const char *text)
+{
+	char path[PATH_MAX], dir[PATH_MAX];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", root, rel);
+	snprintf(dir, sizeof(dir), "%s", path);
+	*strrchr(dir, '/') = '\0';
+	if (mkdir_p(dir, 0755))
+		return -1;
+	f = fopen(path, "w");
+	if (!f)
+		return -1;
+	fputs(text, f);
+	return fclose(f);
+}
+
+#endif
