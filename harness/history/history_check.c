@@ -288,7 +288,7 @@ char *history_cp_text(const struct history_result *r,
 	const struct history_night *bad = &s->nights[cp->night];
 	const struct history_night *good = &s->nights[cp->good];
 	const struct history_confirm *c = &cp->c;
-	char rel[32], lo[32], hi[32], mde[32], extra[400] = "", drop[80] = "";
+	char rel[32], lo[32], hi[32], mde[128], extra[400] = "", drop[80] = "";
 	char nights[200], when[80];
 	char *out;
 	size_t len;
@@ -296,7 +296,12 @@ char *history_cp_text(const struct history_result *r,
 	pct(rel, sizeof(rel), c->ch.rel);
 	pct(lo, sizeof(lo), c->ch.lo);
 	pct(hi, sizeof(hi), c->ch.hi);
-	if (isfinite(c->mde))
+	if (isfinite(c->mde) && isfinite(c->ch.rel) && fabs(c->ch.rel) < c->mde)
+		/* Never "+120.5%" beside "smallest detectable 130.2%" unexplained. */
+		snprintf(mde, sizeof(mde),
+			 "%.1f%% (this change is smaller: significant all the same, its size uncertain)",
+			 c->mde * 100);
+	else if (isfinite(c->mde))
 		snprintf(mde, sizeof(mde), "%.1f%%", c->mde * 100);
 	else
 		snprintf(mde, sizeof(mde), "n/a");

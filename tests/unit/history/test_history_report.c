@@ -215,9 +215,16 @@ static void test_small_change_explained(void **state)
 	s = page(fx);
 	assert_null(strstr(s, "is smaller than that"));
 	free(s);
+	s = history_cp_text(&fx->r[1], cp);
+	assert_null(strstr(s, "this change is smaller"));
+	free(s);
 	cp->c.mde = fabs(cp->c.ch.rel) * 1.1;
 	s = page(fx);
 	assert_non_null(strstr(s, "is smaller than that: it was significant all the same"));
+	free(s);
+	/* The text of check, JUnit, TAP and LAVA says it too. */
+	s = history_cp_text(&fx->r[1], cp);
+	assert_non_null(strstr(s, "(this change is smaller: significant all the same, its size uncertain)"));
 	free(s);
 	cp->c.mde = mde;
 }
