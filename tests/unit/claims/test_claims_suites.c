@@ -12,6 +12,8 @@
  *  - the same recorded data with the platform of a PVM guest, collected
  *    from a fake tree whose kernel log has the PVM guest's line: the
  *    timing row is withheld and says why, the count keeps its verdict.
+ *  - 004-faults cites the RFC for its counts in every suite that claims
+ *    them, and claims their ratio (the counts are not in seeds/).
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -19,6 +21,9 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <ctype.h>
+#include <math.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -56,6 +61,7 @@ static void test_claims_name_planned_cases(void **state)
 {
 	static const char *const suites[] = {
 		"configs/quick.conf", "configs/seeds.conf", "configs/seeds-full.conf",
+		"configs/numa.conf",
 	};
 	static const char *const modes[] = { "always", "madvise", "never" };
 	static const char *const keys[] = { "base", "new" };
@@ -240,12 +246,77 @@ static void test_recorded_quick_on_pvm(void **state)
 	assert_int_equal(system(cmd), 0);
 }
 
+/* "61,644" as 61644; -1 when s does not start with digits. */
+static double count_with_commas(const char *s, const char **end)
+{
+	double v = 0;
+	bool any = false;
+
+	for (; isdigit((unsigned char)*s) || (*s == ',' && any); s++)
+		if (*s != ',') {
+			v = v * 10 + (*s - '0');
+			any = true;
+		}
+	*end = s;
+	return any ? v : -1;
+}
+
+/*
+ * 004's fault counts (31.25M vs 61.6k) are the RFC's, not the reply's in
+ * seeds/: every suite that claims them says so in its source line, names
+ * the RFC's counts as "THP always vs never faults", and claims their
+ * ratio.
+ */
+static void test_004_faults_cite_the_rfc(void **state)
+{
+	static const char *const suites[] = {
+		"configs/seeds.conf", "configs/seeds-full.conf", "configs/numa.conf",
+	};
+	size_t i, j;
+
+	(void)state;
+	for (i = 0; i < ARRAY_SIZE(suites); i++) {
+		const char *src = NULL, *p, *end;
+		double with_thp, without, claimed;
+		struct suite s;
+
+		load_suite(suites[i], &s);
+		for (j = 0; j < s.nclaims; j++)
+			if (!strcmp(s.claims[j].id, "004-faults"))
+				src = claim_field(&s.claims[j], "source");
+		if (!src)
+			fail_msg("%s has no claim 004-faults", suites[i]);
+		if (!strstr(src, "[RFC PATCH 0/3] Change how we determine when "
+			    "to hand out THPs") || !strstr(src, "2013-12-12"))
+			fail_msg("%s: 004-faults does not cite the RFC: '%s'",
+				 suites[i], src);
+		p = strrchr(src, ':');
+		assert_non_null(p);
+		with_thp = count_with_commas(p + 2, &end);
+		assert_true(!strncmp(end, " vs ", 4));
+		without = count_with_commas(end + 4, &end);
+		assert_string_equal(end, " faults");
+		assert_true(with_thp == 61644 && without == 31250840);
+		for (j = 0; j < s.nclaims; j++)
+			if (!strcmp(s.claims[j].id, "004-faults")) {
+				claimed = atof(claim_field(&s.claims[j],
+							   "claimed_value"));
+				if (fabs(claimed - without / with_thp) > 0.5)
+					fail_msg("%s: 004-faults claims %g, the RFC's "
+						 "counts give %.1f", suites[i],
+						 claimed, without / with_thp);
+			}
+		suite_free(&s);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_claims_name_planned_cases),
 		cmocka_unit_test(test_recorded_quick_holds_still),
 		cmocka_unit_test(test_recorded_quick_on_pvm),
+		cmocka_unit_test(test_004_faults_cite_the_rfc),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
