@@ -5,8 +5,9 @@
  * directory), and the files plot_results()/plot_compare() write for
  * in-memory results: exact run values, no error-bar plot where no CI
  * exists, no chart for counters that never moved, the install line when
- * gnuplot is missing. Where a real gnuplot is installed, the scripts for
- * the edge cases must run without a word on stderr.
+ * gnuplot is missing; a case dimension (the mTHP size) in the bars' names
+ * and as the sides of --by mthp charts. Where a real gnuplot is installed,
+ * the scripts for the edge cases must run without a word on stderr.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -720,6 +721,90 @@ static void test_compare_emulated(void **state)
 	results_free(&rb);
 }
 
+/* A case "alloc" run per mTHP size and THP mode, its dimension recorded. */
+static struct tb_case *add_size_case(struct tb_results *r, const char *size,
+				     const char *thp)
+{
+	struct tb_case *c = add_named_case(r, "alloc", thp);
+	char id[64];
+
+	free(c->id);
+	snprintf(id, sizeof(id), "alloc/mthp=%s/thp=%s", size, thp);
+	c->id = xstrdup(id);
+	c->dims = json_pack("{ss}", "mthp", size);
+	return c;
+}
+
+/*
+ * The mTHP size as a case dimension in charts: one chart for the case's
+ * sizes and modes, a bar per size and mode named by both; --by mthp gives
+ * one A/B chart per THP mode, 16K against 64K, its sides named by size.
+ */
+static void test_size_dimension(void **state)
+{
+	static const char *const sizes[] = { "16K", "64K" };
+	static const char *const modes[] = { "always", "never" };
+	struct tb_results r = { 0 };
+	struct plot_set ps = { 0 };
+	struct comparison c;
+	struct cmp_opts o;
+	char err[512], dir[128], *s;
+	size_t i, m;
+	int k;
+
+	(void)state;
+	for (i = 0; i < ARRAY_SIZE(sizes); i++)
+		for (m = 0; m < ARRAY_SIZE(modes); m++) {
+			struct tb_case *cs = add_size_case(&r, sizes[i], modes[m]);
+
+			for (k = 0; k < 3; k++)
+				add_run(cs, RUN_OK, 1000 * (double)(2 * i + m + 1) + k,
+					0, 64 * (double)(i + 1));
+		}
+	snprintf(dir, sizeof(dir), "%s/sizes", tmpdir);
+	assert_int_equal(plot_results(&r, dir, &ps, err, sizeof(err)), 0);
+	assert_true(has_file(&ps, dir, "alloc.gp"));
+	assert_true(has_file(&ps, dir, "alloc-counters.gp"));
+	s = slurp(dir, "alloc.runs.dat");
+	/* Each bar's runs are its own case's: 16K always 1000.., 64K never 4000.. */
+	assert_non_null(strstr(s, "0 \"16K always\" 1 1000\n"));
+	assert_non_null(strstr(s, "1 \"16K never\" 1 2000\n"));
+	assert_non_null(strstr(s, "2 \"64K always\" 1 3000\n"));
+	assert_non_null(strstr(s, "3 \"64K never\" 3 4002\n"));
+	free(s);
+	s = slurp(dir, "alloc.gp");
+	if (!strstr(s, "set xtics (\"16K\\nalways\" 0, \"16K\\nnever\" 1, "
+		    "\"64K\\nalways\" 2, \"64K\\nnever\" 3)"))
+		fail_msg("no tics by size and mode in: %.400s", strstr(s, "set xtics") ? strstr(s, "set xtics") : s);
+	free(s);
+	gnuplot_clean(dir, "alloc.gp");
+	gnuplot_clean(dir, "alloc-counters.gp");
+	plot_set_free(&ps);
+
+	cmp_opts_init(&o);
+	o.by = CMP_BY_MTHP;
+	assert_int_equal(compare_build(&c, &r, &r, &o, err, sizeof(err)), 0);
+	assert_int_equal(c.npairs, 2);
+	snprintf(dir, sizeof(dir), "%s/by-size", tmpdir);
+	assert_int_equal(plot_compare(&c, dir, &ps, err, sizeof(err)), 0);
+	assert_int_equal(ps.nscripts, 4);
+	/* Within THP never: 16K (2000..) is the base, 64K (4000..) the new. */
+	s = slurp(dir, "ab-alloc-never-dist.dat");
+	assert_non_null(strstr(s, "\"base\" 3 2002 0\n"));
+	assert_non_null(strstr(s, "\"new\" 3 4002 0\n"));
+	free(s);
+	s = slurp(dir, "ab-alloc-never-dist.gp");
+	assert_non_null(strstr(s, "\"alloc thp=never: distributions\\n"
+			       "base: mthp=16K, n = 3 · new: mthp=64K, n = 3"));
+	assert_non_null(strstr(s, "set xtics (\"16K\" 0, \"64K\" 1)"));
+	free(s);
+	gnuplot_clean(dir, "ab-alloc-always-change.gp");
+	gnuplot_clean(dir, "ab-alloc-never-dist.gp");
+	compare_free(&c);
+	plot_set_free(&ps);
+	results_free(&r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -741,6 +826,7 @@ int main(void)
 		cmocka_unit_test(test_results_dir),
 		cmocka_unit_test(test_compare_base_zero),
 		cmocka_unit_test(test_compare_same_slug),
+		cmocka_unit_test(test_size_dimension),
 	};
 
 	return cmocka_run_group_tests(tests, make_tmp, rm_tmp);
