@@ -346,6 +346,11 @@ fi
 
 need_cmd make gcc flex bison bc perl
 blog=$work/build.log
+# kbuild prints a line per object it makes (the progress line, the log
+# and the tests count them) unless MAKEFLAGS holds an s, which a calling
+# make (`make -s ab-bench`, `make check`) passes down with its jobserver:
+# neither is this build's.
+unset MAKEFLAGS MFLAGS MAKELEVEL
 # ccache where it is installed (THPBENCH_CCACHE=no: never): a commit built
 # before, in any object directory, compiles from its cache.
 ccache=()

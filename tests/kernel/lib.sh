@@ -86,9 +86,15 @@ allnoconfig: ; @cat $(KCONFIG_ALLCONFIG) > $(O)/.config
 defconfig: ; @cat kernel/configs/tiny.config > $(O)/.config
 olddefconfig: ; @for s in $$FAKE_DROP; do sed -i "/^$$s=/d" $(O)/.config; done
 kernelrelease: ; @echo 6.1.0$(LV)
+# As kbuild: `make -s` (an s in MAKEFLAGS, also inherited) silences it.
+ifneq ($(findstring s,$(firstword -$(MAKEFLAGS))),)
+SAY = @true
+else
+SAY = @echo
+endif
 $(O)/%.o: %.c
 	@mkdir -p $(dir $@)
-	@echo "  CC      $*.o"
+	$(SAY) "  CC      $*.o"
 	@cp $< $@
 bzImage: $(OBJS)
 	@if [ -n "$$FAKE_BUILD_HANG" ]; then sleep $$FAKE_BUILD_HANG & sleep $$FAKE_BUILD_HANG & wait; fi

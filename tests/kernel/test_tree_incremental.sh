@@ -8,7 +8,8 @@
 #   same O= directory: B compiles only the changed file's object;
 # - back to A: cached, nothing built; the author's tree is never written
 #   to (no new file, no change, HEAD where it was);
-# - an O= directory holding someone else's build is refused (exit 2).
+# - an O= directory holding someone else's build is refused (exit 2);
+# - under a `make -s` (MAKEFLAGS=s) kbuild still says what it compiles.
 # The same with the real 6.1 tree: tests/kernel/tree-e2e.sh (make ab-tree).
 . "$(dirname "$0")/lib.sh"
 
@@ -24,6 +25,8 @@ sed -i 's/^int mremap;/int mremap = 2;/' "$repo/mm/mremap.c"
 git -C "$repo" commit -qam "mm: one line"
 head_before=$(git -C "$repo" rev-parse HEAD)
 export THPBENCH_BUILD_DIR=$t_tmp/build
+# As under `make -s ab-bench`: a calling make's s must not silence kbuild.
+export MAKEFLAGS=s
 bk() { "$KP/scripts/build-kernel.sh" --kernel-src "$repo" --jobs 1 "$@"; }
 compiled() { sed -n 's/^  CC *//p' "$1/build.log" | sort | paste -sd' ' -; }
 
