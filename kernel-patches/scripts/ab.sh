@@ -56,9 +56,9 @@ tree='' base='' new='' preA='' preB='' kexec=0 objdir='' tree_arg='' series_arg=
 
 usage() { header_usage; }
 
-# The command as typed, to reproduce the run (run.sh says it is "./run.sh ab").
-ab_command=${THPBENCH_AB_CALLER:-$0}
-for a in "$@"; do ab_command+=" $(printf '%q' "$a")"; done
+# The arguments as typed, and where each --out sat (see ab_command).
+ab_args=("$@")
+out_at=""
 
 while [ $# -gt 0 ]; do
 	case $1 in
@@ -79,7 +79,7 @@ while [ $# -gt 0 ]; do
 	--mem) mem=${2:?}; shift 2 ;;
 	--smp) smp=${2:?}; shift 2 ;;
 	--timeout) timeout=${2:?}; shift 2 ;;
-	--out) outdir=${2:?}; shift 2 ;;
+	--out) outdir=${2:?}; out_at+=" $((${#ab_args[@]} - $#)) "; shift 2 ;;
 	--jobs) jobs=${2:?}; shift 2 ;;
 	--obj) objdir=${2:?}; shift 2 ;;
 	O=?*) objdir=${1#O=}; shift ;;
@@ -88,6 +88,14 @@ while [ $# -gt 0 ]; do
 	*) [ -z "$series" ] || die "one series at a time ('$series' and '$1')"
 	   series=$1; shift ;;
 	esac
+done
+
+# The command as typed, to reproduce the run (run.sh says it is "./run.sh ab"),
+# less --out DIR: that names this run's directory, the next run needs another.
+ab_command=${THPBENCH_AB_CALLER:-$0}
+for i in "${!ab_args[@]}"; do
+	case $out_at in *" $i "*|*" $((i - 1)) "*) continue ;; esac
+	ab_command+=" $(printf "%q" "${ab_args[i]}")"
 done
 
 # What to compare: a series (directory or mbox), a git range, prebuilt images.

@@ -252,6 +252,9 @@ grep -q 'took: series [0-9]* s, kernel A (built) [0-9]* s, kernel B (built) [0-9
 [ -z "$(git -C "$repo" status --porcelain --ignored)" ] || fail "--tree: the author's tree changed"
 grep -q "^       [0-9a-f]* mm: one line$" "$t_tmp/tree-run/cover-letter.txt" ||
 	fail "--tree: the cover letter does not name the commit: $(sed -n 3,5p "$t_tmp/tree-run/cover-letter.txt")"
+want_cmd="$KP/scripts/ab.sh $(printf '%q ' --tree "$repo" --base base --new HEAD O="$t_tmp/tree-obj" --suite "$t_tmp/suite.conf" --accel tcg)"
+[ "$(jq -r .command "$t_tmp/tree-run/ab.json")" = "${want_cmd% }" ] ||
+	fail "--tree: the command to reproduce (less this run's --out): $(jq -r .command "$t_tmp/tree-run/ab.json")"
 [ "$(jq -r '.patches[0].given' "$t_tmp/tree-run/ab.json")" = "$(git -C "$repo" log -1 --format='%h %s')" ] ||
 	fail "--tree: ab.json patches: $(jq -c .patches "$t_tmp/tree-run/ab.json")"
 [ "$T_FAILS" -eq 0 ] && ok "--tree O=: B built incrementally in the author's O=, tree untouched"
