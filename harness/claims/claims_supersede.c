@@ -139,34 +139,61 @@ static size_t values_of(const struct tb_results *r, const char *id,
 	return tc ? case_metric_values(tc, metric, *v, tc->nruns) : 0;
 }
 
+static double fastest(const double *v, size_t n)
+{
+	double m = v[0];
+	size_t i;
+
+	for (i = 1; i < n; i++)
+		m = fmin(m, v[i]);
+	return m;
+}
+
 /*
- * The ratio form, decided by the interval: the lower end of the 95%
- * interval of mean(A)/mean(B) must reach N. (Since v5.0 an aligned 4 KiB
- * mremap moves whole page tables: far below a misaligned one, which must
- * move PTE by PTE; before, the two were alike.)
+ * The ratio form, decided by the fastest run of each case: min(A)/min(B)
+ * must reach N. (Since v5.0 an aligned 4 KiB mremap moves whole page
+ * tables: about 10x below a misaligned one, which must move PTE by PTE;
+ * before, the two were alike.) The check tells two regimes apart, 1x and
+ * 10x, on a machine that others share: a repetition that was preempted
+ * or waited on the hypervisor is slower, never faster, than the work it
+ * timed, so the fastest run is what the work costs. One such repetition
+ * of the 0.2 ms aligned move (2 ms) widened the mean ratio's interval to
+ * 11.19x [2.92, 42.86] and its lower end fell under 3 while the work was
+ * unchanged; the fastest runs said 11.2x. Simulated (test_claims_rules.c,
+ * 1000 runs a regime, 1 in 5 repetitions slowed 2-40x), the fastest runs
+ * confirm all 10x runs and 1 in 1000 of the 1x runs (all five of its
+ * misaligned repetitions slowed); the interval's lower end reached 3 in
+ * 558 of the 10x runs. The mean ratio with its interval is printed
+ * beside it.
  */
 static int check_ratio(const struct tb_results *r, const struct check *c,
 		       char *text, size_t len)
 {
 	struct claim_factor cf;
-	double *a, *b;
+	double *a, *b, f;
 	size_t na = values_of(r, c->case_a, c->metric, &a);
 	size_t nb = values_of(r, c->case_b, c->metric, &b);
 	int rc = -1;
 
-	if (na < 3 || nb < 3 || claim_factor(a, na, b, nb, false, &cf))
+	if (na < 3 || nb < 3 || claim_factor(a, na, b, nb, false, &cf) ||
+	    !(fastest(b, nb) > 0)) {
 		snprintf(text, len, "%s: %s %zu vs %s %zu ok runs, too few to "
 			 "check", c->metric, c->case_a, na, c->case_b, nb);
-	else if (cf.lo < c->value)
-		snprintf(text, len, "%s is only %.2fx [%.2f, %.2f] below %s on "
-			 "%s, not >= %gx", c->case_b, cf.f, cf.lo, cf.hi,
-			 c->case_a, c->metric, c->value);
-	else {
-		snprintf(text, len, "%s's %s is %.2fx [%.2f, %.2f] below %s's "
-			 "(>= %gx)", c->case_b, c->metric, cf.f, cf.lo, cf.hi,
-			 c->case_a, c->value);
-		rc = 0;
+		goto out;
 	}
+	f = fastest(a, na) / fastest(b, nb);
+	if (f < c->value) {
+		snprintf(text, len, "%s is only %.2fx below %s on %s, fastest "
+			 "run against fastest, not >= %gx (means: %.2fx [%.2f, "
+			 "%.2f])", c->case_b, f, c->case_a, c->metric, c->value,
+			 cf.f, cf.lo, cf.hi);
+		goto out;
+	}
+	snprintf(text, len, "%s's %s is %.2fx below %s's, fastest run against "
+		 "fastest (>= %gx; means: %.2fx [%.2f, %.2f])", c->case_b,
+		 c->metric, f, c->case_a, c->value, cf.f, cf.lo, cf.hi);
+	rc = 0;
+out:
 	free(a);
 	free(b);
 	return rc;

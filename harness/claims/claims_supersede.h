@@ -4,9 +4,12 @@
  * disappear, named in the claim with its version and commit
  * (`superseded_by = VERSION TEXT`) and shown at work here:
  *   superseded_check = METRIC: CASE_A >= Nx CASE_B
- *       the lower end of the 95% interval of mean(A)/mean(B) reaches N
- *       (for 000: aligned 4 KiB mremap far below a misaligned one, which
- *       is what moving whole page tables does)
+ *       the fastest ok run of A is at least N times B's fastest (for
+ *       000: aligned 4 KiB mremap far below a misaligned one, which is
+ *       what moving whole page tables does). A repetition slowed by
+ *       others on the machine is slower, never faster, than its work:
+ *       the fastest runs tell 1x from 10x where one such repetition
+ *       pulls the mean ratio's interval under N (claims_supersede.c)
  *   superseded_check = METRIC OP NUMBER
  *       a counter that holds in every ok run of base and new (OP one of
  *       == != < <= > >=); a counter that is trivially so (thp_split_pmd
