@@ -21,6 +21,7 @@
 #define DEFAULT_ROOT "/sys/kernel/mm"
 #define DEFAULT_STATE_DIR "/run/thpbench"
 #define LOCK_DIR "/run/thpbench"
+#define LOCK_PREFIX "lock-"
 
 /* ---- life cycle ---------------------------------------------------- */
 
@@ -46,11 +47,13 @@ void settings_init(struct settings_ctx *ctx, const char *root,
 	ctx->lock_fd = -1;
 }
 
+static void release_lock(struct settings_ctx *ctx);
+
 void settings_free(struct settings_ctx *ctx)
 {
 	if (ctx->active)
 		settings_end(ctx);
-	lock_release(ctx->lock_fd);
+	release_lock(ctx);
 	snapshot_free(&ctx->orig);
 	free(ctx->root);
 	free(ctx->state_dir);
@@ -107,7 +110,7 @@ int settings_lock_path(const char *root, char *buf, size_t len, char *err,
 		if (trust_dir(dir, true, err, errlen))
 			return -1;
 	}
-	snprintf(buf, len, "%s/lock-%llx-%llx", dir,
+	snprintf(buf, len, "%s/" LOCK_PREFIX "%llx-%llx", dir,
 		 (unsigned long long)st.st_dev, (unsigned long long)st.st_ino);
 	return 0;
 }
@@ -125,6 +128,20 @@ static void lock_busy_error(const struct settings_ctx *ctx, const char *path,
 	snprintf(err, errlen,
 		 "another thpbench (%s) is changing huge-page settings under %s (it holds %s)%s; wait for it to finish, or run with --wait[=SECONDS]",
 		 who, ctx->root, path, after);
+}
+
+/*
+ * Held: remember the path for lock_release, and remove the lock files
+ * beside it that runs killed while holding them left (lock.h).
+ */
+static void held_lock(struct settings_ctx *ctx, const char *path)
+{
+	char dir[PATH_MAX];
+
+	ctx->lock_path = xstrdup(path);
+	snprintf(dir, sizeof(dir), "%s", path);
+	*strrchr(dir, '/') = '\0';
+	lock_sweep(dir, LOCK_PREFIX);
 }
 
 /*
@@ -161,6 +178,7 @@ static int wait_for_lock(struct settings_ctx *ctx, const char *path,
 		nanosleep(&tick, NULL);
 		ctx->lock_fd = lock_take(path, &holder);
 		if (ctx->lock_fd >= 0) {
+			held_lock(ctx, path);
 			tb_warn("got the settings lock after %.1f s",
 				(now_usec() - t0) / 1e6);
 			return 0;
@@ -179,8 +197,10 @@ static int take_lock(struct settings_ctx *ctx, char *err, size_t errlen)
 	if (settings_lock_path(ctx->root, path, sizeof(path), err, errlen))
 		return -1;
 	ctx->lock_fd = lock_take(path, &holder);
-	if (ctx->lock_fd >= 0)
+	if (ctx->lock_fd >= 0) {
+		held_lock(ctx, path);
 		return 0;
+	}
 	if (errno == EWOULDBLOCK && ctx->wait_s != 0) {
 		r = wait_for_lock(ctx, path, holder, err, errlen);
 		if (r <= 0)
@@ -197,8 +217,10 @@ static int take_lock(struct settings_ctx *ctx, char *err, size_t errlen)
 
 static void release_lock(struct settings_ctx *ctx)
 {
-	lock_release(ctx->lock_fd);
+	lock_release(ctx->lock_fd, ctx->lock_path);
 	ctx->lock_fd = -1;
+	free(ctx->lock_path);
+	ctx->lock_path = NULL;
 }
 
 /*

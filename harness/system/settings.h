@@ -16,7 +16,12 @@
  *                      an error naming the holder's pid and command, or
  *                      with wait_s waits for it, saying who holds it, up
  *                      to wait_s seconds (< 0: for ever) or until
- *                      *cancel is set);
+ *                      *cancel is set); the lock file exists only
+ *                      while held: settings_end (and settings_free)
+ *                      unlink it, and taking a lock removes the files
+ *                      of runs killed while holding theirs (lock.h), so
+ *                      /run/thpbench does not collect one file per fake
+ *                      tree the tests ever used;
  *                      a journal left by a crashed run is restored first
  *                      (what will not go back is recorded, warned about,
  *                      and no longer stops the run: unrestored.h);
@@ -26,7 +31,8 @@
  *   settings_apply()   write a knob, read it back, fail when it did not
  *                      take (nr_hugepages: the kernel could give fewer).
  *   settings_end()     restore the knobs that differ from the snapshot,
- *                      verify, delete the journal, unlock.
+ *                      verify, delete the journal, unlock (and unlink
+ *                      the lock file).
  * An atexit hook runs settings_end, so tb_die() between begin and end
  * restores too.
  *
@@ -50,6 +56,7 @@ struct settings_ctx {
 	char *state_dir;
 	char *proc_root;	/* /proc, or $THPBENCH_PROC_ROOT (tests) */
 	int lock_fd;		/* -1 when not held */
+	char *lock_path;	/* its path while held, else NULL */
 	double wait_s;		/* for the lock: 0 not at all, < 0 for ever */
 	const volatile sig_atomic_t *cancel;	/* set: stop waiting */
 	bool active;		/* between begin and end */

@@ -48,4 +48,21 @@ check "no journal left" test ! -e "$TMPD/state/journal.json"
 $TB run --wait=soon -- true > "$TMPD/o5" 2>&1
 check "--wait=soon: exit 2 naming the option" \
 	sh -c "[ $? -eq 2 ] && grep -q -- '--wait: \"soon\" is not a number of seconds' '$TMPD/o5'"
+
+# The lock file lives while held: every fake tree a test used left one
+# in /run/thpbench for good. One a SIGKILLed run left, the next run removes.
+lock=/run/thpbench/$(printf 'lock-%x-%x' $(stat -c '%d %i' "$root"))
+check "no lock file left for this tree" test ! -e "$lock"
+$TB run -r 1 --warmup 0 -- sleep 4 > "$TMPD/o6" 2>&1 &
+first=$!
+i=0
+while [ ! -f "$TMPD/state/journal.json" ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+check "held, the lock file names the holder" grep -qx "$first" "$lock"
+kill -KILL "$first"
+wait "$first" 2>/dev/null
+first=
+check "a SIGKILLed holder leaves its lock file" test -e "$lock"
+$TB run -r 1 -- true > "$TMPD/o7" 2>&1
+check "the next run goes on (exit 0)" [ $? -eq 0 ]
+check "and leaves no lock file" test ! -e "$lock"
 finish

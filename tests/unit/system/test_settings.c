@@ -624,7 +624,7 @@ static void test_end_restores_in_order(void **state)
 					    lerr, sizeof(lerr)), 0);
 	fd = lock_take(lockpath, &holder);
 	assert_true(fd >= 0);
-	lock_release(fd);
+	lock_release(fd, lockpath);
 	settings_free(&ctx);
 }
 
@@ -1191,6 +1191,104 @@ static void test_lock_names_holder(void **state)
 	close(go[1]);
 }
 
+/* A child takes the lock of the fake tree at root and dies holding it
+ * (hold false: as a SIGKILLed run) or holds it until *release closes. */
+static pid_t child_holds_lock(const char *root, bool hold, int *release)
+{
+	char path[PATH_MAX], err[512], c;
+	int ready[2], go[2];
+	pid_t pid, holder;
+
+	assert_int_equal(mkdir(root, 0755), 0);
+	assert_int_equal(settings_lock_path(root, path, sizeof(path), err,
+					    sizeof(err)), 0);
+	assert_int_equal(pipe(ready), 0);
+	assert_int_equal(pipe(go), 0);
+	fflush(NULL);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (!pid) {
+		close(go[1]);
+		if (lock_take(path, &holder) < 0 || write(ready[1], "r", 1) != 1)
+			_exit(3);
+		if (hold && read(go[0], &c, 1) < 0)
+			_exit(4);
+		_exit(0);
+	}
+	close(ready[1]);
+	close(go[0]);
+	assert_int_equal(read(ready[0], &c, 1), 1);
+	close(ready[0]);
+	*release = go[1];
+	return pid;
+}
+
+/*
+ * The lock file lives while it is held: /run/thpbench held one empty
+ * lock-DEV-INO per fake tree the tests ever used (~720 here), for good.
+ * A run killed while holding its lock leaves its file; the next lock
+ * taken removes it, but never one that is held.
+ */
+static void test_lock_file_lives_while_held(void **state)
+{
+	char path[PATH_MAX], dead[PATH_MAX], held[PATH_MAX], err[512];
+	char dead_root[PATH_MAX], held_root[PATH_MAX];
+	struct settings_ctx ctx;
+	int release, status;
+	pid_t pid, holder;
+
+	(void)state;
+	assert_int_equal(settings_lock_path(g_root, path, sizeof(path), err,
+					    sizeof(err)), 0);
+	settings_init(&ctx, g_root, g_state);
+	if (settings_begin(&ctx, err, sizeof(err)))
+		fail_msg("begin: %s", err);
+	assert_true(exists(path));
+	assert_int_equal(lock_holder(path), getpid());
+	assert_int_equal(settings_end(&ctx), 0);
+	assert_false(exists(path));
+	settings_free(&ctx);
+	/* `thpbench restore` takes and drops it too */
+	settings_init(&ctx, g_root, g_state);
+	assert_int_equal(settings_restore_journal(&ctx, &status, err,
+						  sizeof(err)), 0);
+	settings_free(&ctx);
+	assert_false(exists(path));
+
+	snprintf(dead_root, sizeof(dead_root), "%s/dead-mm", g_base);
+	snprintf(held_root, sizeof(held_root), "%s/held-mm", g_base);
+	pid = child_holds_lock(dead_root, false, &release);
+	close(release);
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	assert_int_equal(settings_lock_path(dead_root, dead, sizeof(dead), err,
+					    sizeof(err)), 0);
+	assert_true(exists(dead));
+	pid = child_holds_lock(held_root, true, &release);
+	assert_int_equal(settings_lock_path(held_root, held, sizeof(held), err,
+					    sizeof(err)), 0);
+	settings_init(&ctx, g_root, g_state);
+	if (settings_begin(&ctx, err, sizeof(err)))
+		fail_msg("begin: %s", err);
+	assert_false(exists(dead));
+	assert_true(exists(held));
+	assert_int_equal(lock_holder(held), pid);
+	assert_int_equal(lock_take(held, &holder), -1);
+	assert_int_equal(holder, pid);
+	assert_int_equal(settings_end(&ctx), 0);
+	settings_free(&ctx);
+	close(release);
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	/* the holder died holding it: the next lock taken removes it */
+	settings_init(&ctx, g_root, g_state);
+	assert_int_equal(settings_restore_journal(&ctx, &status, err,
+						  sizeof(err)), 0);
+	settings_free(&ctx);
+	assert_false(exists(held));
+	assert_false(exists(path));
+}
+
 static volatile sig_atomic_t g_cancel;
 
 static void set_cancel(int sig)
@@ -1358,7 +1456,7 @@ static void run_signal_case(int sig)
 					    lerr, sizeof(lerr)), 0);
 	fd = lock_take(lockpath, &holder);
 	assert_true(fd >= 0);
-	lock_release(fd);
+	lock_release(fd, lockpath);
 }
 
 static void test_signal_restores(void **state)
@@ -1545,6 +1643,7 @@ int main(void)
 		T(test_sigkill_ends_workload),
 		T(test_lock_names_holder),
 		T(test_lock_wait),
+		T(test_lock_file_lives_while_held),
 		T(test_signal_restores),
 		T(test_signal_after_caller_handler),
 		T(test_ignored_signal_stays_ignored),
