@@ -12,7 +12,8 @@
 # reports it ("took: ..."), and the load average before and after (the
 # machine may be shared). Kernel builds use --jobs (default 2) under nice;
 # the boots run under whatever accelerator ab.sh picks. Each run's log is
-# kept as BENCH_DIR-LABEL.log, its cover letter as BENCH_DIR-LABEL.cover.
+# kept as BENCH_DIR-LABEL.log, its cover letter as BENCH_DIR-LABEL.cover and
+# the charts that letter names in BENCH_DIR-LABEL.plots/.
 #
 #   tests/kernel/bench.sh [SERIES]      default kernel-patches/000-mremap-thp-pmd-move
 #   BENCH_DIR=DIR (default build/ab-bench: removed first), BENCH_JOBS=N
@@ -47,9 +48,11 @@ run()
 	cp "$out" "$bdir-$label.log"
 	res=$tmp/$label
 	[ ! -f "$res/cover-letter.txt" ] || cp "$res/cover-letter.txt" "$bdir-$label.cover"
+	rm -rf "$bdir-$label.plots"
+	[ ! -d "$res/plots" ] || cp -r "$res/plots" "$bdir-$label.plots"
 	grep -q 'kernel B (built)' "$out" || return 0
 	grep -h '^  CC ' "$res/build-B.log" 2>/dev/null | sed 's/^  CC *//' | sort |
-		paste -sd' ' - | sed 's/^/    kernel B compiled: /' | cut -c1-200
+		paste -sd' ' - | awk '{ printf "    kernel B compiled %d objects: %s\n", NF, $0 }' | cut -c1-200
 }
 
 echo "kernel A/B timings for $name ($(nproc) CPUs, --jobs $jobs, $(date -u +%Y-%m-%dT%H:%MZ))"
