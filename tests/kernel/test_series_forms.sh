@@ -74,6 +74,7 @@ awk '/^Signed-off-by:/ && !s { print "- moved the split into its own helper"; s 
 sed -i 's/^\( [^ ].* | *[0-9]* \)/\1+/' "$p"
 grep -q '^- reworded the message' "$p" || fail "the test's v2 lacks its changelog"
 [ "$(key_of "$t_tmp/v2")" = "$(key_of "$d")" ] || fail "a changelog-only v2 changed the kernel key"
+[ "$T_FAILS" -eq 0 ] && ok "a changelog-only v2 is the same kernel B; a whitespace change is another"
 
 # A relative -o is relative to where series.sh runs, never to the tree:
 # the author's tree gets nothing written into it.
@@ -84,6 +85,7 @@ mkdir "$t_tmp/cwd"
 [ -s "$t_tmp/cwd/rel-out/patch-ids" ] || fail "--tree -o rel-out: nothing in ./rel-out"
 [ -e "$repo0/rel-out" ] && fail "--tree -o rel-out wrote into the author's tree ($repo0/rel-out)"
 [ -z "$(git -C "$repo0" status --porcelain)" ] || fail "the author's tree changed: $(git -C "$repo0" status --porcelain)"
+[ "$T_FAILS" -eq 0 ] && ok "--tree with a relative -o writes where series.sh runs, never into the tree"
 
 rc=0
 "$ser" -o "$t_tmp/003" "$KP/003-split-thp" > /dev/null 2> "$t_tmp/003.err" || rc=$?
