@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "stats/stats.h"
 #include "util/util.h"
 
 struct check {
@@ -139,16 +140,6 @@ static size_t values_of(const struct tb_results *r, const char *id,
 	return tc ? case_metric_values(tc, metric, *v, tc->nruns) : 0;
 }
 
-static double fastest(const double *v, size_t n)
-{
-	double m = v[0];
-	size_t i;
-
-	for (i = 1; i < n; i++)
-		m = fmin(m, v[i]);
-	return m;
-}
-
 /*
  * The ratio form, decided by the fastest run of each case: min(A)/min(B)
  * must reach N. (Since v5.0 an aligned 4 KiB mremap moves whole page
@@ -170,18 +161,20 @@ static int check_ratio(const struct tb_results *r, const struct check *c,
 		       char *text, size_t len)
 {
 	struct claim_factor cf;
+	struct summary sa, sb;
 	double *a, *b, f;
 	size_t na = values_of(r, c->case_a, c->metric, &a);
 	size_t nb = values_of(r, c->case_b, c->metric, &b);
 	int rc = -1;
 
 	if (na < 3 || nb < 3 || claim_factor(a, na, b, nb, false, &cf) ||
-	    !(fastest(b, nb) > 0)) {
+	    stats_summary(a, na, &sa) || stats_summary(b, nb, &sb) ||
+	    !(sb.min > 0)) {
 		snprintf(text, len, "%s: %s %zu vs %s %zu ok runs, too few to "
 			 "check", c->metric, c->case_a, na, c->case_b, nb);
 		goto out;
 	}
-	f = fastest(a, na) / fastest(b, nb);
+	f = sa.min / sb.min;
 	if (f < c->value) {
 		snprintf(text, len, "%s is only %.2fx below %s on %s, fastest "
 			 "run against fastest, not >= %gx (means: %.2fx [%.2f, "
