@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "results/store_json.h"
+#include "plot/plot_metrics.h"
 #include "stats/metric_info.h"
 #include "util/util.h"
 
@@ -147,23 +148,44 @@ static void wrap(FILE *f, const char *prefix, const char *text)
 		fputc('\n', f);
 }
 
-static void num(char *buf, size_t len, double v)
+/*
+ * How the report shows the metric: in the unit that keeps the
+ * references' numbers readable (plot_metric_scale: 1.2 s rather than
+ * 1234567 us; "us" for micro, the text being ASCII), "" for a count;
+ * *factor converts stored values to it.
+ */
+static const char *units(const struct bisect_state *s, double *factor)
 {
+	struct pm_scale sc;
+
+	plot_metric_scale(s->metric, fmax(fabs(s->refs.good), fabs(s->refs.bad)), &sc);
+	*factor = sc.factor;
+	if (!strcmp(sc.unit, "count"))
+		return "";
+	return strncmp(sc.unit, "\xc2\xb5", 2) ? sc.unit : "us";
+}
+
+/* v in the report's unit, the number alone: 4 digits, 6 for a count. */
+static void num(const struct bisect_state *s, char *buf, size_t len, double v)
+{
+	double f;
+	const char *u = units(s, &f);
+
 	if (isnan(v))
 		snprintf(buf, len, "-");
 	else
-		snprintf(buf, len, "%.6g", v);
+		snprintf(buf, len, *u ? "%.4g" : "%.6g", v * f);
 }
 
-static const char *metric_unit(const char *metric)
+/* v with its unit ("1.041 ms", "256"). */
+static void val(const struct bisect_state *s, char *buf, size_t len, double v)
 {
-	size_t n = strlen(metric);
+	double f;
+	const char *u = units(s, &f);
 
-	if (n > 5 && !strcmp(metric + n - 5, "_usec"))
-		return " us";
-	if (n > 5 && !strcmp(metric + n - 5, "_nsec"))
-		return " ns";
-	return "";
+	num(s, buf, len, v);
+	if (*u && !isnan(v))
+		snprintf(buf + strlen(buf), len - strlen(buf), " %s", u);
 }
 
 static const char *change_word(const struct bisect_state *s)
@@ -200,15 +222,15 @@ static void text_refs(FILE *f, const struct bisect_result *r)
 	const struct bisect_refs *x = &s->refs;
 	const struct bisect_commit *g = &s->c[0], *b = &s->c[s->n - 1];
 	char m1[32], m2[32], l[32], h[32], buf[256];
+	double uf;
 
 	if (!s->refs_done)
 		return;
-	num(m1, sizeof(m1), x->good);
-	num(m2, sizeof(m2), x->bad);
+	val(s, m1, sizeof(m1), x->good);
+	val(s, m2, sizeof(m2), x->bad);
 	fprintf(f, "References, GOOD vs BAD (%.4g%% interval):\n", 100 * x->level);
-	snprintf(buf, sizeof(buf), "GOOD %s%s (%zu runs, %zu boots), BAD %s%s (%zu runs, %zu boots)",
-		 m1, metric_unit(s->metric), g->n, g->boots, m2,
-		 metric_unit(s->metric), b->n, b->boots);
+	snprintf(buf, sizeof(buf), "GOOD %s (%zu runs, %zu boots), BAD %s (%zu runs, %zu boots)",
+		 m1, g->n, g->boots, m2, b->n, b->boots);
 	wrap(f, "  ", buf);
 	if (!isnan(x->rel))
 		snprintf(buf, sizeof(buf), "change %+.1f%% [%+.1f%%, %+.1f%%]: %s",
@@ -216,10 +238,11 @@ static void text_refs(FILE *f, const struct bisect_result *r)
 			 x->state == REFS_CHANGE ? change_word(s) :
 			 bisect_refs_state_name(x->state));
 	else {
-		num(l, sizeof(l), x->diff_lo);
-		num(h, sizeof(h), x->diff_hi);
-		num(m1, sizeof(m1), x->diff);
-		snprintf(buf, sizeof(buf), "change %s [%s, %s]: %s", m1, l, h,
+		num(s, l, sizeof(l), x->diff_lo);
+		num(s, h, sizeof(h), x->diff_hi);
+		num(s, m1, sizeof(m1), x->diff);
+		snprintf(buf, sizeof(buf), "change %s [%s, %s]%s%s: %s", m1, l, h,
+			 *units(s, &uf) ? " " : "", units(s, &uf),
 			 x->state == REFS_CHANGE ? change_word(s) :
 			 bisect_refs_state_name(x->state));
 	}
@@ -270,8 +293,8 @@ static void text_found(FILE *f, const struct bisect_result *r)
 
 	fputs("First bad commit:\n", f);
 	text_commit_detail(f, c);
-	num(m1, sizeof(m1), j->from == 0 ? s->refs.good : p->step.mean);
-	num(m2, sizeof(m2), j->to == s->n - 1 ? s->refs.bad : c->step.mean);
+	val(s, m1, sizeof(m1), j->from == 0 ? s->refs.good : p->step.mean);
+	val(s, m2, sizeof(m2), j->to == s->n - 1 ? s->refs.bad : c->step.mean);
 	snprintf(buf, sizeof(buf), "%s %s at its parent %s (good), %s here (bad)",
 		 s->metric, m1, short_sha(p, sh), m2);
 	wrap(f, "  ", buf);
@@ -333,11 +356,18 @@ static void text_outcome(FILE *f, const struct bisect_result *r)
 	fputc('\n', f);
 }
 
+/* Positions print with 2 decimals: -0.004 is "0.00", not "-0.00". */
+static double no_minus_zero(double v)
+{
+	return fabs(v) < 0.005 ? 0 : v;
+}
+
 static void text_step(FILE *f, const struct bisect_state *s, size_t k,
 		      size_t nstep)
 {
 	const struct bisect_commit *c = &s->c[k];
 	char sh[16], id[16], m[32], l[32], h[32], pos[64], buf[256];
+	double uf;
 	bool ref = k == 0 || k == s->n - 1;
 
 	if (ref)
@@ -352,16 +382,17 @@ static void text_step(FILE *f, const struct bisect_state *s, size_t k,
 	if (ref || !c->decided_step)
 		snprintf(pos, sizeof(pos), "%s", ref ? (k ? "1" : "0") : "-");
 	else
-		snprintf(pos, sizeof(pos), "%.2f [%.2f, %.2f]", c->step.theta,
-			 c->step.theta_lo, c->step.theta_hi);
+		snprintf(pos, sizeof(pos), "%.2f [%.2f, %.2f]", no_minus_zero(c->step.theta),
+			 no_minus_zero(c->step.theta_lo), no_minus_zero(c->step.theta_hi));
 	fprintf(f, "%5s %s  %-12s %4zu %5zu  %s\n", id, short_sha(c, sh),
 		ref ? "reference" : bisect_class_name(c->cls), c->n, c->boots, pos);
 	if (ref || !c->decided_step)
 		return;
-	num(m, sizeof(m), c->step.mean);
-	num(l, sizeof(l), c->step.mean_lo);
-	num(h, sizeof(h), c->step.mean_hi);
-	snprintf(buf, sizeof(buf), "mean %s [%s, %s]%s", m, l, h, metric_unit(s->metric));
+	num(s, m, sizeof(m), c->step.mean);
+	num(s, l, sizeof(l), c->step.mean_lo);
+	num(s, h, sizeof(h), c->step.mean_hi);
+	snprintf(buf, sizeof(buf), "mean %s [%s, %s]%s%s", m, l, h,
+		 *units(s, &uf) ? " " : "", units(s, &uf));
 	line_fit(f, "                    ", buf);
 }
 
