@@ -4,6 +4,7 @@
  * THP modes, the hugetlb pools and mTHP sizes (read under the mm sysfs
  * root, $THPBENCH_SYSFS_ROOT for tests), the events that open, and what
  * `-e tlb` expands to on this CPU (or the one LIBPFM_FORCE_PMU names).
+ * `thpbench list --platform`: the platform facts alone, as JSON.
  */
 #include <dirent.h>
 #include <limits.h>
@@ -17,6 +18,7 @@
 #include "measure/event_list.h"
 #include "measure/events.h"
 #include "measure/plan.h"
+#include "measure/platform.h"
 #include "system/settings.h"
 #include "util/util.h"
 
@@ -166,11 +168,31 @@ static void list_settings(void)
 	settings_free(&ctx);
 }
 
+/*
+ * --platform: the facts that bound a claim here (platform.h), as a run's
+ * env.platform records them; ab.sh names the host's hypervisor from it.
+ */
+static int list_platform(void)
+{
+	json_t *p = platform_collect(NULL);
+	char *text = json_dumps(p, JSON_COMPACT | JSON_SORT_KEYS);
+
+	json_decref(p);
+	if (!text) {
+		tb_err("cannot write the platform facts as JSON");
+		return TB_EXIT_ERROR;
+	}
+	printf("%s\n", text);
+	free(text);
+	return 0;
+}
+
 int cmd_list(int argc, char **argv)
 {
-	(void)argv;
+	if (argc == 2 && !strcmp(argv[1], "--platform"))
+		return list_platform();
 	if (argc > 1) {
-		tb_err("list takes no arguments");
+		tb_err("list takes no arguments but --platform (what bounds a claim here, as JSON)");
 		return TB_EXIT_ERROR;
 	}
 	list_workloads();

@@ -195,9 +195,17 @@ static void name_it(const struct hv_inputs *in, const struct klog *k,
 	const char *sig = hypervisor_of_signature(f->cpuid);
 	char gt[32] = "", xen[48];
 
-	if (*k->pvm || strcasestr(k->detected, "pvm") || strcasestr(k->booting, "pvm")) {
-		named(f, "PVM", "kernel log: %s", *k->pvm ? k->pvm :
-		      *k->detected ? k->detected : k->booting);
+	if (*k->pvm) {
+		named(f, "PVM", "kernel log: %s", k->pvm);
+		return;
+	}
+	if (strcasestr(k->detected, "pvm")) {
+		named(f, "PVM", "kernel log: Hypervisor detected: %s", k->detected);
+		return;
+	}
+	if (strcasestr(k->booting, "pvm")) {
+		named(f, "PVM", "kernel log: Booting paravirtualized kernel on %s",
+		      k->booting);
 		return;
 	}
 	if (*k->detected) {

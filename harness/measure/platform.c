@@ -198,6 +198,8 @@ json_t *platform_collect(const char *root)
 	struct hv_facts hv;
 	long order;
 
+	if (!root)
+		root = getenv("THPBENCH_PLATFORM_ROOT");
 	json_object_set_new(o, "virt", virt_facts(root, &hv));
 	json_object_set_new(pt, "mode", json_string(page_tables_name(hv.pt)));
 	json_object_set_new(pt, "why", json_string(hv.pt_why));

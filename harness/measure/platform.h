@@ -24,7 +24,8 @@
 #include <jansson.h>
 #include <stdbool.h>
 
-/* root "" or NULL: the real machine. */
+/* root "" or NULL: the real machine; NULL with $THPBENCH_PLATFORM_ROOT
+ * set: that fake tree (tests: another host, a PVM guest say). */
 json_t *platform_collect(const char *root);
 
 /* Whether a virtio balloon with free page reporting is bound, below root. */

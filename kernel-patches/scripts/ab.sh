@@ -300,9 +300,14 @@ elif [ -n "$tree" ]; then
 else
 	base_desc=$(basename "$src")
 fi
-# The host: the guest's env describes the guest, not the machine.
-host_virt=$(systemd-detect-virt --vm 2>/dev/null) ||
-	if grep -qw hypervisor /proc/cpuinfo; then host_virt=hypervisor; else host_virt=none; fi
+# The host: the guest's env describes the guest, not the machine. Its
+# hypervisor as the kernel detected it (thpbench list --platform), not
+# the cpuid signature systemd-detect-virt reads (a PVM host says "bhyve").
+tb=$REPO_DIR/harness/thpbench
+[ -x "$tb" ] || make -C "$REPO_DIR" harness/thpbench > /dev/null ||
+	die "cannot build harness/thpbench for the comparison"
+host_virt=$("$tb" list --platform | jq -r 'if .virt.vm then .virt.hypervisor else "none" end') ||
+	host_virt=unknown
 host_json=$(jq -n --arg cpu "$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1)" \
 	--argjson n "$(nproc)" --arg kernel "$(uname -r)" --arg host "$(hostname)" \
 	--arg virt "$host_virt" \
@@ -412,9 +417,6 @@ else
 fi
 
 # 4. Merge, compare, plot.
-tb=$REPO_DIR/harness/thpbench
-[ -x "$tb" ] || make -C "$REPO_DIR" harness/thpbench > /dev/null ||
-	die "cannot build harness/thpbench for the comparison"
 for k in A B; do
 	bfiles=()
 	for i in $(seq 1 "$boots"); do bfiles+=("$outdir/$k-$i/results.json"); done

@@ -2,8 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # `thpbench list` against a fake mm sysfs tree (THPBENCH_SYSFS_ROOT): the
 # hugetlb pools with their counts and the mTHP sizes with their setting,
-# smallest first; and the PMU line: a libpfm4 PMU is not presented as
-# usable when cycles cannot be opened. Runs as any user; changes nothing.
+# smallest first; the PMU line: a libpfm4 PMU is not presented as
+# usable when cycles cannot be opened; --platform's JSON on a fake host
+# (THPBENCH_PLATFORM_ROOT). Runs as any user; changes nothing.
 . tests/integration/lib.sh
 trap 'rm -rf "$TMPD"' EXIT
 
@@ -43,6 +44,22 @@ THPBENCH_SYSFS_ROOT=$TMPD/empty $TB list > "$TMPD/out2" 2>&1
 check "no pools, no mTHP: exit 0" [ $? -eq 0 ]
 check "no pools: said" grep -q 'none (no hugetlb in this kernel)' "$TMPD/out2"
 check "no mTHP sizes: said" grep -q 'PMD-size THP only' "$TMPD/out2"
+
+# --platform: the facts a claim table is headed by, as JSON, the
+# hypervisor named from what the kernel detected (a fake PVM host whose
+# cpuid would say "bhyve bhyve").
+host=$TMPD/host
+mkdir -p "$host/dev" "$host/proc"
+printf '6,0,0,-;Hypervisor detected: PVM\n' > "$host/dev/kmsg"
+printf 'processor\t: 0\nflags\t\t: fpu hypervisor\n' > "$host/proc/cpuinfo"
+THPBENCH_PLATFORM_ROOT=$host $TB list --platform > "$TMPD/plat" 2>&1
+check "list --platform: exit 0" [ $? -eq 0 ]
+check "  a VM, PVM, from the kernel log" \
+	[ "$(jq -r '"\(.virt.vm) \(.virt.hypervisor) \(.virt.from)"' "$TMPD/plat")" = \
+	  "true PVM kernel log: Hypervisor detected: PVM" ]
+check "  its page tables emulated" [ "$(jq -r .page_tables.mode "$TMPD/plat")" = emulated ]
+$TB list --platform --x > /dev/null 2>&1
+check "list --platform --x: exit 2" [ $? -eq 2 ]
 
 # The PMU: judged independently by whether the kernel exposes a CPU PMU
 # (a VM without one has no /sys/bus/event_source/devices/cpu*).

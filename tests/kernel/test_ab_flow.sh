@@ -61,6 +61,12 @@ for st in $(seq 0 $((${#chain} - 1))); do
 done
 FAKE
 chmod +x "$t_tmp/bin/fake-qemu"
+# The host a PVM guest: its kernel says so, its cpuid says "bhyve bhyve"
+# (which systemd-detect-virt reported, and the cover letter with it).
+mkdir -p "$t_tmp/host/dev" "$t_tmp/host/proc"
+printf '6,0,0,-;Linux version 6.12.0\n6,1,0,-;Hypervisor detected: PVM\n' > "$t_tmp/host/dev/kmsg"
+printf 'processor\t: 0\nflags\t\t: fpu hypervisor\n' > "$t_tmp/host/proc/cpuinfo"
+export THPBENCH_PLATFORM_ROOT=$t_tmp/host
 export FAKE_REL_A=6.1.0-tb-base FAKE_REL_B=6.1.0-tb-fake-series
 export THPBENCH_QEMU=$t_tmp/bin/fake-qemu FAKE_INIT=$t_tmp/init FAKE_ANSWERS=$t_tmp/answers \
 	THPBENCH_AB_STATIC=$t_tmp/static THPBENCH_RESULTS_DIR=$t_tmp/results
@@ -101,6 +107,8 @@ if [ -f "$j" ]; then
 	[ "$(jq -r .host.kernel "$j")" = "$(uname -r)" ] && [ "$(jq -r .host.hostname "$j")" = "$(hostname)" ] &&
 		[ "$(jq -r .host.nr_cpus "$j")" = "$(nproc)" ] && [ "$(jq -r .host.cpu "$j")" != "" ] ||
 		fail "ab.json host: $(jq -c .host "$j")"
+	[ "$(jq -r .host.virt "$j")" = PVM ] ||
+		fail "ab.json host.virt: $(jq -r .host.virt "$j"), not what the host's kernel detected (PVM)"
 	[ "$(jq -r .suite_sha256 "$j")" = "$(sha256sum < "$t_tmp/suite.conf" | cut -c1-64)" ] ||
 		fail "ab.json suite_sha256 is not the suite's"
 	jq -r .compiler "$j" | grep -q '^gcc' || fail "ab.json compiler: $(jq -c .compiler "$j")"
@@ -125,6 +133,8 @@ if [ -f "$j" ]; then
 		[ "$(grep -c '^Environment: ' "$cl")" = 1 ] &&
 			grep -q '^Environment: .*, [0-9]* CPUs, \(VM (.*)\|bare metal\); emulated timings (TCG)$' "$cl" ||
 			fail "cover letter: environment line: $(grep -A1 '^Environment' "$cl")"
+		grep -A1 '^Environment: ' "$cl" | tr '\n' ' ' | grep -q 'VM (PVM)' ||
+			fail "cover letter: the host's hypervisor is not PVM: $(grep -A1 '^Environment' "$cl")"
 		# The command, read by a shell as pasted, is the run's command.
 		got=$(eval "set -- $(sed -n '/^Reproduce:$/,/^$/p' "$cl" | sed '1d')"; printf '%s\n' "$@")
 		[ "$got" = "$(printf '%s\n' "${ab[@]}" --fail-on regression)" ] ||
