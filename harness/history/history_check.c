@@ -308,13 +308,13 @@ char *history_cp_text(const struct history_result *r,
 	if (cp->kind == HCP_ENVIRONMENT)
 		snprintf(extra, sizeof(extra),
 			 "; host fingerprint changed (%.12s -> %.12s) and the kernel did not: not blamed on the kernel",
-			 str_or(good->host_fingerprint, "?"),
-			 str_or(bad->host_fingerprint, "?"));
+			 str_or(s->nights[cp->host_from].host_fingerprint, "?"),
+			 str_or(s->nights[cp->host_to].host_fingerprint, "?"));
 	else if (cp->ambiguous)
 		snprintf(extra, sizeof(extra),
 			 "; kernel and host changed together (fingerprint %.12s -> %.12s within a night of it): ambiguous, the kernel is not cleared",
-			 str_or(good->host_fingerprint, "?"),
-			 str_or(bad->host_fingerprint, "?"));
+			 str_or(s->nights[cp->host_from].host_fingerprint, "?"),
+			 str_or(s->nights[cp->host_to].host_fingerprint, "?"));
 	else if (!cp->kernel_changed)
 		snprintf(extra, sizeof(extra),
 			 "; kernel unchanged across it (%s)",

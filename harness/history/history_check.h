@@ -91,6 +91,7 @@ struct history_cp {
 	enum hcp_kind kind;
 	bool kernel_changed;	/* kernel_id differs across the change */
 	bool host_changed;	/* fingerprint changed within one night */
+	size_t host_from, host_to;	/* ... from night host_from to host_to */
 	bool ambiguous;		/* both: kernel or host? */
 	char *bisect;		/* "git bisect start ..." or NULL */
 	/* What became of it (history_gate.h). */

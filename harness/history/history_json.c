@@ -105,7 +105,7 @@ static json_t *cp_json(const struct history_result *r,
 	const struct history_confirm *c = &cp->c;
 	char *text = history_cp_text(r, cp), *st = history_cp_status_text(r, cp, o);
 	json_t *j = json_pack(
-		"{s:s,s:s,s:s,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:b,s:b,s:b,s:o,s:o,s:o,s:o}",
+		"{s:s,s:s,s:s,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:b,s:b,s:o,s:b,s:o,s:o,s:o,s:o}",
 		"id", cp->id,
 		"kind", hcp_kind_name(cp->kind),
 		"status", hcp_status_name(history_cp_status(cp)),
@@ -123,6 +123,9 @@ static json_t *cp_json(const struct history_result *r,
 		"smallest_detectable", store_num(c->mde),
 		"kernel_changed", cp->kernel_changed,
 		"host_changed", cp->host_changed,
+		"host_change", cp->host_changed ?
+			json_pack("{s:o, s:o}", "from", night_json(r->s, cp->host_from),
+				  "to", night_json(r->s, cp->host_to)) : json_null(),
 		"ambiguous", cp->ambiguous,
 		"recovered_on", cp->recovered ? night_json(r->s, cp->recovered_at) : json_null(),
 		"triage", triage_json(&cp->triage),

@@ -276,8 +276,12 @@ static bool same_str(const char *a, const char *b)
 	return !strcmp(str_or(a, ""), str_or(b, ""));
 }
 
-/* A fingerprint change between used nights within one night of night k. */
-static bool host_changed_near(const struct history_result *r, size_t k)
+/*
+ * A fingerprint change between used nights within one night of night k:
+ * the two nights across it (series indices) in pair[0], pair[1].
+ */
+static bool host_changed_near(const struct history_result *r, size_t k,
+			      size_t pair[2])
 {
 	const struct history_series *s = r->s;
 	size_t lo = k >= 2 ? k - 2 : 0, hi = k + 1 < r->n_used ? k + 1 : r->n_used - 1;
@@ -285,21 +289,24 @@ static bool host_changed_near(const struct history_result *r, size_t k)
 
 	for (i = lo; i < hi; i++)
 		if (!same_str(s->nights[r->used[i]].host_fingerprint,
-			      s->nights[r->used[i + 1]].host_fingerprint))
+			      s->nights[r->used[i + 1]].host_fingerprint)) {
+			pair[0] = r->used[i];
+			pair[1] = r->used[i + 1];
 			return true;
+		}
 	return false;
 }
 
 /* Kernel and host across the change at used night k; the kind it makes. */
 static enum hcp_kind classify(const struct history_result *r, size_t k,
 			      enum hcp_kind kind, bool *kernel, bool *host,
-			      bool *ambiguous)
+			      size_t host_pair[2], bool *ambiguous)
 {
 	const struct history_series *s = r->s;
 
 	*kernel = !same_str(s->nights[r->used[k - 1]].kernel_id,
 			    s->nights[r->used[k]].kernel_id);
-	*host = host_changed_near(r, k);
+	*host = host_changed_near(r, k, host_pair);
 	*ambiguous = *host && *kernel;
 	return *host && !*kernel && kind != HCP_REJECTED ? HCP_ENVIRONMENT : kind;
 }
@@ -316,6 +323,7 @@ static bool confirm_split(struct scan *sc, size_t t, const struct split *sp)
 	struct history_result *r = sc->r;
 	const size_t *u = r->used;
 	struct history_cp cp;
+	size_t pair[2] = { 0, 0 };
 	enum hcp_kind want = kind_of_sign(r->better, sp->nt.change);
 
 	memset(&cp, 0, sizeof(cp));
@@ -330,7 +338,9 @@ static bool confirm_split(struct scan *sc, size_t t, const struct split *sp)
 	if (!reps_agree(&cp.c, sp->nt.change, sc->o->confirm.confidence))
 		return false;
 	cp.kind = classify(r, sp->tau, want, &cp.kernel_changed,
-			   &cp.host_changed, &cp.ambiguous);
+			   &cp.host_changed, pair, &cp.ambiguous);
+	cp.host_from = pair[0];
+	cp.host_to = pair[1];
 	add_cp(r, &cp);
 	sc->prev_ss = sp->ss_before;
 	sc->prev_df = sp->df_before;
@@ -381,6 +391,7 @@ static void watch(struct scan *sc, size_t t)
 	struct history_watch *wt = &r->watch;
 	size_t nb = o->confirm_nights, b0;
 	struct split sp;
+	size_t pair[2] = { 0, 0 };
 
 	memset(wt, 0, sizeof(*wt));
 	if (t < sc->c + o->win.min_segment)
@@ -401,7 +412,7 @@ static void watch(struct scan *sc, size_t t)
 	wt->kind = reps_agree(&wt->c, sp.nt.change, o->confirm.confidence) ?
 		   kind_of_sign(r->better, sp.nt.change) : HCP_REJECTED;
 	wt->kind = classify(r, t, wt->kind, &wt->kernel_changed,
-			    &wt->host_changed, &wt->ambiguous);
+			    &wt->host_changed, pair, &wt->ambiguous);
 }
 
 void history_window_scan(const struct history_check_opts *o,

@@ -80,6 +80,10 @@ check "CPU changed on night 28, +15% on night 29: the gate fails" test $? -eq 1
 check "  a regression at night 29, ambiguous (kernel and host changed)" \
 	test "$(echo "$j" | jq -r '.series[0].change_points[0] | .kind == "regression"
 		and .ambiguous and .first_bad.index == 29')" = true
+check "  naming the fingerprints across the host change (night 27 -> 28), not A -> A" \
+	test "$(echo "$j" | jq -r '.series[0].change_points[0] | .host_change.from.index == 27
+		and .host_change.to.index == 28
+		and .host_change.from.host_fingerprint != .host_change.to.host_fingerprint')" = true
 
 # --- defect 3: a renamed host keeps its series under its machine name -------------
 $HG -o "$TMPD/g3" --host oldname --rename 20:newname.example.org --nights 26 --step 20:0.15

@@ -222,6 +222,12 @@ static void test_regression_next_to_host_change(void **state)
 	assert_int_equal(r.cp[0].kind, HCP_REGRESSION);
 	assert_int_equal(r.cp[0].night, 29);
 	assert_true(r.cp[0].ambiguous);
+	/* The fingerprints named are those across the host change (27 -> 28),
+	 * not the regression's two nights (one host: they printed A -> A). */
+	assert_int_equal(r.cp[0].host_from, 27);
+	assert_int_equal(r.cp[0].host_to, 28);
+	assert_string_not_equal(s.nights[27].host_fingerprint,
+				s.nights[28].host_fingerprint);
 	history_result_release(&r);
 	history_series_free(&s);
 }
