@@ -284,6 +284,43 @@ static void test_gates_newest(void **state)
 	free_one(&r, &s);
 }
 
+/*
+ * A newest night far out whose repetitions do not agree (one of five
+ * three times the others: the night mean +40%, the ranks unmoved) is no
+ * change and fails no gate, but it is said, not dropped (issue 18,
+ * defect 1: a rejected newest-night candidate vanished silently).
+ */
+static void test_rejected_watch_said(void **state)
+{
+	struct history_check_opts o;
+	struct history_series s;
+	struct history_result r;
+	struct histgen g;
+	struct history_night *last;
+	char *w;
+
+	(void)state;
+	histgen_init(&g);
+	histgen_series(&g, &s);
+	last = &s.nights[s.n_nights - 1];
+	assert_int_equal(last->n, 5);
+	last->values[2] *= 3;
+	history_check_opts_init(&o);
+	history_check_series(&s, &o, &r);
+	assert_int_equal(r.ncp, 0);
+	assert_true(r.watch.present);
+	assert_int_equal(r.watch.night, s.n_nights - 1);
+	assert_int_equal(r.watch.kind, HCP_REJECTED);
+	assert_false(history_result_fails(&r, HISTORY_FAIL_OPEN));
+	assert_false(history_result_fails(&r, HISTORY_FAIL_NEWEST));
+	w = history_watch_text(&r);
+	assert_non_null(w);
+	assert_non_null(strstr(w, "its repetitions do not confirm it"));
+	assert_non_null(strstr(w, "not a change unless the next nights agree"));
+	free(w);
+	free_one(&r, &s);
+}
+
 /* Missing and failed nights are skipped; the change keeps its night. */
 static void test_missing_and_failed(void **state)
 {
@@ -452,6 +489,7 @@ int main(void)
 		cmocka_unit_test(test_aa_false_alarms),
 		cmocka_unit_test(test_host_change),
 		cmocka_unit_test(test_gates_newest),
+		cmocka_unit_test(test_rejected_watch_said),
 		cmocka_unit_test(test_missing_and_failed),
 		cmocka_unit_test(test_outlier_night),
 		cmocka_unit_test(test_recovery),
