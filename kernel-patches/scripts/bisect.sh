@@ -499,7 +499,9 @@ measure()
 	rm -rf "$rd"
 	mkdir -p "$rd"
 	printf '%s\n' "$sha" > "$rd/commit"
-	subj=$(git -C "$tree" log -1 --format=%s "$sha" | cut -c1-60)
+	# A long subject ends in ".." (git cuts by characters): a plain cut
+	# turned "(e2e commit 11)" into "(e2e commit 1", another commit.
+	subj=$(git -C "$tree" log -1 --format='%<(60,trunc)%s' "$sha" | sed 's/ *$//')
 	log "run $num: $role ${sha:0:12} ($subj), $r repetitions: building"
 	# The build's messages (progress, the log's tail on failure) show as
 	# they come and are kept in build.err, for the reason of a skip.

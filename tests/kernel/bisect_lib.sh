@@ -39,7 +39,7 @@ EOF
 # A history: GOOD, then 15 commits; level[i] is commit i's level.
 make_tree()
 {
-	local dir=$1 i
+	local dir=$1 i subject
 	shift
 	local levels=("$@")
 	rm -rf "$dir"
@@ -52,7 +52,11 @@ make_tree()
 		rm -f "$dir/broken"
 		[ "$i" != 7 ] || echo "syntax error" > "$dir/broken"
 		git -C "$dir" add -A
-		git -C "$dir" commit -q -m "$([ "$i" = 0 ] && echo base || echo "harmless change $i")"
+		subject="harmless change $i"
+		[ "$i" != 0 ] || subject=base
+		# Longer than bisect.sh's log line keeps of a subject.
+		[ "$i" != 11 ] || subject="$subject, with a subject longer than a log line keeps (60)"
+		git -C "$dir" commit -q -m "$subject"
 	done
 }
 # level 0 up to commit 10, 256 from 11 on (the 000 patch as commit 11)

@@ -77,6 +77,9 @@ r=$t_tmp/b1/report.json
 	fail "commit 7 (does not build) is not a skipped step"
 jq -r --arg b "$BROKEN" '.steps[] | select(.sha == $b) | .skip' "$r" | grep -q "^build: .*error: expected" ||
 	fail "the skip reason is not the compiler's error"
+# A subject longer than the log line keeps ends in "..", never mid-word.
+cat "$t_tmp/b1.out" "$t_tmp/b1r.out" | grep -Eq "step ${K:0:12} \(harmless change 11, with a subject [^()]*\.\.\), 2 repetitions" ||
+	fail "commit 11's long subject in the log: $(cat "$t_tmp/b1.out" "$t_tmp/b1r.out" | grep "step ${K:0:12}")"
 # Every decided step of the counter took one boot of 2 repetitions.
 [ "$(jq '[.steps[] | select(.step != null) | .repetitions] | unique' -c "$r")" = "[2]" ] ||
 	fail "counter steps took $(jq -c '[.steps[] | select(.step != null) | .repetitions]' "$r") repetitions, want 2 each"
