@@ -411,8 +411,10 @@ static int chart(const struct history_result *r, const char *dir,
 	}
 	f = ch.gp;
 	fit_axis(r->s, &ax);
+	/* height 1: a line between the night label and the key below it, which
+	 * gnuplot otherwise sets flush against each other. */
 	fputs("set border 3\nset tics nomirror out\n"
-	      "set key below left horizontal samplen 2 font ',11'\n"
+	      "set key below left horizontal samplen 2 font ',11' height 1\n"
 	      "set grid ytics lc rgb '#dddddd'\nset errorbars 0.5\n"
 	      "set pointintervalbox 0.0001\n"
 	      "set style textbox opaque noborder margins 2,1\n", f);
