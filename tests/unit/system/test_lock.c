@@ -22,6 +22,7 @@
 
 #include <cmocka.h>
 
+#include "lock_child.h"
 #include "system/lock.h"
 #include "util/util.h"
 
@@ -165,38 +166,6 @@ static void test_exclusive_under_churn(void **state)
 	munmap(c, sizeof(*c));
 }
 
-/* A child takes the lock at path and either dies holding it (hold 0) or
- * holds it until the pipe closes. */
-static pid_t child_takes(const char *path, bool hold, int *release)
-{
-	int ready[2], go[2];
-	pid_t holder, pid;
-	char c;
-
-	assert_int_equal(pipe(ready), 0);
-	assert_int_equal(pipe(go), 0);
-	fflush(NULL);
-	pid = fork();
-	assert_true(pid >= 0);
-	if (!pid) {
-		close(ready[0]);
-		close(go[1]);
-		if (lock_take(path, &holder) < 0)
-			_exit(3);
-		if (write(ready[1], "r", 1) != 1)
-			_exit(4);
-		if (hold && read(go[0], &c, 1) < 0)
-			_exit(5);
-		_exit(0);	/* no release: as if killed */
-	}
-	close(ready[1]);
-	close(go[0]);
-	assert_int_equal(read(ready[0], &c, 1), 1);
-	close(ready[0]);
-	*release = go[1];
-	return pid;
-}
-
 /*
  * What holders killed before their release left goes; a held file, a file
  * without the prefix, a symlink and a file of another mode stay.
@@ -215,7 +184,7 @@ static void test_sweep_spares_what_is_held(void **state)
 	lock_path("lock-link", link, sizeof(link));
 	lock_path("lock-wide", wide, sizeof(wide));
 	lock_path("victim", victim, sizeof(victim));
-	pid = child_takes(dead, false, &release);
+	pid = child_takes_lock(dead, false, &release);
 	close(release);
 	assert_int_equal(waitpid(pid, &status, 0), pid);
 	assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
@@ -231,7 +200,7 @@ static void test_sweep_spares_what_is_held(void **state)
 	assert_true(fd >= 0);
 	assert_int_equal(fchmod(fd, 0666), 0);
 	close(fd);
-	pid = child_takes(held, true, &release);
+	pid = child_takes_lock(held, true, &release);
 
 	assert_int_equal(lock_sweep(g_dir, "lock-"), 1);
 	assert_false(exists(dead));

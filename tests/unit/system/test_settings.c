@@ -29,6 +29,7 @@
 
 #include <cmocka.h>
 
+#include "lock_child.h"
 #include "system/hugetlb_users.h"
 #include "system/lock.h"
 #include "system/settings.h"
@@ -1191,36 +1192,15 @@ static void test_lock_names_holder(void **state)
 	close(go[1]);
 }
 
-/* A child takes the lock of the fake tree at root and dies holding it
- * (hold false: as a SIGKILLed run) or holds it until *release closes. */
+/* A child takes the lock of a fake tree made at root (lock_child.h). */
 static pid_t child_holds_lock(const char *root, bool hold, int *release)
 {
-	char path[PATH_MAX], err[512], c;
-	int ready[2], go[2];
-	pid_t pid, holder;
+	char path[PATH_MAX], err[512];
 
 	assert_int_equal(mkdir(root, 0755), 0);
 	assert_int_equal(settings_lock_path(root, path, sizeof(path), err,
 					    sizeof(err)), 0);
-	assert_int_equal(pipe(ready), 0);
-	assert_int_equal(pipe(go), 0);
-	fflush(NULL);
-	pid = fork();
-	assert_true(pid >= 0);
-	if (!pid) {
-		close(go[1]);
-		if (lock_take(path, &holder) < 0 || write(ready[1], "r", 1) != 1)
-			_exit(3);
-		if (hold && read(go[0], &c, 1) < 0)
-			_exit(4);
-		_exit(0);
-	}
-	close(ready[1]);
-	close(go[0]);
-	assert_int_equal(read(ready[0], &c, 1), 1);
-	close(ready[0]);
-	*release = go[1];
-	return pid;
+	return child_takes_lock(path, hold, release);
 }
 
 /*
