@@ -329,7 +329,7 @@ static int insert_run(struct history_db *db, const char *path,
 
 /* A metric of c with a value no statistic can take: said, left out. */
 static bool metric_left_out(const char *path, const struct tb_case *c,
-			    const char *metric, bool say)
+			    const char *metric)
 {
 	char id[128];
 	double bad;
@@ -341,37 +341,113 @@ static bool metric_left_out(const char *path, const struct tb_case *c,
 		if (!m || !isfinite(m->value) ||
 		    !stats_check_values(&m->value, 1, &bad))
 			continue;
-		if (say)
-			tb_warn("%s: case %s: %s = %g is beyond +-%g, which no mean or test can take without overflowing: %s is left out of the history for this case",
-				path, str_printable(c->id, id, sizeof(id)), metric,
-				m->value, STATS_MAX_ABS, metric);
+		tb_warn("%s: case %s: %s = %g is beyond +-%g, which no mean or test can take without overflowing: %s is left out of the history for this case",
+			path, str_printable(c->id, id, sizeof(id)), metric,
+			m->value, STATS_MAX_ABS, metric);
 		return true;
 	}
 	return false;
 }
 
-/* The repetitions of a case, then their values (which refer to them). */
-static int insert_reps(struct history_db *db, const char *path,
-		       const char *run, const struct tb_case *c)
+/* A night's summary of one metric of a case, worked out before writing. */
+struct night_row {
+	const char *metric;	/* the case's own name of it */
+	const char *better;	/* NULL: neutral */
+	struct summary s;
+};
+
+/*
+ * What a case writes beyond its parsed runs, worked out by the reading
+ * thread (history_import_prepare) so that the writer only writes: its
+ * args as JSON, its summaries, the metrics left out.
+ */
+struct case_prep {
+	char *args_text;
+	char **names;		/* its metrics, sorted (case_metric_names) */
+	size_t nnames;
+	bool *left_out;		/* per name */
+	struct night_row *nights;
+	size_t nnights;
+};
+
+static void case_prep_free(struct case_prep *cp)
 {
-	const char *shared[2] = { run, c->id };
+	free(cp->args_text);
+	free(cp->names);
+	free(cp->left_out);
+	free(cp->nights);
+}
+
+static int case_prepare(const char *path, const struct tb_case *c,
+			struct case_prep *cp)
+{
+	const json_t *extras[1] = { c->extra };
+	json_t *args = strv_to_json(c->args, c->nargs);
+	double *vals = xmalloc((c->nruns ? c->nruns : 1) * sizeof(*vals));
+	struct metric_info mi;
+	char err[256];
+	size_t i, n;
+	int rc = 0;
+
+	cp->args_text = json_dumps(args, JSON_COMPACT);
+	json_decref(args);
+	cp->nnames = case_metric_names(c, &cp->names);
+	cp->left_out = xcalloc(cp->nnames ? cp->nnames : 1, sizeof(*cp->left_out));
+	cp->nights = xcalloc(cp->nnames ? cp->nnames : 1, sizeof(*cp->nights));
+	for (i = 0; !rc && i < cp->nnames; i++) {
+		struct night_row *nr = &cp->nights[cp->nnights];
+
+		if ((cp->left_out[i] = metric_left_out(path, c, cp->names[i])))
+			continue;
+		n = case_metric_values(c, cp->names[i], vals, c->nruns);
+		if (stats_summary(vals, n, &nr->s))
+			continue;
+		if (metric_info_get(cp->names[i], extras, 1, NULL, 0, 0.02, &mi,
+				    err, sizeof(err))) {
+			tb_err("case %s: %s", c->id, err);
+			rc = -1;
+			break;
+		}
+		nr->metric = cp->names[i];
+		nr->better = mi.better == BETTER_NEUTRAL ? NULL : better_name(mi.better);
+		cp->nnights++;
+	}
+	free(vals);
+	return rc;
+}
+
+static bool is_left_out(const struct case_prep *cp, const char *metric)
+{
+	size_t i;
+
+	for (i = 0; i < cp->nnames; i++)
+		if (cp->left_out[i] && !strcmp(cp->names[i], metric))
+			return true;
+	return false;
+}
+
+/* The repetitions of a case, then their values (which refer to them). */
+static int insert_reps(struct history_db *db, int64_t run,
+		       const struct tb_case *c, const struct case_prep *cp)
+{
+	const struct hdb_value shared[2] = { hdb_int(run), hdb_text(c->id) };
 	struct hdb_rows reps, vals;
-	char rep[32], seq[32], val[40];
 	size_t i, j;
 	int rc = 0;
 
-	hdb_rows_init(&reps, "record the repetitions",
+	hdb_rows_init(&reps, db, "record the repetitions",
 		      "INSERT INTO reps (run_id, case_id, rep, seq, status, reason)",
 		      shared, 2, 4);
-	hdb_rows_init(&vals, "record the values",
+	hdb_rows_init(&vals, db, "record the values",
 		      "INSERT INTO rep_values (run_id, case_id, rep, metric, value)",
 		      shared, 2, 3);
 	for (i = 0; !rc && i < c->nruns; i++) {
 		const struct tb_run *ru = &c->runs[i];
-		const char *p[4] = { rep, seq, run_status_name(ru->status), ru->reason };
+		const struct hdb_value p[4] = {
+			hdb_int((long long)i), hdb_int(ru->seq),
+			hdb_text(run_status_name(ru->status)), hdb_text(ru->reason),
+		};
 
-		snprintf(rep, sizeof(rep), "%zu", i);
-		snprintf(seq, sizeof(seq), "%ld", ru->seq);
 		rc = hdb_rows_add(db, &reps, p);
 	}
 	if (!rc)
@@ -379,15 +455,15 @@ static int insert_reps(struct history_db *db, const char *path,
 	for (i = 0; !rc && i < c->nruns; i++) {
 		const struct tb_run *ru = &c->runs[i];
 
-		snprintf(rep, sizeof(rep), "%zu", i);
 		for (j = 0; !rc && j < ru->metrics.n; j++) {
 			const struct metric *m = &ru->metrics.v[j];
-			const char *q[3] = { rep, m->name, val };
+			const struct hdb_value q[3] = {
+				hdb_int((long long)i), hdb_text(m->name),
+				hdb_real(m->value),
+			};
 
-			if (!isfinite(m->value) ||
-			    metric_left_out(path, c, m->name, false))
+			if (!isfinite(m->value) || is_left_out(cp, m->name))
 				continue;
-			snprintf(val, sizeof(val), "%.17g", m->value);
 			rc = hdb_rows_add(db, &vals, q);
 		}
 	}
@@ -398,101 +474,78 @@ static int insert_reps(struct history_db *db, const char *path,
 	return rc ? -1 : 0;
 }
 
-static void num(char *buf, size_t len, double v, bool *null)
+static int insert_nights(struct history_db *db, int64_t run,
+			 const struct run_row *rr, const struct tb_case *c,
+			 const struct case_prep *cp)
 {
-	*null = !isfinite(v);
-	snprintf(buf, len, "%.17g", v);
-}
+	const struct hdb_value shared[9] = {
+		hdb_int(run), hdb_text(rr->started), hdb_text(rr->host),
+		hdb_text(rr->fingerprint), hdb_text(rr->kernel_id),
+		hdb_text(rr->kernel_release), hdb_text(rr->suite),
+		hdb_text(rr->suite_hash), hdb_text(c->id),
+	};
+	struct hdb_rows b;
+	size_t i;
+	int rc = 0;
 
-static int insert_night(struct history_db *db, struct hdb_rows *b,
-			const struct tb_case *c, const char *metric,
-			const struct summary *s)
-{
-	const json_t *extras[1] = { c->extra };
-	struct metric_info mi;
-	char n[32], mean[40], sd[40], med[40], mn[40], mx[40], err[256];
-	bool null_sd, null;
-	const char *better;
-
-	if (metric_info_get(metric, extras, 1, NULL, 0, 0.02, &mi, err, sizeof(err))) {
-		tb_err("case %s: %s", c->id, err);
-		return -1;
-	}
-	better = mi.better == BETTER_NEUTRAL ? NULL : better_name(mi.better);
-	snprintf(n, sizeof(n), "%zu", s->n);
-	num(mean, sizeof(mean), s->mean, &null);
-	num(sd, sizeof(sd), s->stddev, &null_sd);
-	num(med, sizeof(med), s->median, &null);
-	num(mn, sizeof(mn), s->min, &null);
-	num(mx, sizeof(mx), s->max, &null);
-	{
-		const char *p[8] = {
-			metric, better, n, mean, null_sd ? NULL : sd, med, mn, mx,
+	hdb_rows_init(&b, db, "record a night's summaries",
+		      "INSERT INTO night_metrics (run_id, time, host,"
+		      " host_fingerprint, kernel_id, kernel_release, suite,"
+		      " suite_hash, case_id, metric, better, n, mean, stddev,"
+		      " median, min, max)", shared, 9, 8);
+	for (i = 0; !rc && i < cp->nnights; i++) {
+		const struct night_row *nr = &cp->nights[i];
+		const struct summary *s = &nr->s;
+		const struct hdb_value p[8] = {
+			hdb_text(nr->metric), hdb_text(nr->better),
+			hdb_int((long long)s->n), hdb_real(s->mean),
+			isfinite(s->stddev) ? hdb_real(s->stddev) : hdb_null(),
+			hdb_real(s->median), hdb_real(s->min), hdb_real(s->max),
 		};
 
-		return hdb_rows_add(db, b, p);
-	}
-}
-
-static int insert_case(struct history_db *db, const char *path,
-		       const char *run, const struct run_row *rr,
-		       const struct tb_case *c)
-{
-	struct hdb_rows nights;
-	json_t *args = strv_to_json(c->args, c->nargs);
-	char *args_text = json_dumps(args, JSON_COMPACT), **names;
-	double *vals = xmalloc((c->nruns ? c->nruns : 1) * sizeof(*vals));
-	struct summary s;
-	size_t i, n, nn;
-	int rc;
-	const char *p[7] = { run, c->id, c->name, c->workload ? c->workload : "",
-			     args_text, c->thp, c->label };
-
-	json_decref(args);
-	rc = hdb_exec(db, "record a case",
-		      "INSERT INTO cases (run_id, case_id, name, workload, args, thp, label)"
-		      " VALUES ($1, $2, $3, $4, $5, $6, $7)", 7, p);
-	free(args_text);
-	if (!rc)
-		rc = insert_reps(db, path, run, c);
-	nn = rc ? 0 : case_metric_names(c, &names);
-	{
-		const char *shared[9] = {
-			run, rr->started, rr->host, rr->fingerprint, rr->kernel_id,
-			rr->kernel_release, rr->suite, rr->suite_hash, c->id,
-		};
-
-		hdb_rows_init(&nights, "record a night's summaries",
-			      "INSERT INTO night_metrics (run_id, time, host,"
-			      " host_fingerprint, kernel_id, kernel_release, suite,"
-			      " suite_hash, case_id, metric, better, n, mean, stddev,"
-			      " median, min, max)", shared, 9, 8);
-	}
-	for (i = 0; !rc && i < nn; i++) {
-		if (metric_left_out(path, c, names[i], true))
-			continue;
-		n = case_metric_values(c, names[i], vals, c->nruns);
-		if (!stats_summary(vals, n, &s))
-			rc = insert_night(db, &nights, c, names[i], &s);
+		rc = hdb_rows_add(db, &b, p);
 	}
 	if (!rc)
-		rc = hdb_rows_flush(db, &nights);
-	hdb_rows_free(&nights);
-	if (nn)
-		free(names);
-	free(vals);
+		rc = hdb_rows_flush(db, &b);
+	hdb_rows_free(&b);
 	return rc;
 }
 
-static int write_run(struct history_db *db, const char *path,
-		     const struct tb_results *r, const struct run_row *rr,
-		     int64_t *run_id)
+static int insert_case(struct history_db *db, int64_t run,
+		       const struct run_row *rr, const struct tb_case *c,
+		       const struct case_prep *cp)
 {
+	const struct hdb_value p[7] = {
+		hdb_int(run), hdb_text(c->id), hdb_text(c->name),
+		hdb_text(c->workload ? c->workload : ""), hdb_text(cp->args_text),
+		hdb_text(c->thp), hdb_text(c->label),
+	};
+
+	if (db->ops->insert(db, "record a case",
+			    "INSERT INTO cases (run_id, case_id, name, workload, args, thp, label)"
+			    " VALUES ($1, $2, $3, $4, $5, $6, $7)", 7, p) ||
+	    insert_reps(db, run, c, cp) || insert_nights(db, run, rr, c, cp))
+		return -1;
+	return 0;
+}
+
+struct history_import_prep {
+	char *path;
+	struct tb_results r;
+	struct run_row rr;
+	json_t *root;
+	struct case_prep *cases;	/* r.ncases of them */
+};
+
+static int write_run(struct history_db *db,
+		     const struct history_import_prep *pr, int64_t *run_id)
+{
+	const struct tb_results *r = &pr->r;
+	const struct run_row *rr = &pr->rr;
 	const char *p[1] = { rr->content_hash };
-	char run[32];
 	size_t i;
 
-	if (insert_run(db, path, rr, run_id))
+	if (insert_run(db, pr->path, rr, run_id))
 		return -1;
 	if (!*run_id) {
 		/* Stored before (perhaps by a writer that just beat us). */
@@ -502,9 +555,8 @@ static int write_run(struct history_db *db, const char *path,
 			return -1;
 		return HISTORY_ALREADY;
 	}
-	snprintf(run, sizeof(run), "%" PRId64, *run_id);
 	for (i = 0; i < r->ncases; i++)
-		if (insert_case(db, path, run, rr, &r->cases[i]))
+		if (insert_case(db, *run_id, rr, &r->cases[i], &pr->cases[i]))
 			return -1;
 	return HISTORY_IMPORTED;
 }
@@ -524,6 +576,7 @@ static int tie_kernel(void *ctx, size_t ncols, const char *const *cells)
  * Two runs of one machine and suite version that started at the same
  * second are ordered by their kernels (history_kernel_order.h); a pair
  * that cannot be ordered is refused rather than left to the import order.
+ * -1 when refused; HISTORY_WRITE_BROKEN when the query failed.
  */
 static int check_same_second(struct history_db *db, const char *path,
 			     const struct run_row *rr)
@@ -535,7 +588,7 @@ static int check_same_second(struct history_db *db, const char *path,
 			   "SELECT kernel_id FROM runs WHERE host = $1"
 			   " AND suite_hash = $2 AND time = $3", 3, p,
 			   tie_kernel, other))
-		return -1;
+		return HISTORY_WRITE_BROKEN;
 	if (!other[1])
 		return 0;
 	tb_err("%s: machine %s ran this suite with kernel %s at the same second (%s) as a stored run of kernel %s, and the two ids give no order: give each run its own env.started, or kernel ids that order (git describe of one tag, vX.Y-rcN, next-YYYYMMDD)",
@@ -582,17 +635,15 @@ static int load(const char *path, struct tb_results *r, json_t **root)
 	return 0;
 }
 
-struct history_import_prep {
-	char *path;
-	struct tb_results r;
-	struct run_row rr;
-	json_t *root;
-};
-
 void history_import_prep_free(struct history_import_prep *p)
 {
+	size_t i;
+
 	if (!p)
 		return;
+	for (i = 0; p->cases && i < p->r.ncases; i++)
+		case_prep_free(&p->cases[i]);
+	free(p->cases);
 	run_row_free(&p->rr);
 	json_decref(p->root);
 	results_free(&p->r);
@@ -604,6 +655,7 @@ struct history_import_prep *history_import_prepare(const char *path,
 						   const struct history_import_opts *o)
 {
 	struct history_import_prep *p;
+	size_t i;
 
 	if (o->kernel_id && history_kernel_id_check(o->kernel_id)) {
 		tb_err("--kernel-id \"%s\": use 1 to %d characters of A-Z a-z 0-9 . _ + : / @ ~ ^ -",
@@ -626,53 +678,88 @@ struct history_import_prep *history_import_prepare(const char *path,
 		history_import_prep_free(p);
 		return NULL;
 	}
+	p->cases = xcalloc(p->r.ncases, sizeof(*p->cases));
+	for (i = 0; i < p->r.ncases; i++)
+		if (case_prepare(path, &p->r.cases[i], &p->cases[i])) {
+			history_import_prep_free(p);
+			return NULL;
+		}
 	return p;
 }
 
-int history_import_write(struct history_db *db, struct history_import_prep *p,
-			 int64_t *run_id)
+/*
+ * The reads first, then the writes: -1 (refused, said) before anything
+ * was written; a failure after that is HISTORY_WRITE_BROKEN.
+ */
+static int write_file(struct history_db *db, const struct history_import_prep *p,
+		      int64_t *run_id)
+{
+	int rc = stored_before(db, &p->rr, run_id);
+
+	if (rc < 0)
+		return HISTORY_WRITE_BROKEN;
+	if (!rc)
+		rc = check_same_second(db, p->path, &p->rr);
+	if (!rc) {
+		rc = write_run(db, p, run_id);
+		if (rc < 0)
+			rc = HISTORY_WRITE_BROKEN;
+	}
+	return rc;
+}
+
+int history_import_write(struct history_db *db,
+			 const struct history_import_prep *p, int64_t *run_id,
+			 bool savepoint)
 {
 	int rc;
 
 	*run_id = 0;
 	/* A savepoint: a file that fails takes back only what it wrote. */
-	if (db->ops->script(db, "start the file", "SAVEPOINT import_file")) {
-		history_import_prep_free(p);
+	if (savepoint &&
+	    db->ops->script(db, "start the file", "SAVEPOINT import_file")) {
 		return -1;
 	}
-	rc = stored_before(db, &p->rr, run_id);
-	if (!rc)
-		rc = check_same_second(db, p->path, &p->rr);
-	if (!rc)
-		rc = write_run(db, p->path, &p->r, &p->rr, run_id);
-	if (rc < 0)
-		db->ops->script(db, "take the file back",
-				"ROLLBACK TO SAVEPOINT import_file");
-	if (db->ops->script(db, "end the file", "RELEASE SAVEPOINT import_file"))
-		rc = -1;
-	history_import_prep_free(p);
+	rc = write_file(db, p, run_id);
+	if (savepoint) {
+		if (rc < 0) {
+			db->ops->script(db, "take the file back",
+					"ROLLBACK TO SAVEPOINT import_file");
+			rc = -1;
+		}
+		if (db->ops->script(db, "end the file", "RELEASE SAVEPOINT import_file"))
+			rc = -1;
+	}
 	return rc;
 }
-
 int history_import_one(struct history_db *db, const char *path,
 		       const struct history_import_opts *o, int64_t *run_id)
 {
 	struct history_import_prep *p = history_import_prepare(path, o);
+	int rc;
 
 	*run_id = 0;
-	return p ? history_import_write(db, p, run_id) : -1;
+	rc = p ? history_import_write(db, p, run_id, true) : -1;
+	history_import_prep_free(p);
+	return rc;
 }
 
 int history_import_file(struct history_db *db, const char *path,
 			const char *kernel_id, int64_t *run_id)
 {
 	struct history_import_opts o = { .kernel_id = kernel_id };
+	struct history_import_prep *p;
 	int rc;
 
 	*run_id = 0;
 	if (db->ops->begin(db))
 		return -1;
-	rc = history_import_one(db, path, &o, run_id);
+	/* Its own transaction: a failure takes it all back, no savepoint. */
+	p = history_import_prepare(path, &o);
+	rc = p ? history_import_write(db, p, run_id, false) : -1;
+	history_import_prep_free(p);
+	if (rc < 0)
+		rc = -1;
 	if (rc == HISTORY_IMPORTED && db->ops->commit(db))
 		rc = -1;
 	if (rc != HISTORY_IMPORTED)

@@ -34,14 +34,15 @@
  * machine and suite version with another kernel is refused unless the two
  * kernel ids give an order (history_kernel_order.h).
  *
- * Many files go in one transaction (history_import_batch.h); each file
- * has a savepoint of its own, so that one bad file takes back only itself.
+ * Many files go in one transaction (history_import_batch.h); a file that
+ * fails takes back only itself.
  */
 #define HISTORY_NAME_MAX 255
 #define HISTORY_CASE_ID_MAX 1024
 #ifndef THPBENCH_HISTORY_IMPORT_H
 #define THPBENCH_HISTORY_IMPORT_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "history_db.h"
@@ -52,6 +53,10 @@ enum history_import_result {
 	HISTORY_IMPORTED = 0,
 	HISTORY_ALREADY = 1,	/* same content already stored as *run_id */
 };
+
+/* history_import_write without a savepoint: the file failed after its
+ * first write (or the database did): the transaction must be rolled back. */
+#define HISTORY_WRITE_BROKEN (-2)
 
 struct history_import_opts {
 	const char *kernel_id;	/* NULL: the file's, else uname -r */
@@ -77,13 +82,19 @@ int history_import_one(struct history_db *db, const char *path,
  * The two halves of history_import_one(), for a pipeline: prepare reads
  * and checks a file without the database (no shared state: another thread
  * may prepare the next file while this one is written); write records it
- * inside the caller's transaction, under a savepoint, and frees it.
+ * inside the caller's transaction; the caller frees it (perhaps in the
+ * reading thread). Under a savepoint, a
+ * failure (-1) takes back this file only. Without one (a savepoint costs
+ * SQLite a copy of every page the file touches), -1 means refused before
+ * anything was written, the transaction intact, and HISTORY_WRITE_BROKEN
+ * that the caller must roll the transaction back.
  */
 struct history_import_prep;
 struct history_import_prep *history_import_prepare(const char *path,
 						   const struct history_import_opts *o);
-int history_import_write(struct history_db *db, struct history_import_prep *p,
-			 int64_t *run_id);
+int history_import_write(struct history_db *db,
+			 const struct history_import_prep *p, int64_t *run_id,
+			 bool savepoint);
 void history_import_prep_free(struct history_import_prep *p);
 
 /* 0 when id is a usable kernel id (1..128 of [A-Za-z0-9._+:/@~^-]). */

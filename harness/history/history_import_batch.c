@@ -128,9 +128,30 @@ struct reader {
 	struct history_import_prep **prep;
 	bool *ready;
 	size_t written;		/* files the writer is done with */
+	size_t freed;		/* of those, freed by the reader */
+	bool stop;		/* the writer gave up: read no more */
 	pthread_mutex_t mu;
 	pthread_cond_t cv;
 };
+
+/*
+ * The files the writer is done with, freed here: a parsed night is
+ * thousands of small blocks, and freeing them took a tenth of the
+ * writer's time.
+ */
+static void free_written(struct reader *rd)
+{
+	size_t i, to;
+
+	pthread_mutex_lock(&rd->mu);
+	to = rd->written;
+	pthread_mutex_unlock(&rd->mu);
+	for (i = rd->freed; i < to; i++) {
+		history_import_prep_free(rd->prep[i]);
+		rd->prep[i] = NULL;
+	}
+	rd->freed = to;
+}
 
 static void *read_ahead(void *arg)
 {
@@ -140,9 +161,14 @@ static void *read_ahead(void *arg)
 	for (i = 0; i < rd->n; i++) {
 		struct history_import_prep *p;
 
+		free_written(rd);
 		pthread_mutex_lock(&rd->mu);
-		while (i >= rd->written + AHEAD)
+		while (i >= rd->written + AHEAD && !rd->stop)
 			pthread_cond_wait(&rd->cv, &rd->mu);
+		if (rd->stop) {
+			pthread_mutex_unlock(&rd->mu);
+			break;
+		}
 		pthread_mutex_unlock(&rd->mu);
 		p = history_import_prepare(rd->paths[i], rd->o);
 		pthread_mutex_lock(&rd->mu);
@@ -154,7 +180,8 @@ static void *read_ahead(void *arg)
 	return NULL;
 }
 
-/* The prepared file i, waiting for the reader (NULL: it failed, said). */
+/* The prepared file i, waiting for the reader (NULL: it failed, said);
+ * it stays in prep[i] for the reader to free. */
 static struct history_import_prep *take(struct reader *rd, size_t i)
 {
 	struct history_import_prep *p;
@@ -163,33 +190,34 @@ static struct history_import_prep *take(struct reader *rd, size_t i)
 	while (!rd->ready[i])
 		pthread_cond_wait(&rd->cv, &rd->mu);
 	p = rd->prep[i];
-	rd->prep[i] = NULL;
 	pthread_mutex_unlock(&rd->mu);
 	return p;
 }
 
-static void done_with(struct reader *rd, size_t i)
+static void done_with(struct reader *rd, size_t i, bool stop)
 {
 	pthread_mutex_lock(&rd->mu);
 	rd->written = i + 1;
+	rd->stop = stop;
 	pthread_cond_broadcast(&rd->cv);
 	pthread_mutex_unlock(&rd->mu);
 }
 
-long history_import_files(struct history_db *db, char *const *paths, size_t n,
-			  const struct history_import_opts *o,
-			  history_import_fn fn, void *ctx)
+/*
+ * Fast: no savepoint per file (SQLite would copy every page a file
+ * touches into its sub-journal), the checks that refuse a file all come
+ * before its first write. Returns the index of a file that broke the
+ * transaction (HISTORY_WRITE_BROKEN), else n; rc[] and id[] per file.
+ */
+static size_t import_fast(struct history_db *db, char *const *paths, size_t n,
+			  const struct history_import_opts *o, int *rc,
+			  int64_t *id)
 {
 	struct reader rd = { .paths = paths, .n = n, .o = o };
-	bool threaded, ok;
+	size_t i, broke = n;
 	pthread_t th;
-	long failed = 0;
-	int64_t id;
-	size_t i;
-	int rc;
+	bool threaded;
 
-	if (db->ops->begin(db))
-		return -1;
 	rd.prep = xcalloc(n ? n : 1, sizeof(*rd.prep));
 	rd.ready = xcalloc(n ? n : 1, sizeof(*rd.ready));
 	pthread_mutex_init(&rd.mu, NULL);
@@ -197,28 +225,94 @@ long history_import_files(struct history_db *db, char *const *paths, size_t n,
 	/* jansson seeds its hash tables once: before a second thread does. */
 	json_object_seed(0);
 	threaded = n > 1 && !pthread_create(&th, NULL, read_ahead, &rd);
-	for (i = 0; i < n; i++) {
+	for (i = 0; i < n && broke == n; i++) {
 		struct history_import_prep *p = threaded ? take(&rd, i) :
 						history_import_prepare(paths[i], o);
 
-		id = 0;
-		rc = p ? history_import_write(db, p, &id) : -1;
+		rc[i] = p ? history_import_write(db, p, &id[i], false) : -1;
+		if (!threaded)
+			history_import_prep_free(p);
+		if (rc[i] == HISTORY_WRITE_BROKEN)
+			broke = i;
 		if (threaded)
-			done_with(&rd, i);
-		failed += rc < 0;
-		if (fn)
-			fn(ctx, paths[i], rc, id);
+			done_with(&rd, i, broke != n);
 	}
 	if (threaded)
 		pthread_join(th, NULL);
+	for (i = 0; i < n; i++)
+		history_import_prep_free(rd.prep[i]);	/* the reader left them */
 	pthread_cond_destroy(&rd.cv);
 	pthread_mutex_destroy(&rd.mu);
 	free(rd.prep);
 	free(rd.ready);
-	ok = !db->ops->commit(db);
-	if (!ok) {
-		db->ops->rollback(db);
-		return -1;
+	return broke;
+}
+
+/*
+ * Careful, after a file broke the fast pass: every file again under a
+ * savepoint of its own, so that the one that fails takes back only
+ * itself. The files refused before it are refused again without a second
+ * reading (nothing of theirs was written).
+ */
+static void import_careful(struct history_db *db, char *const *paths,
+			   size_t broke, size_t n,
+			   const struct history_import_opts *o, int *rc,
+			   int64_t *id)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		struct history_import_prep *p;
+
+		if (i < broke && rc[i] < 0)
+			continue;
+		p = history_import_prepare(paths[i], o);
+		rc[i] = p ? history_import_write(db, p, &id[i], true) : -1;
+		history_import_prep_free(p);
 	}
+}
+
+long history_import_files(struct history_db *db, char *const *paths, size_t n,
+			  const struct history_import_opts *o,
+			  history_import_fn fn, void *ctx)
+{
+	int *rc = xcalloc(n ? n : 1, sizeof(*rc));
+	int64_t *id = xcalloc(n ? n : 1, sizeof(*id));
+	long failed = 0;
+	size_t i, broke;
+
+	if (db->ops->bulk && db->ops->bulk(db, true))
+		goto fail;
+	if (db->ops->begin(db))
+		goto fail;
+	broke = import_fast(db, paths, n, o, rc, id);
+	if (broke < n) {
+		db->ops->rollback(db);
+		tb_warn("%s: took the transaction back; importing every file again, each under a savepoint",
+			paths[broke]);
+		memset(id, 0, n * sizeof(*id));
+		if (db->ops->begin(db))
+			goto fail;
+		import_careful(db, paths, broke, n, o, rc, id);
+	}
+	if (db->ops->commit(db)) {
+		db->ops->rollback(db);
+		goto fail;
+	}
+	if (db->ops->bulk)
+		db->ops->bulk(db, false);
+	for (i = 0; i < n; i++) {
+		failed += rc[i] < 0;
+		if (fn)
+			fn(ctx, paths[i], rc[i], id[i]);
+	}
+	free(rc);
+	free(id);
 	return failed;
+fail:
+	if (db->ops->bulk)
+		db->ops->bulk(db, false);
+	free(rc);
+	free(id);
+	return -1;
 }

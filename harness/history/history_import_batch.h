@@ -3,8 +3,12 @@
  * history_import_batch - many results files, or directories of nights,
  * recorded in one transaction: one commit (one fsync) for a thousand
  * nights instead of one per night, and a batch that is killed leaves
- * nothing behind. Each file has its own savepoint (history_import.h): a
- * file that fails is reported and left out, the others are committed.
+ * nothing behind. A file that fails is reported and left out, the others
+ * are committed: the checks that refuse a file come before its first
+ * write, so the files go in without a savepoint each; a file that fails
+ * after its first write (or a database error) takes the transaction back,
+ * and the files are imported again, each under a savepoint. fn is called
+ * once per file when the outcomes are final.
  *
  * A directory argument stands for its *.json files and the results.json
  * of its subdirectories (a results/ tree of nights), in name order;

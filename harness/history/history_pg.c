@@ -91,6 +91,40 @@ static int pg_query(struct history_db *db, const char *what, const char *sql,
 	return rc;
 }
 
+/* Numbers printed as the text the server parses (%.17g round-trips). */
+static int pg_insert(struct history_db *db, const char *what, const char *sql,
+		     size_t np, const struct hdb_value *params)
+{
+	const char **text = xcalloc(np ? np : 1, sizeof(*text));
+	char (*num)[40] = xmalloc((np ? np : 1) * sizeof(*num));
+	size_t i;
+	int rc;
+
+	for (i = 0; i < np; i++) {
+		const struct hdb_value *v = &params[i];
+
+		switch (v->type) {
+		case HDB_TEXT:
+			text[i] = v->v.text;
+			break;
+		case HDB_INT:
+			snprintf(num[i], sizeof(num[i]), "%lld", v->v.i);
+			text[i] = num[i];
+			break;
+		case HDB_REAL:
+			snprintf(num[i], sizeof(num[i]), "%.17g", v->v.real);
+			text[i] = num[i];
+			break;
+		default:
+			text[i] = NULL;
+		}
+	}
+	rc = pg_query(db, what, sql, np, text, NULL, NULL);
+	free(text);
+	free(num);
+	return rc;
+}
+
 static int pg_simple(struct history_db *db, const char *what, const char *sql)
 {
 	PGresult *res = PQexec(db->conn, sql);
@@ -133,11 +167,13 @@ static void pg_close(struct history_db *db)
 static const struct hdb_ops pg_ops = {
 	.dialect = HDB_PG,
 	.query = pg_query,
+	.insert = pg_insert,
 	.script = pg_simple,
 	.begin = pg_begin,
 	.commit = pg_commit,
 	.rollback = pg_rollback,
 	.close = pg_close,
+	.rows_per_insert = 64,
 };
 
 static void quiet(void *arg, const char *msg)

@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-only
 #include "history_rows.h"
-#include "history_backend.h"
 
 #include <stdbool.h>
 #include <stdio.h>
@@ -8,27 +7,6 @@
 #include <string.h>
 
 #include "util/util.h"
-
-static char *dup_or_null(const char *s)
-{
-	return s ? xstrdup(s) : NULL;
-}
-
-void hdb_rows_init(struct hdb_rows *b, const char *what, const char *head,
-		   const char *const *shared, size_t nshared, size_t nper)
-{
-	size_t i;
-
-	memset(b, 0, sizeof(*b));
-	b->what = what;
-	b->head = head;
-	b->nshared = nshared;
-	b->nper = nper;
-	b->cap = nshared + nper * HDB_ROWS_MAX;
-	b->p = xcalloc(b->cap, sizeof(*b->p));
-	for (i = 0; i < nshared; i++)
-		b->p[i] = dup_or_null(shared[i]);
-}
 
 /* Append ", $k" (or "$k" first in a row) to sql at *n. */
 static void param(char *sql, size_t *n, size_t k, bool first)
@@ -48,20 +26,17 @@ static void param(char *sql, size_t *n, size_t k, bool first)
 		sql[(*n)++] = digits[--d];
 }
 
-/*
- * "HEAD VALUES ($1, .., $k, $k+1, ..), ($1, .., $k, ..), ..." (by hand:
- * a thousand snprintf calls a night showed in the import's profile).
- */
-static char *statement(const struct hdb_rows *b)
+/* "HEAD VALUES ($1, .., $k, $k+1, ..), ($1, .., $k, ..), ..." for nrows. */
+static char *statement(const struct hdb_rows *b, size_t nrows)
 {
 	size_t hl = strlen(b->head), r, i, k = b->nshared, n;
-	size_t len = hl + 16 + b->nrows * ((b->nshared + b->nper) * 24 + 8);
+	size_t len = hl + 16 + nrows * ((b->nshared + b->nper) * 24 + 8);
 	char *sql = xmalloc(len);
 
 	memcpy(sql, b->head, hl);
 	memcpy(sql + hl, " VALUES ", 8);
 	n = hl + 8;
-	for (r = 0; r < b->nrows; r++) {
+	for (r = 0; r < nrows; r++) {
 		if (r) {
 			sql[n++] = ',';
 			sql[n++] = ' ';
@@ -77,15 +52,21 @@ static char *statement(const struct hdb_rows *b)
 	return sql;
 }
 
-static void clear_rows(struct hdb_rows *b)
+void hdb_rows_init(struct hdb_rows *b, const struct history_db *db,
+		   const char *what, const char *head,
+		   const struct hdb_value *shared, size_t nshared, size_t nper)
 {
-	size_t i;
+	size_t batch = db->ops->rows_per_insert;
 
-	for (i = b->nshared; i < b->nshared + b->nrows * b->nper; i++) {
-		free(b->p[i]);
-		b->p[i] = NULL;
-	}
-	b->nrows = 0;
+	memset(b, 0, sizeof(*b));
+	b->what = what;
+	b->head = head;
+	b->nshared = nshared;
+	b->nper = nper;
+	b->batch = batch < 1 ? 1 : batch > HDB_ROWS_MAX ? HDB_ROWS_MAX : batch;
+	b->p = xcalloc(nshared + nper * b->batch, sizeof(*b->p));
+	memcpy(b->p, shared, nshared * sizeof(*shared));
+	b->full_sql = statement(b, b->batch);
 }
 
 int hdb_rows_flush(struct history_db *db, struct hdb_rows *b)
@@ -95,31 +76,26 @@ int hdb_rows_flush(struct history_db *db, struct hdb_rows *b)
 
 	if (!b->nrows)
 		return 0;
-	sql = statement(b);
-	rc = db->ops->query(db, b->what, sql, b->nshared + b->nrows * b->nper,
-			    (const char *const *)b->p, NULL, NULL);
-	free(sql);
-	clear_rows(b);
+	sql = b->nrows == b->batch ? b->full_sql : statement(b, b->nrows);
+	rc = db->ops->insert(db, b->what, sql, b->nshared + b->nrows * b->nper,
+			     b->p);
+	if (sql != b->full_sql)
+		free(sql);
+	b->nrows = 0;
 	return rc;
 }
 
 int hdb_rows_add(struct history_db *db, struct hdb_rows *b,
-		 const char *const *row)
+		 const struct hdb_value *row)
 {
-	size_t i, at = b->nshared + b->nrows * b->nper;
-
-	for (i = 0; i < b->nper; i++)
-		b->p[at + i] = dup_or_null(row[i]);
+	memcpy(b->p + b->nshared + b->nrows * b->nper, row, b->nper * sizeof(*row));
 	b->nrows++;
-	return b->nrows == HDB_ROWS_MAX ? hdb_rows_flush(db, b) : 0;
+	return b->nrows == b->batch ? hdb_rows_flush(db, b) : 0;
 }
 
 void hdb_rows_free(struct hdb_rows *b)
 {
-	size_t i;
-
-	for (i = 0; b->p && i < b->cap; i++)
-		free(b->p[i]);
 	free(b->p);
+	free(b->full_sql);
 	memset(b, 0, sizeof(*b));
 }

@@ -6,6 +6,7 @@
  */
 #include "history_backend.h"
 
+#include <math.h>
 #include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -146,6 +147,54 @@ out:
 	return rc;
 }
 
+/* A non-finite real as the text %.17g prints, as the text path stores it. */
+static int bind_value(sqlite3_stmt *st, int at, const struct hdb_value *v)
+{
+	char buf[40];
+
+	switch (v->type) {
+	case HDB_TEXT:
+		return sqlite3_bind_text(st, at, v->v.text, -1, SQLITE_STATIC);
+	case HDB_INT:
+		return sqlite3_bind_int64(st, at, v->v.i);
+	case HDB_REAL:
+		if (isfinite(v->v.real))
+			return sqlite3_bind_double(st, at, v->v.real);
+		snprintf(buf, sizeof(buf), "%.17g", v->v.real);
+		return sqlite3_bind_text(st, at, buf, -1, SQLITE_TRANSIENT);
+	default:
+		return sqlite3_bind_null(st, at);
+	}
+}
+
+static int sq_insert(struct history_db *db, const char *what, const char *sql,
+		     size_t np, const struct hdb_value *params)
+{
+	const struct prepared_stmt *p = prepared(db, what, sql);
+	size_t i;
+	int rc = 0, s;
+
+	if (!p)
+		return -1;
+	for (i = 0; i < np && i < p->npos; i++) {
+		if (p->pos[i] && bind_value(p->stmt, p->pos[i], &params[i]) != SQLITE_OK) {
+			tb_err("%s: %s: %s", db->name, what, sqlite3_errmsg(db->conn));
+			rc = -1;
+			goto out;
+		}
+	}
+	while ((s = sqlite3_step(p->stmt)) == SQLITE_ROW)
+		;
+	if (s != SQLITE_DONE) {
+		tb_err("%s: %s: %s", db->name, what, sqlite3_errmsg(db->conn));
+		rc = -1;
+	}
+out:
+	sqlite3_reset(p->stmt);
+	sqlite3_clear_bindings(p->stmt);
+	return rc;
+}
+
 static int sq_simple(struct history_db *db, const char *what, const char *sql)
 {
 	char *msg = NULL;
@@ -174,6 +223,12 @@ static void sq_rollback(struct history_db *db)
 		sqlite3_exec(db->conn, "ROLLBACK", NULL, NULL, NULL);
 }
 
+static int sq_bulk(struct history_db *db, bool on)
+{
+	return sq_simple(db, "switch foreign key checks",
+			 on ? "PRAGMA foreign_keys = OFF" : "PRAGMA foreign_keys = ON");
+}
+
 static void sq_close(struct history_db *db)
 {
 	struct stmt_cache *c = db->cache;
@@ -194,11 +249,14 @@ static void sq_close(struct history_db *db)
 static const struct hdb_ops sqlite_ops = {
 	.dialect = HDB_SQLITE,
 	.query = sq_query,
+	.insert = sq_insert,
 	.script = sq_simple,
 	.begin = sq_begin,
 	.commit = sq_commit,
 	.rollback = sq_rollback,
+	.bulk = sq_bulk,
 	.close = sq_close,
+	.rows_per_insert = 1,
 };
 
 /*

@@ -892,6 +892,81 @@ static void test_batch(void **state)
 		free(paths[i]);
 }
 
+/* Rows of table whose run is not stored: none may be left behind. */
+static long orphans(struct history_db *db, const char *table)
+{
+	char sql[160];
+
+	snprintf(sql, sizeof(sql), "%s WHERE run_id NOT IN (SELECT id FROM runs)", table);
+	return count(db, sql);
+}
+
+/*
+ * A file that fails after its first write (here the database refuses its
+ * repetitions): the batch, written without a savepoint per file, takes
+ * the transaction back and imports every file again under a savepoint
+ * each: the others are stored, nothing of that file is.
+ */
+static void test_batch_broken(void **state)
+{
+	static const char *const tables[] = {
+		"cases", "reps", "rep_values", "night_metrics",
+	};
+	static const char *const poison_sqlite =
+		"CREATE TRIGGER poison BEFORE INSERT ON reps"
+		" WHEN (SELECT time FROM runs WHERE id = NEW.run_id) = '2026-04-03T02:00:00Z'"
+		" BEGIN SELECT RAISE(ABORT, 'poisoned'); END";
+	static const char *const poison_pg[] = {
+		"CREATE OR REPLACE FUNCTION poison() RETURNS trigger LANGUAGE plpgsql AS $$"
+		" BEGIN IF (SELECT time FROM runs WHERE id = NEW.run_id) ="
+		" '2026-04-03T02:00:00Z'::timestamptz THEN RAISE EXCEPTION 'poisoned';"
+		" END IF; RETURN NEW; END $$",
+		"CREATE TRIGGER poison BEFORE INSERT ON reps FOR EACH ROW"
+		" EXECUTE FUNCTION poison()",
+	};
+	char *paths[4], when[32], name[32];
+	struct history_db *db;
+	struct night_spec ns;
+	long per_night[4];
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < 4; i++) {
+		snprintf(when, sizeof(when), "2026-04-%02zuT02:00:00Z", i + 1);
+		snprintf(name, sizeof(name), "broken%zu", i);
+		ns = night(when, 100);
+		paths[i] = xstrdup(write_night(&ns, name));
+	}
+	assert_int_equal(history_db_open(fresh_db(), &db), 0);
+	/* What one night writes to each table. */
+	assert_int_equal(history_import_files(db, paths, 1,
+					      &(struct history_import_opts){ 0 },
+					      NULL, NULL), 0);
+	for (i = 0; i < 4; i++)
+		per_night[i] = count(db, tables[i]);
+	history_db_close(db);
+
+	assert_int_equal(history_db_open(fresh_db(), &db), 0);
+	if (db->ops->dialect == HDB_PG) {
+		assert_int_equal(db->ops->script(db, "poison", poison_pg[0]), 0);
+		assert_int_equal(db->ops->script(db, "poison", poison_pg[1]), 0);
+	} else {
+		assert_int_equal(db->ops->script(db, "poison", poison_sqlite), 0);
+	}
+	assert_int_equal(history_import_files(db, paths, 4,
+					      &(struct history_import_opts){ 0 },
+					      NULL, NULL), 1);
+	assert_int_equal(count(db, "runs"), 3);
+	assert_int_equal(count(db, "runs WHERE time = '2026-04-03T02:00:00Z'"), 0);
+	for (i = 0; i < 4; i++) {
+		assert_int_equal(count(db, tables[i]), 3 * per_night[i]);
+		assert_int_equal(orphans(db, tables[i]), 0);
+	}
+	history_db_close(db);
+	for (i = 0; i < 4; i++)
+		free(paths[i]);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -903,6 +978,7 @@ int main(void)
 		cmocka_unit_test(test_newer_schema),
 		cmocka_unit_test(test_concurrent_writers),
 		cmocka_unit_test(test_killed_writer),
+		cmocka_unit_test(test_batch_broken),
 		cmocka_unit_test(test_password_never_shown),
 		cmocka_unit_test(test_future_refused_and_delete),
 		cmocka_unit_test(test_limits_same_on_both),
