@@ -4,7 +4,7 @@
  *  - every case a claim names (base, new, the superseding check's) is in
  *    the plan of its suite, whatever THP mode the host booted with (001's
  *    claims name thp=madvise: a host booted with always must not say
- *    "case not run");
+ *    "case not run"), and its comparison fits the printed table's column;
  *  - configs/quick.conf's claims on a recorded ./run.sh of this project
  *    (tests/fixtures/claims/quick-kvm.json: 6.18, a KVM guest, 2 CPUs)
  *    give the same words with any one repetition of each case left out
@@ -94,6 +94,11 @@ static void test_claims_name_planned_cases(void **state)
 				const char *names[4];
 				size_t n = 0;
 
+				/* The printed table's comparison column. */
+				if (strlen(claim_field(&s.claims[j], "comparison")) > 40)
+					fail_msg("%s: claim %s: comparison longer than "
+						 "the table's 40 columns", suites[i],
+						 s.claims[j].id);
 				for (k = 0; k < ARRAY_SIZE(keys); k++)
 					if (*claim_field(&s.claims[j], keys[k]))
 						names[n++] = claim_field(&s.claims[j], keys[k]);
