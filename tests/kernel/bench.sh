@@ -51,8 +51,10 @@ run()
 	rm -rf "$bdir-$label.plots"
 	[ ! -d "$res/plots" ] || cp -r "$res/plots" "$bdir-$label.plots"
 	grep -q 'kernel B (built)' "$out" || return 0
-	grep -h '^  CC ' "$res/build-B.log" 2>/dev/null | sed 's/^  CC *//' | sort |
-		paste -sd' ' - | awk '{ printf "    kernel B compiled %d objects: %s\n", NF, $0 }' | cut -c1-200
+	# As build-kernel.sh counts them: what kbuild compiled or assembled.
+	grep -hE '^  (CC|AS) ' "$res/build-B.log" 2>/dev/null | sed -E 's/^  (CC|AS) *//' | sort |
+		paste -sd' ' - | awk '{ printf "    kernel B compiled %d objects: %s\n", NF, $0 }' |
+		fold -s -w 96 | sed '2,$s/^/      /'
 }
 
 echo "kernel A/B timings for $name ($(nproc) CPUs, --jobs $jobs, $(date -u +%Y-%m-%dT%H:%MZ))"
