@@ -7,6 +7,7 @@
 #include "history_backend.h"
 
 #include <math.h>
+#include <pthread.h>
 #include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -176,6 +177,10 @@ static int sq_insert(struct history_db *db, const char *what, const char *sql,
 
 	if (!p)
 		return -1;
+	/* Every parameter is bound again below, unless some are not given:
+	 * no bindings of the last call may be left for those. */
+	if (np < p->npos)
+		sqlite3_clear_bindings(p->stmt);
 	for (i = 0; i < np && i < p->npos; i++) {
 		if (p->pos[i] && bind_value(p->stmt, p->pos[i], &params[i]) != SQLITE_OK) {
 			tb_err("%s: %s: %s", db->name, what, sqlite3_errmsg(db->conn));
@@ -191,7 +196,6 @@ static int sq_insert(struct history_db *db, const char *what, const char *sql,
 	}
 out:
 	sqlite3_reset(p->stmt);
-	sqlite3_clear_bindings(p->stmt);
 	return rc;
 }
 
@@ -281,8 +285,18 @@ static bool missing_dir(const char *path)
 	return missing;
 }
 
+/*
+ * Before SQLite's first use: no global count of its memory (each of its
+ * allocations took a mutex for it, millions in a bulk import).
+ */
+static void setup_library(void)
+{
+	sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0);
+}
+
 int hdb_sqlite_open(const char *path, bool create, struct history_db *db)
 {
+	static pthread_once_t once = PTHREAD_ONCE_INIT;
 	static const char *const pragmas =
 		"PRAGMA foreign_keys = ON;"
 		"PRAGMA synchronous = FULL;"
@@ -302,6 +316,7 @@ int hdb_sqlite_open(const char *path, bool create, struct history_db *db)
 		return -1;
 	if (create)
 		flags |= SQLITE_OPEN_CREATE;
+	pthread_once(&once, setup_library);
 	if (sqlite3_open_v2(path, &conn, flags, NULL) != SQLITE_OK) {
 		tb_err("%s: cannot open the SQLite database: %s", path,
 		       conn ? sqlite3_errmsg(conn) : "out of memory");
