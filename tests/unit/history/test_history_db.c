@@ -853,23 +853,31 @@ static void test_same_second(void **state)
 	history_db_close(db);
 }
 
+/* n nights of one machine, day 1.. of month (2026), malloc'ed paths. */
+static void write_nights(char **paths, size_t n, int month, const char *prefix)
+{
+	struct night_spec ns;
+	char when[32], name[32];
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		snprintf(when, sizeof(when), "2026-%02d-%02zuT02:00:00Z", month, i + 1);
+		snprintf(name, sizeof(name), "%s%zu", prefix, i);
+		ns = night(when, 100);
+		paths[i] = xstrdup(write_night(&ns, name));
+	}
+}
+
 /* Many files, one transaction; a bad one is left out, the rest kept. */
 static void test_batch(void **state)
 {
 	char *paths[5], bad[600];
 	struct history_db *db;
-	struct night_spec ns;
-	char when[32], name[32];
 	FILE *f;
 	size_t i;
 
 	(void)state;
-	for (i = 0; i < 4; i++) {
-		snprintf(when, sizeof(when), "2026-03-%02zuT02:00:00Z", i + 1);
-		snprintf(name, sizeof(name), "batch%zu", i);
-		ns = night(when, 100);
-		paths[i] = xstrdup(write_night(&ns, name));
-	}
+	write_nights(paths, 4, 3, "batch");
 	snprintf(bad, sizeof(bad), "%s/batch-bad.json", dir);
 	f = fopen(bad, "w");
 	fputs("{\"schema\": \"thpbench-results/1\"", f);
@@ -924,19 +932,13 @@ static void test_batch_broken(void **state)
 		"CREATE TRIGGER poison BEFORE INSERT ON reps FOR EACH ROW"
 		" EXECUTE FUNCTION poison()",
 	};
-	char *paths[4], when[32], name[32];
+	char *paths[4];
 	struct history_db *db;
-	struct night_spec ns;
 	long per_night[4];
 	size_t i;
 
 	(void)state;
-	for (i = 0; i < 4; i++) {
-		snprintf(when, sizeof(when), "2026-04-%02zuT02:00:00Z", i + 1);
-		snprintf(name, sizeof(name), "broken%zu", i);
-		ns = night(when, 100);
-		paths[i] = xstrdup(write_night(&ns, name));
-	}
+	write_nights(paths, 4, 4, "broken");
 	assert_int_equal(history_db_open(fresh_db(), &db), 0);
 	/* What one night writes to each table. */
 	assert_int_equal(history_import_files(db, paths, 1,
