@@ -58,9 +58,18 @@ enum history_import_result {
  * first write (or the database did): the transaction must be rolled back. */
 #define HISTORY_WRITE_BROKEN (-2)
 
+struct history_import_cpu {
+	double read_s, write_s;
+};
+
 struct history_import_opts {
 	const char *kernel_id;	/* NULL: the file's, else uname -r */
 	const char *machine;	/* NULL: the file's meta.machine, else hostname */
+	/* NULL, or filled by history_import_files: the CPU seconds of the
+	 * thread that read and checked the files and of the one that wrote
+	 * them (commit included; on two idle cores the larger bounds the
+	 * import's wall time). */
+	struct history_import_cpu *cpu;
 };
 
 /*

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 
 #include "util/util.h"
 
@@ -121,6 +122,16 @@ fail:
  */
 #define AHEAD 8
 
+/* CPU seconds of the calling thread. */
+static double thread_cpu(void)
+{
+	struct timespec ts;
+
+	if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts))
+		return 0;
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
 struct reader {
 	char *const *paths;
 	size_t n;
@@ -130,6 +141,7 @@ struct reader {
 	size_t written;		/* files the writer is done with */
 	size_t freed;		/* of those, freed by the reader */
 	bool stop;		/* the writer gave up: read no more */
+	double cpu_s;		/* the reader's CPU seconds, when done */
 	pthread_mutex_t mu;
 	pthread_cond_t cv;
 };
@@ -177,6 +189,7 @@ static void *read_ahead(void *arg)
 		pthread_cond_broadcast(&rd->cv);
 		pthread_mutex_unlock(&rd->mu);
 	}
+	rd->cpu_s = thread_cpu();
 	return NULL;
 }
 
@@ -239,6 +252,8 @@ static size_t import_fast(struct history_db *db, char *const *paths, size_t n,
 	}
 	if (threaded)
 		pthread_join(th, NULL);
+	if (threaded && o->cpu)
+		o->cpu->read_s = rd.cpu_s;
 	for (i = 0; i < n; i++)
 		history_import_prep_free(rd.prep[i]);	/* the reader left them */
 	pthread_cond_destroy(&rd.cv);
@@ -280,7 +295,10 @@ long history_import_files(struct history_db *db, char *const *paths, size_t n,
 	int64_t *id = xcalloc(n ? n : 1, sizeof(*id));
 	long failed = 0;
 	size_t i, broke;
+	double cpu0 = thread_cpu();
 
+	if (o->cpu)
+		*o->cpu = (struct history_import_cpu){ 0 };
 	if (db->ops->bulk && db->ops->bulk(db, true))
 		goto fail;
 	if (db->ops->begin(db))
@@ -299,6 +317,8 @@ long history_import_files(struct history_db *db, char *const *paths, size_t n,
 		db->ops->rollback(db);
 		goto fail;
 	}
+	if (o->cpu)
+		o->cpu->write_s = thread_cpu() - cpu0;
 	if (db->ops->bulk)
 		db->ops->bulk(db, false);
 	for (i = 0; i < n; i++) {

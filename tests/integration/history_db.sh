@@ -20,6 +20,9 @@ check "and nothing new stored" grep -q 'already stored as run 1' "$TMPD/out"
 check "two runs" test "$($TB history list --db "$db" --format json | jq length)" -eq 2
 check "the --kernel-id is kept" \
 	test "$($TB history list --db "$db" --format json | jq -r '.[0].kernel_id')" = v6.18-rc1-3-gabc1234
+$TB history import -v --db "$TMPD/v.sqlite" $F/base.json $F/new.json 2>"$TMPD/err" >/dev/null
+check "import -v: the CPU of its reading and its writing thread, on stderr" \
+	grep -Eq '^history import: 2 file\(s\), CPU: read and checked them in [0-9]+\.[0-9]{2} s, wrote them in [0-9]+\.[0-9]{2} s$' "$TMPD/err"
 
 two_importers "$db" 8
 check "nothing lost, nothing twice: 2 + 16 + 1 runs" \
