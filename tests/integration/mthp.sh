@@ -3,7 +3,8 @@
 # The mTHP size as an axis, on the real machine: --mthp 64K --thp
 # always,never sets the 64K size's enabled per case, records its stats
 # deltas per repetition (anon_fault_alloc > 0 for a workload faulting
-# 64K-aligned chunks under always, 0 under never), and puts every size's
+# 64K-aligned chunks under always; under never none of the workload's,
+# and at most a stray fault of another process), and puts every size's
 # knobs back; a run killed with SIGKILL while 64K is switched leaves a
 # journal that `thpbench restore` undoes.
 . tests/integration/lib.sh
@@ -46,9 +47,15 @@ check "two ok runs each" [ "$(echo $always | wc -w)" = 2 ] && [ "$(echo $never |
 for v in $always; do
 	check "64K anon_fault_alloc under always ($v) >= 512 (32M in 64K chunks)" [ "${v%.*}" -ge 512 ]
 done
+# The stats are the kernel's, system-wide: under never no fault can take a
+# 64K folio, but one another process began before the switch may land in
+# the window (seen once in 5 runs at load 10); the workload's own folios
+# (pagemap) are exact.
 for v in $never; do
-	check "64K anon_fault_alloc under never is 0" [ "$v" = 0 ]
+	check "64K anon_fault_alloc under never ($v) is at most 2" [ "${v%.*}" -le 2 ]
 done
+check "the workload got no 64K folio under never" \
+	[ "$(metric "$res" "thp_alloc/mthp=64K/thp=never" success_pct)" = "0 0" ]
 check "the stats deltas include fallback and split" \
 	[ -n "$(metric "$res" "thp_alloc/mthp=64K/thp=always" mthp.64K.anon_fault_fallback)" ] &&
 	[ -n "$(metric "$res" "thp_alloc/mthp=64K/thp=always" mthp.64K.split)" ]
