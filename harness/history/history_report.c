@@ -77,6 +77,22 @@ static void value(FILE *f, const char *metric, double v, double ref)
 	fputs("</span>", f);
 }
 
+/*
+ * A change as a percentage; from a mean of 0, where a percentage has no
+ * meaning (a count that was 0 every night), as the difference itself
+ * ("+0.8"), never "n/a" where the reader looks first.
+ */
+static void change(FILE *f, const char *metric, double rel, double a,
+		   double b, double ref)
+{
+	if (isfinite(rel) || !isfinite(a) || !isfinite(b)) {
+		pct(f, rel);
+		return;
+	}
+	fputs(b < a ? "-" : "+", f);
+	value(f, metric, fabs(b - a), ref);
+}
+
 static void card_id(FILE *f, size_t idx)
 {
 	fprintf(f, "s%zu", idx);
@@ -148,6 +164,12 @@ static void status_badge(FILE *f, const struct history_cp *cp)
 }
 
 /* "slower" or "faster" for a time, "higher" or "lower" for the rest. */
+/* The sign of a change: rel's, or the means' where rel is none (from 0). */
+static double direction(double rel, double a, double b)
+{
+	return isnan(rel) ? b - a : rel;
+}
+
 static const char *how_word(const char *metric, double rel)
 {
 	const char *unit = plot_metric_unit(metric);
@@ -161,7 +183,8 @@ static const char *how_word(const char *metric, double rel)
 static void headline(FILE *f, const struct history_result *r,
 		     const struct history_cp *cp)
 {
-	const char *how = how_word(r->s->metric, cp->c.ch.rel);
+	const char *how = how_word(r->s->metric,
+				   direction(cp->c.ch.rel, cp->c.a.mean, cp->c.b.mean));
 	double ref = fmax(fabs(cp->c.a.mean), fabs(cp->c.b.mean));
 
 	fprintf(f, "<p class=\"headline\"><span class=\"kind %s\">", kind_class(cp->kind));
@@ -169,12 +192,16 @@ static void headline(FILE *f, const struct history_result *r,
 	fputs("</span>", f);
 	status_badge(f, cp);
 	fputs(" <span class=\"nw\"><b>", f);
-	pct(f, cp->c.ch.rel);
-	fprintf(f, "</b> %s</span> <span class=\"ci\">(95%%: ", how);
-	pct(f, cp->c.ch.lo);
-	fputs(" to ", f);
-	pct(f, cp->c.ch.hi);
-	fputs(")</span> since ", f);
+	change(f, r->s->metric, cp->c.ch.rel, cp->c.a.mean, cp->c.b.mean, ref);
+	fprintf(f, "</b> %s</span> ", how);
+	if (isfinite(cp->c.ch.lo) && isfinite(cp->c.ch.hi)) {
+		fputs("<span class=\"ci\">(95%: ", f);
+		pct(f, cp->c.ch.lo);
+		fputs(" to ", f);
+		pct(f, cp->c.ch.hi);
+		fputs(")</span> ", f);
+	}
+	fputs("since ", f);
 	when(f, r->s->nights[cp->night].started);
 	fputs(": <span class=\"nw\">mean ", f);
 	value(f, r->s->metric, cp->c.a.mean, ref);
@@ -386,10 +413,10 @@ static void watch_card(FILE *f, const struct history_result *r,
 		;
 	fprintf(f, "<p class=\"headline\"><span class=\"kind %s\">tonight alone</span> <span class=\"nw\"><b>",
 		kind_class(w->kind));
-	pct(f, w->nt.change);
+	change(f, s->metric, w->nt.change, w->c.a.mean, w->c.b.mean, ref);
 	fprintf(f, "</b> %s</span> <span class=\"ci\">(its runs: ",
-		how_word(s->metric, w->nt.change));
-	pct(f, w->c.ch.rel);
+		how_word(s->metric, direction(w->nt.change, w->c.a.mean, w->c.b.mean)));
+	change(f, s->metric, w->c.ch.rel, w->c.a.mean, w->c.b.mean, ref);
 	fputs(")</span> on ", f);
 	when(f, s->nights[w->night].started);
 	fputs(": <span class=\"nw\">mean ", f);
@@ -506,7 +533,8 @@ static void quiet(FILE *f, const struct history_result *r,
 			fprintf(f, "<span class=\"kind %s\">", kind_class(d[i].cp->kind));
 			esc(f, hcp_kind_name(d[i].cp->kind));
 			fputs("</span> ", f);
-			pct(f, d[i].cp->c.ch.rel);
+			change(f, s->metric, d[i].cp->c.ch.rel, d[i].cp->c.a.mean,
+			       d[i].cp->c.b.mean, NAN);
 			fputs(" since ", f);
 			when(f, s->nights[d[i].cp->night].started);
 			status_badge(f, d[i].cp);

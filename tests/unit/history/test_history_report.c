@@ -2,9 +2,9 @@
 /*
  * The report page and its charts on synthetic histories: what comes first
  * (history_digest), what the page says and escapes, the labels of the
- * night axis, the segment line of a one-night change, and charts kept when
- * their data did not change. The page in a browser is
- * tests/integration/history_report.sh.
+ * night axis, the segment line of a one-night change, a change from 0 (no
+ * percentage), and charts kept when their data did not change. The page
+ * in a browser is tests/integration/history_report.sh.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -309,6 +309,41 @@ static void test_watch_card(void **state)
 	history_series_free(&s);
 }
 
+/*
+ * A count that was 0 every night and is not tonight: no percentage exists.
+ * The headline gives the difference and its direction, never "n/a".
+ */
+static void test_change_from_zero(void **state)
+{
+	struct fx *fx = *state;
+	static const double tonight[] = { 0, 1, 0, 2, 1, 1, 0, 2, 1, 0 };
+	struct history_series s;
+	struct history_result r;
+	struct histgen g;
+	char path[128], *page_text;
+	size_t i, k;
+
+	histgen_init(&g);
+	g.case_id = "zero/thp=always";
+	g.metric = "page-faults";
+	g.reps = 10;
+	histgen_series(&g, &s);
+	for (i = 0; i < s.n_nights; i++)
+		for (k = 0; k < s.nights[i].n; k++)
+			s.nights[i].values[k] = i + 1 < s.n_nights ? 0 : tonight[k % 10];
+	history_check_series(&s, &fx->o, &r);
+	assert_true(r.watch.present);
+	assert_int_equal(history_report(&r, 1, &fx->o, "db", fx->dir), 0);
+	snprintf(path, sizeof(path), "%s/index.html", fx->dir);
+	page_text = slurp_file(path);
+	assert_null(strstr(page_text, "n/a"));
+	assert_non_null(strstr(page_text, "tonight alone</span> <span class=\"nw\"><b>+<span class=\"nw\">0.8"));
+	assert_non_null(strstr(page_text, "</b> higher</span>"));
+	free(page_text);
+	history_result_release(&r);
+	history_series_free(&s);
+}
+
 static void test_tics_distinct(void **state)
 {
 	struct history_series s = { 0 };
@@ -453,6 +488,7 @@ int main(void)
 		cmocka_unit_test(test_small_change_explained),
 		cmocka_unit_test(test_triaged_shown),
 		cmocka_unit_test(test_watch_card),
+		cmocka_unit_test(test_change_from_zero),
 		cmocka_unit_test(test_tics_distinct),
 		cmocka_unit_test(test_one_night_segment_drawn),
 		cmocka_unit_test(test_unchanged_chart_kept),
