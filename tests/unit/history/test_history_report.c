@@ -263,6 +263,19 @@ static void test_triaged_shown(void **state)
 	memset(&cp->triage, 0, sizeof(cp->triage));
 }
 
+/* Series s checked alone into r (released by the caller): its page's text. */
+static char *watch_page(struct fx *fx, struct history_series *s,
+			struct history_result *r)
+{
+	char path[128];
+
+	history_check_series(s, &fx->o, r);
+	assert_true(r->watch.present);
+	assert_int_equal(history_report(r, 1, &fx->o, "db", fx->dir), 0);
+	snprintf(path, sizeof(path), "%s/index.html", fx->dir);
+	return slurp_file(path);
+}
+
 /*
  * Tonight alone far out (the watch, not yet a change): a card of the same
  * shape, a dotted mark on the chart, tonight outside the segment's line.
@@ -281,13 +294,9 @@ static void test_watch_card(void **state)
 	g.reps = 10;
 	g.steps[g.nsteps++] = (struct histgen_at){ 29, 0.40 };
 	histgen_series(&g, &s);
-	history_check_series(&s, &fx->o, &r);
-	assert_true(r.watch.present);
+	page_text = watch_page(fx, &s, &r);
 	assert_true(r.watch.strong);
 	assert_int_equal(r.watch.night, 29);
-	assert_int_equal(history_report(&r, 1, &fx->o, "db", fx->dir), 0);
-	snprintf(path, sizeof(path), "%s/index.html", fx->dir);
-	page_text = slurp_file(path);
 	assert_non_null(strstr(page_text, "<span class=\"kind regression\">tonight alone</span>"));
 	assert_non_null(strstr(page_text, "the next night confirms it"));
 	assert_non_null(strstr(page_text, "<th>bisect</th>"));
@@ -320,7 +329,7 @@ static void test_change_from_zero(void **state)
 	struct history_series s;
 	struct history_result r;
 	struct histgen g;
-	char path[128], *page_text;
+	char *page_text;
 	size_t i, k;
 
 	histgen_init(&g);
@@ -331,11 +340,7 @@ static void test_change_from_zero(void **state)
 	for (i = 0; i < s.n_nights; i++)
 		for (k = 0; k < s.nights[i].n; k++)
 			s.nights[i].values[k] = i + 1 < s.n_nights ? 0 : tonight[k % 10];
-	history_check_series(&s, &fx->o, &r);
-	assert_true(r.watch.present);
-	assert_int_equal(history_report(&r, 1, &fx->o, "db", fx->dir), 0);
-	snprintf(path, sizeof(path), "%s/index.html", fx->dir);
-	page_text = slurp_file(path);
+	page_text = watch_page(fx, &s, &r);
 	assert_null(strstr(page_text, "n/a"));
 	assert_non_null(strstr(page_text, "tonight alone</span> <span class=\"nw\"><b>+<span class=\"nw\">0.8"));
 	assert_non_null(strstr(page_text, "</b> higher</span>"));
