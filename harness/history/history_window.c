@@ -31,7 +31,7 @@ void history_window_opts_init(struct history_window_opts *o)
  */
 struct sums {
 	double *n, *s, *q, *w;		/* base: count, sum, sum of squares, within */
-	double *an, *as, *aq;		/* all nights */
+	double *an, *as, *aq, *aw;	/* all nights */
 };
 
 struct scan {
@@ -96,7 +96,7 @@ static void window_sums(struct scan *sc, size_t lo, size_t hi, size_t t)
 	if (hi > lo)
 		stats_outliers(sc->y + lo, hi - lo, OUTLIER_MAD, sc->flag);
 	m->n[0] = m->s[0] = m->q[0] = m->w[0] = 0;
-	m->an[0] = m->as[0] = m->aq[0] = 0;
+	m->an[0] = m->as[0] = m->aq[0] = m->aw[0] = 0;
 	for (i = lo, k = 0; i <= t; i++, k++) {
 		double v = sc->y[i] - sc->ref, keep = sc->flag[k] ? 0 : 1;
 
@@ -107,6 +107,7 @@ static void window_sums(struct scan *sc, size_t lo, size_t hi, size_t t)
 		m->an[k + 1] = m->an[k] + 1;
 		m->as[k + 1] = m->as[k] + v;
 		m->aq[k + 1] = m->aq[k] + v * v;
+		m->aw[k + 1] = m->aw[k] + sc->wv[i];
 	}
 }
 
@@ -145,12 +146,13 @@ static void night_test(const struct scan *sc, size_t b0, size_t tau, size_t t,
 {
 	const struct sums *m = &sc->sm;
 	struct history_night_test *nt = &sp->nt;
-	double nb, mb, ssb, nv, mv, ssv, na, ma, ssa, w, ss, s2, df, se;
+	double nb, mb, ssb, nv, mv, ssv, na, ma, ssa, w, wa, ss, s2, df, se;
 
 	range(m->n, m->s, m->q, sc->lo, b0, tau, &nb, &mb, &ssb);
 	range(m->n, m->s, m->q, sc->lo, sc->lo, tau, &nv, &mv, &ssv);
 	range(m->an, m->as, m->aq, sc->lo, tau, t + 1, &na, &ma, &ssa);
 	w = nv > 0 ? (m->w[tau - sc->lo] - m->w[0]) / nv : 0;
+	wa = na > 0 ? (m->aw[t + 1 - sc->lo] - m->aw[tau - sc->lo]) / na : 0;
 	sp->tau = tau;
 	sp->b0 = b0;
 	sp->ss_before = ssv;
@@ -182,6 +184,13 @@ static void night_test(const struct scan *sc, size_t b0, size_t tau, size_t t,
 	if (nb < 1 || na < 1 || df < 1)
 		return;
 	se = sqrt(s2 * (1 / na + 1 / nb));
+	/*
+	 * The nights after carry their own repetitions' noise: a count that
+	 * was the same every night before (no spread at all) and is 0 or 1
+	 * tonight is not infinitely significant (Welch's form of the floor).
+	 */
+	if (se * se < w / nb + wa / na)
+		se = sqrt(w / nb + wa / na);
 	if (se > 0)
 		nt->t = (ma - mb) / se;
 	else
@@ -440,6 +449,7 @@ void history_window_scan(const struct history_check_opts *o,
 	sc.sm.an = xmalloc((span + 2) * sizeof(double));
 	sc.sm.as = xmalloc((span + 2) * sizeof(double));
 	sc.sm.aq = xmalloc((span + 2) * sizeof(double));
+	sc.sm.aw = xmalloc((span + 2) * sizeof(double));
 	night_values(&sc);
 	for (t = 0; t < n; t++) {
 		size_t lo = t + 1 > span ? t + 1 - span : 0;
@@ -463,4 +473,5 @@ void history_window_scan(const struct history_check_opts *o,
 	free(sc.sm.an);
 	free(sc.sm.as);
 	free(sc.sm.aq);
+	free(sc.sm.aw);
 }

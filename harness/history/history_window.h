@@ -22,8 +22,11 @@
  * Each night is one value, the log of its mean (raw means where a mean is
  * <= 0), and the variance of a night's value is estimated from the
  * nights themselves (both components, night-to-night and within-night/n),
- * floored by the within-night part the repetitions show. A candidate is
- * confirmed when
+ * floored by the within-night part the repetitions show: the error of a
+ * split is at least the before nights' within-night part over their count
+ * plus the after nights' own over theirs (a count the same every night
+ * before, no spread at all, that is 0 or 1 tonight, is noise, not an
+ * infinitely significant step). A candidate is confirmed when
  *   1. night test: pooled two-sample t of the nights after against the
  *      nights before (outlier nights before it left out, MAD rule), one
  *      sided p below alpha for m <= fast nights, alpha/4 for longer

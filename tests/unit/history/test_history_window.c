@@ -374,6 +374,49 @@ static void test_night_noise(void **state)
 	assert_true(fails <= 2);
 }
 
+/*
+ * A count the same every night before (0, no spread at all) that tonight
+ * is 1 in four repetitions of five: the night's own repetitions say it is
+ * noise, so no gate fails (it did: the spread before was 0, tonight's
+ * step infinitely significant, and its repetitions "agreed"). The same
+ * count at 1 in every repetition tonight, and 256 splits where there were
+ * none, still fail it.
+ */
+static void test_zero_spread_before(void **state)
+{
+	static const double tonight[][5] = {
+		{ 1, 1, 1, 1, 0 },	/* noise: not a gate */
+		{ 1, 1, 1, 1, 1 },	/* every repetition: a change */
+		{ 256, 256, 255, 256, 256 },
+	};
+	static const bool fails[] = { false, true, true };
+	size_t i, j;
+
+	(void)state;
+	for (i = 0; i < sizeof(fails) / sizeof(fails[0]); i++) {
+		struct history_series s;
+		struct history_night *last;
+		struct histgen g;
+
+		histgen_init(&g);
+		g.nights = 14;
+		g.mean = 0;
+		g.metric = "vmstat.thp_split_pmd";
+		histgen_series(&g, &s);
+		last = &s.nights[s.n_nights - 1];
+		assert_int_equal(last->n, 5);
+		for (j = 0; j < 5; j++) {
+			assert_true(s.nights[0].values[j] == 0);
+			last->values[j] = tonight[i][j];
+		}
+		if (fails[i])
+			assert_true(gate_fails(&s, s.n_nights, NULL));
+		else
+			assert_false(gate_fails(&s, s.n_nights, NULL));
+		history_series_free(&s);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -384,6 +427,7 @@ int main(void)
 		cmocka_unit_test(test_append_stable),
 		cmocka_unit_test(test_long_history_keeps),
 		cmocka_unit_test(test_night_noise),
+		cmocka_unit_test(test_zero_spread_before),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
