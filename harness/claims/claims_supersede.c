@@ -3,11 +3,34 @@
 #include "claims_factor.h"
 
 #include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "stats/stats.h"
 #include "util/util.h"
+
+/*
+ * A check's reason, into the caller's bounded buffer: a long case name
+ * cuts it, and the cut shows ("...") rather than reading as the whole.
+ */
+static void say(char *text, size_t len, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static void say(char *text, size_t len, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	if (!len)
+		return;
+	va_start(ap, fmt);
+	n = vsnprintf(text, len, fmt, ap);
+	va_end(ap);
+	if (n >= 0 && (size_t)n >= len && len > 3)
+		memcpy(text + len - 4, "...", 4);
+}
 
 struct check {
 	char metric[128];
@@ -123,10 +146,10 @@ static int check_counter(const struct suite_claim *cl, const struct tb_results *
 	if (check_case(r, claim_field(cl, "base"), c, &nruns, why, sizeof(why)) ||
 	    check_case(r, claim_field(cl, "new"), c, &nruns, why, sizeof(why)) ||
 	    !nruns) {
-		snprintf(text, len, "%s", *why ? why : "no ok run to check");
+		say(text, len, "%s", *why ? why : "no ok run to check");
 		return -1;
 	}
-	snprintf(text, len, "%s %s %g in all %zu runs", c->metric, c->op,
+	say(text, len, "%s %s %g in all %zu runs", c->metric, c->op,
 		 c->value, nruns);
 	return 0;
 }
@@ -170,19 +193,19 @@ static int check_ratio(const struct tb_results *r, const struct check *c,
 	if (na < 3 || nb < 3 || claim_factor(a, na, b, nb, false, &cf) ||
 	    stats_summary(a, na, &sa) || stats_summary(b, nb, &sb) ||
 	    !(sb.min > 0)) {
-		snprintf(text, len, "%s: %s %zu vs %s %zu ok runs, too few to "
+		say(text, len, "%s: %s %zu vs %s %zu ok runs, too few to "
 			 "check", c->metric, c->case_a, na, c->case_b, nb);
 		goto out;
 	}
 	f = sa.min / sb.min;
 	if (f < c->value) {
-		snprintf(text, len, "%s is only %.2fx below %s on %s, fastest "
+		say(text, len, "%s is only %.2fx below %s on %s, fastest "
 			 "run against fastest, not >= %gx (means: %.2fx [%.2f, "
 			 "%.2f])", c->case_b, f, c->case_a, c->metric, c->value,
 			 cf.f, cf.lo, cf.hi);
 		goto out;
 	}
-	snprintf(text, len, "%s's %s is %.2fx below %s's, fastest run against "
+	say(text, len, "%s's %s is %.2fx below %s's, fastest run against "
 		 "fastest (>= %gx; means: %.2fx [%.2f, %.2f])", c->case_b,
 		 c->metric, f, c->case_a, c->value, cf.f, cf.lo, cf.hi);
 	rc = 0;
@@ -204,17 +227,17 @@ static int check_config(const struct suite_claim *cl, const struct tb_results *r
 	if (!*name)
 		return 0;
 	if (!v) {
-		snprintf(text, len, "%s not known (%s)", name,
+		say(text, len, "%s not known (%s)", name,
 			 json_string_value(json_object_get(kc, "unknown")) ?
 			 json_string_value(json_object_get(kc, "unknown")) :
 			 "the run did not record the kernel config");
 		return 0;
 	}
 	if (!strcmp(v, "n")) {
-		snprintf(text, len, "%s is not set in this kernel's config", name);
+		say(text, len, "%s is not set in this kernel's config", name);
 		return -1;
 	}
-	snprintf(text, len, "%s=%.16s", name, v);
+	say(text, len, "%s=%.16s", name, v);
 	return 0;
 }
 

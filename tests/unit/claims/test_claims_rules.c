@@ -290,6 +290,46 @@ static void test_mechanism_check_simulated(void **state)
 }
 
 /*
+ * A metric and case names of 100-120 characters make the check's reason longer than its
+ * buffer: the cut shows ("...") and the verdict stands.
+ */
+static void test_long_case_names_cut(void **state)
+{
+	static const double aligned[] = { 200, 210, 190, 205, 198 };
+	static const double misaligned[] = { 2500, 2400, 2600, 2550, 2450 };
+	char a[121], b[121], m[101], check[400];
+	json_t *o = json_object();
+	const char *why;
+	struct fx f;
+
+	(void)state;
+	memset(a, 'a', 120);
+	a[120] = 0;
+	memset(b, 'b', 120);
+	b[120] = 0;
+	memset(m, 'm', 100);
+	m[100] = 0;
+	snprintf(check, sizeof(check), "%s: %s >= 3x %s", m, a, b);
+	fx_init(&f, "6.18.44");
+	claim_lower(&f, "usec", b, "always", "faster", "17.3");
+	field(&f, "superseded_by", "5.0 2c91bd4a4e2e (HAVE_MOVE_PMD)");
+	field(&f, "superseded_check", check);
+	field(&f, "superseded_config", "CONFIG_HAVE_MOVE_PMD");
+	kconfig(&f, "y");
+	add_case(&f, b, m, aligned, 5);
+	add_case(&f, a, m, misaligned, 5);
+	json_object_set_new(o, "ci_hi", json_real(1.5));
+	json_object_set_new(o, "band_lo", json_real(8.65));
+	claims_supersede(o, &f.cl, &f.r);
+	assert_string_equal(str(o, "verdict"), "superseded");
+	why = str(o, "reason");
+	assert_non_null(strstr(why, "..."));
+	assert_null(strstr(why, "means: "));
+	json_decref(o);
+	fx_free(&f);
+}
+
+/*
  * The PVM host's first run: 1.90x [0.29, 12.52] against the band
  * [8.65, 34.6]. The interval reaches into the band: the data cannot rule
  * the claim out, so "inconclusive", whatever the superseding checks say.
@@ -501,6 +541,7 @@ int main(void)
 		cmocka_unit_test(test_superseded_when_shown),
 		cmocka_unit_test(test_not_superseded_without_the_mechanism),
 		cmocka_unit_test(test_one_slow_repetition),
+		cmocka_unit_test(test_long_case_names_cut),
 		cmocka_unit_test(test_mechanism_check_simulated),
 		cmocka_unit_test(test_overlap_is_inconclusive),
 		cmocka_unit_test(test_band_edges),
