@@ -23,10 +23,16 @@ static json_t *journal_to_json(const struct journal *j)
 
 	if (gmtime_r(&t, &tm))
 		strftime(utc, sizeof(utc), "%Y-%m-%dT%H:%M:%SZ", &tm);
-	for (i = 0; i < j->knobs.n; i++)
-		json_array_append_new(knobs,
-			json_pack("{s:s, s:s}", "name", j->knobs.v[i].name,
-				  "value", j->knobs.v[i].value));
+	for (i = 0; i < j->knobs.n; i++) {
+		const struct knob *k = &j->knobs.v[i];
+		json_t *o = json_pack("{s:s, s:s}", "name", k->name, "value",
+				      k->value);
+
+		/* Only a knob outside the journal's root names its own. */
+		if (strcmp(k->root, j->root))
+			json_object_set_new(o, "root", json_string(k->root));
+		json_array_append_new(knobs, o);
+	}
 	return json_pack("{s:i, s:s, s:I, s:I, s:s, s:o}",
 			 "version", JOURNAL_VERSION, "root", j->root,
 			 "pid", (json_int_t)j->pid,
@@ -55,19 +61,20 @@ int journal_write(const char *path, const struct journal *j, char *err,
 static int knobs_from_json(json_t *arr, struct journal *j, const char *path,
 			   char *err, size_t errlen)
 {
-	const char *name, *value;
+	const char *name, *value, *root;
 	json_t *k;
 	size_t i;
 
 	json_array_foreach(arr, i, k) {
-		if (json_unpack(k, "{s:s, s:s}", "name", &name, "value",
-				&value)) {
+		root = NULL;
+		if (json_unpack(k, "{s:s, s:s, s?s}", "name", &name, "value",
+				&value, "root", &root)) {
 			snprintf(err, errlen,
-				 "%s: knobs[%zu] needs string \"name\" and \"value\"",
+				 "%s: knobs[%zu] needs string \"name\" and \"value\" (and \"root\", if any, a string)",
 				 path, i);
 			return -1;
 		}
-		snapshot_add(&j->knobs, j->root, name, value);
+		snapshot_add(&j->knobs, root ? root : j->root, name, value);
 	}
 	return 0;
 }

@@ -9,7 +9,12 @@
  *     "knobs": [ { "name": "transparent_hugepage/enabled",
  *                  "value": "madvise" }, ... ] }
  * The knobs are an array because their order is the restore order
- * (THP knobs before hugetlb pools).
+ * (THP knobs before hugetlb pools). A knob under another root (a sysctl,
+ * sysctl_knob.h) carries its own: { "name": "vm/compaction_proactiveness",
+ * "value": "20", "root": "/proc/sys" }; without "root" a knob is under
+ * the journal's, so a journal written before knobs had roots still reads
+ * (and restores) the same. The reader of a journal checks every root
+ * against the one it was configured with (settings.c).
  *
  * Written to a temp file, fsynced, renamed over the old one and the
  * directory fsynced: a crash leaves either the old or the new journal,
@@ -32,7 +37,7 @@ struct journal {
 	char *root;		/* mm sysfs root the knobs live under */
 	pid_t pid;		/* harness that wrote it */
 	long long start;	/* time(2) at settings_begin */
-	struct snapshot knobs;	/* abspaths prebuilt under root */
+	struct snapshot knobs;	/* abspaths prebuilt under each knob's root */
 };
 
 int journal_write(const char *path, const struct journal *j, char *err,

@@ -4,6 +4,7 @@
 #include "hugetlb_users.h"
 #include "journal.h"
 #include "lock.h"
+#include "sysctl_knob.h"
 #include "trust.h"
 #include "unrestored.h"
 #include "util/util.h"
@@ -44,6 +45,7 @@ void settings_init(struct settings_ctx *ctx, const char *root,
 	ctx->state_dir = env_or(state_dir, "THPBENCH_STATE_DIR",
 				DEFAULT_STATE_DIR);
 	ctx->proc_root = xstrdup(hugetlb_proc_root());
+	ctx->sysctl_root = sysctl_root_for(ctx->root);
 	ctx->lock_fd = -1;
 }
 
@@ -58,6 +60,7 @@ void settings_free(struct settings_ctx *ctx)
 	free(ctx->root);
 	free(ctx->state_dir);
 	free(ctx->proc_root);
+	free(ctx->sysctl_root);
 	memset(ctx, 0, sizeof(*ctx));
 	ctx->lock_fd = -1;
 }
@@ -76,6 +79,30 @@ bool settings_writable(const struct settings_ctx *ctx)
 	if (stat(path, &st) || !(st.st_mode & 0222))
 		return false;
 	return !access(path, W_OK);
+}
+
+int settings_knob_path(const struct settings_ctx *ctx, const char *name,
+		       char *buf, size_t len)
+{
+	const char *root = ctx->root;
+
+	if (sysctl_knob_name_ok(name)) {
+		if (!ctx->sysctl_root)
+			return -1;
+		root = ctx->sysctl_root;
+	}
+	snprintf(buf, len, "%s/%s", root, name);
+	return 0;
+}
+
+int settings_read(const struct settings_ctx *ctx, const char *name,
+		  char *buf, size_t len)
+{
+	char path[PATH_MAX];
+
+	if (settings_knob_path(ctx, name, path, sizeof(path)))
+		return -1;
+	return hugetlb_knob_read_path(path, buf, len);
 }
 
 static void path_in(const struct settings_ctx *ctx, const char *file,
@@ -253,6 +280,34 @@ static int record_stuck(const struct settings_ctx *ctx,
 }
 
 /*
+ * A journal knob is an mm knob under the mm root, or one of the allowed
+ * sysctl knobs under the sysctl root this thpbench uses: nothing else is
+ * written, whatever the journal says.
+ */
+static int journal_knob_check(const struct settings_ctx *ctx,
+			      const char *path, const struct knob *k,
+			      char *err, size_t errlen)
+{
+	if (!strcmp(k->root, ctx->root) && knob_name_ok(k->name))
+		return 0;
+	if (sysctl_knob_name_ok(k->name)) {
+		if (ctx->sysctl_root && !strcmp(k->root, ctx->sysctl_root))
+			return 0;
+		snprintf(err, errlen,
+			 "%s: the journal's %s is under %s, this thpbench uses %s; refusing to write outside it (run with THPBENCH_PROC_SYS_ROOT=%s, or delete the journal)",
+			 path, k->name, k->root,
+			 ctx->sysctl_root ? ctx->sysctl_root : "no sysctl root",
+			 k->root);
+		return -1;
+	}
+	snprintf(err, errlen,
+		 "%s: knob %s (under %s) is outside %s/" THP_DIR "/, %s/" HUGETLB_DIR
+		 "/ and the sysctl knobs thpbench changes; refusing to write it; delete the journal",
+		 path, k->name, k->root, ctx->root, ctx->root);
+	return -1;
+}
+
+/*
  * With the lock held. 1 when a journal was found, 0 none, -1 error. Knobs
  * that would not go back are left in stuck and recorded in place of the
  * journal, which is deleted: they no longer stop anyone.
@@ -275,15 +330,9 @@ static int restore_journal_locked(struct settings_ctx *ctx, int *restored,
 			 path, j->root, ctx->root, j->root);
 		return -1;
 	}
-	for (i = 0; i < j->knobs.n; i++) {
-		if (!knob_name_ok(j->knobs.v[i].name)) {
-			snprintf(err, errlen,
-				 "%s: knob %s is outside " THP_DIR "/ and " HUGETLB_DIR
-				 "/; refusing to write it; delete the journal",
-				 path, j->knobs.v[i].name);
+	for (i = 0; i < j->knobs.n; i++)
+		if (journal_knob_check(ctx, path, &j->knobs.v[i], err, errlen))
 			return -1;
-		}
-	}
 	settings_guard_end_recorded_child(ctx->state_dir);
 	snapshot_order(&j->knobs);
 	if (snapshot_restore(&j->knobs, ctx->proc_root, restored, stuck) &&
@@ -327,7 +376,10 @@ static int review_record(struct settings_ctx *ctx, bool retry, int *restored,
 	for (i = 0; i < rec.n; i++) {
 		const struct unrestored_knob *k = &rec.v[i];
 
-		snprintf(abspath, sizeof(abspath), "%s/%s", ctx->root, k->name);
+		if (settings_knob_path(ctx, k->name, abspath, sizeof(abspath))) {
+			unrestored_add(&keep, k->name, k->want, k->got, k->why);
+			continue;	/* no sysctl root here: left as recorded */
+		}
 		if (!hugetlb_knob_read_path(abspath, cur, sizeof(cur)) &&
 		    !strcmp(cur, k->want))
 			continue;
@@ -504,6 +556,8 @@ int settings_begin(struct settings_ctx *ctx, char *err, size_t errlen)
 		goto fail;
 	if (snapshot_take(ctx->root, &ctx->orig, err, errlen))
 		goto fail;
+	sysctl_knobs_snapshot(ctx->sysctl_root, &ctx->orig);
+	snapshot_order(&ctx->orig);
 	if (write_journal(ctx, err, errlen)) {
 		snapshot_free(&ctx->orig);
 		goto fail;
@@ -604,10 +658,10 @@ static int readback_error(const char *name, const char *want,
 static int check_apply(const struct settings_ctx *ctx, const char *name,
 		       char *err, size_t errlen)
 {
-	if (!knob_name_ok(name)) {
+	if (!knob_name_ok(name) && !sysctl_knob_name_ok(name)) {
 		snprintf(err, errlen,
 			 "knob \"%s\" is not under " THP_DIR "/ or " HUGETLB_DIR
-			 "/ (relative to %s); thpbench changes only huge-page settings",
+			 "/ (relative to %s) nor a sysctl knob thpbench manages (" SYSCTL_PROACTIVENESS "); thpbench changes only huge-page settings",
 			 name, ctx->root);
 		return -1;
 	}
@@ -620,7 +674,10 @@ static int check_apply(const struct settings_ctx *ctx, const char *name,
 	if (!snapshot_get(&ctx->orig, name)) {
 		snprintf(err, errlen,
 			 "knob %s is not a writable file under %s (missing on this kernel, or read-only)",
-			 name, ctx->root);
+			 name, sysctl_knob_name_ok(name) ?
+			 (ctx->sysctl_root ? ctx->sysctl_root :
+			  "a sysctl root (none in use: set THPBENCH_PROC_SYS_ROOT)") :
+			 ctx->root);
 		return -1;
 	}
 	return 0;
@@ -637,7 +694,7 @@ int settings_apply(struct settings_ctx *ctx, const char *name,
 		return -1;
 	snprintf(want, sizeof(want), "%s", value);
 	str_trim(want);
-	snprintf(path, sizeof(path), "%s/%s", ctx->root, name);
+	settings_knob_path(ctx, name, path, sizeof(path));
 	if (!read_file_str(path, raw, sizeof(raw)) &&
 	    knob_choices(raw, list, sizeof(list)))
 		choices = list;

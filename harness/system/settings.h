@@ -25,7 +25,8 @@
  *                      a journal left by a crashed run is restored first
  *                      (what will not go back is recorded, warned about,
  *                      and no longer stops the run: unrestored.h);
- *                      snapshot; write the journal (state_dir/journal.json,
+ *                      snapshot (the mm knobs and the sysctl knobs of
+ *                      sysctl_knob.h); write the journal (state_dir/journal.json,
  *                      temp + rename); arm settings_guard.h (signals,
  *                      atexit).
  *   settings_apply()   write a knob, read it back, fail when it did not
@@ -55,6 +56,7 @@ struct settings_ctx {
 	char *root;		/* mm sysfs root */
 	char *state_dir;
 	char *proc_root;	/* /proc, or $THPBENCH_PROC_ROOT (tests) */
+	char *sysctl_root;	/* sysctl_knob.h; NULL: no sysctl knobs */
 	int lock_fd;		/* -1 when not held */
 	char *lock_path;	/* its path while held, else NULL */
 	double wait_s;		/* for the lock: 0 not at all, < 0 for ever */
@@ -76,6 +78,17 @@ void settings_free(struct settings_ctx *ctx);
  * for a read-only /sys mount, and for a fake tree's 0444 file).
  */
 bool settings_writable(const struct settings_ctx *ctx);
+
+/*
+ * Where knob name lives: the sysctl root for a sysctl knob
+ * (sysctl_knob.h), else the mm root. 0, or -1 when name is a sysctl knob
+ * and no sysctl root is in use.
+ */
+int settings_knob_path(const struct settings_ctx *ctx, const char *name,
+		       char *buf, size_t len);
+/* Its current value (knob.h). 0 or -1. */
+int settings_read(const struct settings_ctx *ctx, const char *name,
+		  char *buf, size_t len);
 
 int settings_begin(struct settings_ctx *ctx, char *err, size_t errlen);
 int settings_apply(struct settings_ctx *ctx, const char *name,

@@ -20,6 +20,7 @@ void snapshot_add(struct snapshot *snap, const char *root, const char *name,
 
 	snap->v = xgrow(snap->v, sizeof(*snap->v), &snap->cap, snap->n);
 	k = &snap->v[snap->n++];
+	k->root = xstrdup(root);
 	k->name = xstrdup(name);
 	k->value = xstrdup(value);
 	k->abspath = xmalloc(len);
@@ -49,6 +50,7 @@ void snapshot_free(struct snapshot *snap)
 	size_t i;
 
 	for (i = 0; i < snap->n; i++) {
+		free(snap->v[i].root);
 		free(snap->v[i].name);
 		free(snap->v[i].value);
 		free(snap->v[i].abspath);

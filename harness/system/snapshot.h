@@ -15,6 +15,7 @@
 #include <stddef.h>
 
 struct knob {
+	char *root;		/* the root name is relative to (mm sysfs, sysctl) */
 	char *name;		/* relative path, "transparent_hugepage/enabled" */
 	char *value;		/* value to write back */
 	char *abspath;		/* root + "/" + name, prebuilt for the signal path */

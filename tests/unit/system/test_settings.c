@@ -33,6 +33,7 @@
 #include "system/hugetlb_users.h"
 #include "system/lock.h"
 #include "system/settings.h"
+#include "system/sysctl_knob.h"
 #include "util/util.h"
 
 #define THP "transparent_hugepage/"
@@ -114,6 +115,7 @@ static int setup(void **state)
 	snprintf(g_record, sizeof(g_record), "%s/unrestored.json", g_state);
 	snprintf(g_proc, sizeof(g_proc), "%s/proc", g_base);
 	setenv("THPBENCH_PROC_ROOT", g_proc, 1);
+	unsetenv("THPBENCH_PROC_SYS_ROOT");
 	build_tree();
 	knob_set_write_hook(NULL);
 	return 0;
@@ -1595,6 +1597,220 @@ static void test_exit_restores(void **state)
 	assert_false(exists(g_journal));
 }
 
+/* ---- sysctl knobs (sysctl_knob.h) ------------------------------- */
+
+static char g_sys[160];
+
+/* A fake /proc/sys with compaction_proactiveness at its default. */
+static void use_fake_sysctl(void)
+{
+	char path[PATH_MAX];
+	FILE *f;
+
+	snprintf(g_sys, sizeof(g_sys), "%s/sys", g_base);
+	snprintf(path, sizeof(path), "%s/vm", g_sys);
+	assert_int_equal(mkdir_p(path, 0755), 0);
+	snprintf(path, sizeof(path), "%s/" SYSCTL_PROACTIVENESS, g_sys);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fputs("20\n", f);
+	fclose(f);
+	setenv("THPBENCH_PROC_SYS_ROOT", g_sys, 1);
+}
+
+static const char *sysctl_val(void)
+{
+	static char buf[64];
+	char path[PATH_MAX];
+
+	snprintf(path, sizeof(path), "%s/" SYSCTL_PROACTIVENESS, g_sys);
+	if (knob_read_path(path, buf, sizeof(buf)))
+		return "<unreadable>";
+	return buf;
+}
+
+/* The journal's entry for name: its value and its own root (or NULL). */
+static void journal_entry(const char *name, char *value, char *root,
+			  size_t len)
+{
+	json_t *j = json_load_file(g_journal, 0, NULL), *k;
+	size_t i;
+
+	assert_non_null(j);
+	value[0] = root[0] = '\0';
+	json_array_foreach(json_object_get(j, "knobs"), i, k) {
+		const char *r = json_string_value(json_object_get(k, "root"));
+
+		if (strcmp(json_string_value(json_object_get(k, "name")), name))
+			continue;
+		snprintf(value, len, "%s",
+			 json_string_value(json_object_get(k, "value")));
+		snprintf(root, len, "%s", r ? r : "");
+	}
+	json_decref(j);
+}
+
+static void test_sysctl_set_and_restored(void **state)
+{
+	char value[PATH_MAX], root[PATH_MAX], cur[64], err[512];
+	struct settings_ctx ctx;
+
+	(void)state;
+	/* A fake mm tree alone never reaches the real /proc/sys. */
+	begin(&ctx);
+	assert_null(ctx.sysctl_root);
+	assert_null(snapshot_get(&ctx.orig, SYSCTL_PROACTIVENESS));
+	assert_int_equal(settings_apply(&ctx, SYSCTL_PROACTIVENESS, "0", err,
+					sizeof(err)), -1);
+	assert_non_null(strstr(err, "THPBENCH_PROC_SYS_ROOT"));
+	assert_int_equal(settings_end(&ctx), 0);
+	settings_free(&ctx);
+
+	use_fake_sysctl();
+	begin(&ctx);
+	assert_string_equal(ctx.sysctl_root, g_sys);
+	assert_string_equal(snapshot_get(&ctx.orig, SYSCTL_PROACTIVENESS), "20");
+	journal_entry(SYSCTL_PROACTIVENESS, value, root, sizeof(value));
+	assert_string_equal(value, "20");
+	assert_string_equal(root, g_sys);
+	/* an mm knob names no root of its own: the journal's */
+	journal_entry(THP "enabled", value, root, sizeof(value));
+	assert_string_equal(value, "madvise");
+	assert_string_equal(root, "");
+	apply(&ctx, SYSCTL_PROACTIVENESS, "0");
+	assert_string_equal(sysctl_val(), "0");
+	assert_int_equal(settings_read(&ctx, SYSCTL_PROACTIVENESS, cur,
+				       sizeof(cur)), 0);
+	assert_string_equal(cur, "0");
+	/* names outside the allowed ones are refused, also under /proc/sys */
+	assert_int_equal(settings_apply(&ctx, "vm/drop_caches", "3", err,
+					sizeof(err)), -1);
+	assert_int_equal(settings_end(&ctx), 0);
+	assert_string_equal(sysctl_val(), "20");
+	assert_false(exists(g_journal));
+	settings_free(&ctx);
+}
+
+static void test_sysctl_crash_restore(void **state)
+{
+	struct settings_ctx ctx;
+	char err[512] = "", out[4096];
+	int status, restored, saved;
+	pid_t pid;
+
+	(void)state;
+	use_fake_sysctl();
+	for (int round = 0; round < 2; round++) {
+		fflush(NULL);
+		pid = fork();
+		assert_true(pid >= 0);
+		if (!pid) {
+			settings_init(&ctx, g_root, g_state);
+			if (settings_begin(&ctx, err, sizeof(err)) ||
+			    settings_apply(&ctx, SYSCTL_PROACTIVENESS, "0", err,
+					   sizeof(err)) ||
+			    settings_apply(&ctx, THP "enabled", "always", err,
+					   sizeof(err)))
+				_exit(3);
+			raise(SIGKILL);
+		}
+		assert_int_equal(waitpid(pid, &status, 0), pid);
+		assert_true(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL);
+		assert_string_equal(sysctl_val(), "0");
+		assert_true(exists(g_journal));
+		settings_init(&ctx, g_root, g_state);
+		if (round == 0) {
+			/* `thpbench restore` */
+			if (settings_restore_journal(&ctx, &restored, err,
+						     sizeof(err)))
+				fail_msg("restore: %s", err);
+			assert_int_equal(restored, 2);
+		} else {
+			/* the next run */
+			saved = capture_start();
+			status = settings_begin(&ctx, err, sizeof(err));
+			capture_stop(saved, out, sizeof(out));
+			assert_int_equal(status, 0);
+			assert_non_null(strstr(out, "restored 2"));
+			assert_string_equal(snapshot_get(&ctx.orig,
+							 SYSCTL_PROACTIVENESS),
+					    "20");
+			assert_int_equal(settings_end(&ctx), 0);
+		}
+		assert_string_equal(sysctl_val(), "20");
+		assert_string_equal(val(THP "enabled"), "madvise");
+		assert_false(exists(g_journal));
+		settings_free(&ctx);
+	}
+}
+
+static void put_journal(const char *knobs)
+{
+	FILE *f;
+
+	assert_int_equal(mkdir_p(g_state, 0755), 0);
+	f = fopen(g_journal, "w");
+	assert_non_null(f);
+	fprintf(f, "{\"version\": 1, \"root\": \"%s\", \"pid\": 1, "
+		   "\"start_time\": 0, \"knobs\": [%s]}", g_root, knobs);
+	fclose(f);
+}
+
+/*
+ * A journal from before knobs had roots still restores; a sysctl entry
+ * is written only under this thpbench's sysctl root, and only for the
+ * allowed names.
+ */
+static void test_sysctl_journal_roots_checked(void **state)
+{
+	char knobs[1024], err[512] = "", other[200];
+	struct settings_ctx ctx;
+	int restored;
+
+	(void)state;
+	use_fake_sysctl();
+	settings_init(&ctx, g_root, g_state);
+	put_journal("{\"name\": \"" THP "enabled\", \"value\": \"never\"}");
+	if (settings_restore_journal(&ctx, &restored, err, sizeof(err)))
+		fail_msg("old journal: %s", err);
+	assert_int_equal(restored, 1);
+	assert_string_equal(val(THP "enabled"), "never");
+
+	snprintf(other, sizeof(other), "%s/elsewhere", g_base);
+	snprintf(knobs, sizeof(knobs),
+		 "{\"name\": \"" SYSCTL_PROACTIVENESS "\", \"value\": \"7\", \"root\": \"%s\"}",
+		 other);
+	put_journal(knobs);
+	assert_int_equal(settings_restore_journal(&ctx, &restored, err,
+						  sizeof(err)), -1);
+	assert_non_null(strstr(err, other));
+	assert_string_equal(sysctl_val(), "20");
+
+	snprintf(knobs, sizeof(knobs),
+		 "{\"name\": \"vm/drop_caches\", \"value\": \"3\", \"root\": \"%s\"}",
+		 g_sys);
+	put_journal(knobs);
+	assert_int_equal(settings_restore_journal(&ctx, &restored, err,
+						  sizeof(err)), -1);
+	assert_non_null(strstr(err, "vm/drop_caches"));
+	/* an mm name moved under the sysctl root is refused too */
+	snprintf(knobs, sizeof(knobs),
+		 "{\"name\": \"" THP "enabled\", \"value\": \"x\", \"root\": \"%s\"}",
+		 g_sys);
+	put_journal(knobs);
+	assert_int_equal(settings_restore_journal(&ctx, &restored, err,
+						  sizeof(err)), -1);
+
+	snprintf(knobs, sizeof(knobs),
+		 "{\"name\": \"" SYSCTL_PROACTIVENESS "\", \"value\": \"7\", \"root\": \"%s\"}",
+		 g_sys);
+	put_journal(knobs);
+	if (settings_restore_journal(&ctx, &restored, err, sizeof(err)))
+		fail_msg("sysctl journal: %s", err);
+	assert_string_equal(sysctl_val(), "7");
+	settings_free(&ctx);
+}
+
 #define T(f) cmocka_unit_test_setup_teardown(f, setup, teardown)
 
 int main(void)
@@ -1629,6 +1845,9 @@ int main(void)
 		T(test_ignored_signal_stays_ignored),
 		T(test_forked_child_does_not_restore),
 		T(test_exit_restores),
+		T(test_sysctl_set_and_restored),
+		T(test_sysctl_crash_restore),
+		T(test_sysctl_journal_roots_checked),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,0 +1,61 @@
+// SPDX-License-Identifier: GPL-2.0-only
+#include "sysctl_knob.h"
+#include "knob.h"
+#include "util/util.h"
+
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#define DEFAULT_MM_ROOT "/sys/kernel/mm"
+#define DEFAULT_SYSCTL_ROOT "/proc/sys"
+
+static const char *const allowed[] = { SYSCTL_PROACTIVENESS };
+
+char *sysctl_root_for(const char *mm_root)
+{
+	const char *env = getenv("THPBENCH_PROC_SYS_ROOT");
+	char *s;
+	size_t n;
+
+	if (env && *env) {
+		s = xstrdup(env);
+		n = strlen(s);
+		while (n > 1 && s[n - 1] == '/')
+			s[--n] = '\0';
+		return s;
+	}
+	if (mm_root && !strcmp(mm_root, DEFAULT_MM_ROOT))
+		return xstrdup(DEFAULT_SYSCTL_ROOT);
+	return NULL;
+}
+
+bool sysctl_knob_name_ok(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(allowed) / sizeof(allowed[0]); i++)
+		if (!strcmp(name, allowed[i]))
+			return true;
+	return false;
+}
+
+void sysctl_knobs_snapshot(const char *root, struct snapshot *snap)
+{
+	char path[PATH_MAX], val[KNOB_MAX];
+	struct stat st;
+	size_t i;
+
+	if (!root)
+		return;
+	for (i = 0; i < sizeof(allowed) / sizeof(allowed[0]); i++) {
+		snprintf(path, sizeof(path), "%s/%s", root, allowed[i]);
+		if (lstat(path, &st) || !S_ISREG(st.st_mode) ||
+		    !(st.st_mode & 0222) || !(st.st_mode & 0444) ||
+		    knob_read_path(path, val, sizeof(val)))
+			continue;
+		snapshot_add(snap, root, allowed[i], val);
+	}
+}

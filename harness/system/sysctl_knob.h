@@ -1,0 +1,45 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * sysctl_knob - the few /proc/sys knobs thpbench may change for a case,
+ * beside the mm sysfs ones (knob.h).
+ *
+ * Today one: vm/compaction_proactiveness. kcompactd's proactive
+ * compaction (default 20) rebuilds free 2 MiB blocks about as fast as the
+ * fragmenter breaks them up, so a "fragmented" memory state (measure/
+ * memstate.h) sets it to 0 for the case.
+ *
+ * A sysctl knob's name is its path under the sysctl root
+ * ("vm/compaction_proactiveness"); the names cannot clash with the mm
+ * ones, which all start with transparent_hugepage/ or hugepages/. The
+ * knobs join the settings snapshot and journal with their own root
+ * recorded (journal.h), so they get the same verify, restore, journal
+ * and signal-path handling as the mm knobs.
+ *
+ * The root: $THPBENCH_PROC_SYS_ROOT (tests: a fake directory), else
+ * /proc/sys - but only when the mm root is the real /sys/kernel/mm: a
+ * run against a fake mm tree never writes the real /proc/sys unless told
+ * to. NULL: no sysctl knobs are managed.
+ */
+#ifndef THPBENCH_SYSCTL_KNOB_H
+#define THPBENCH_SYSCTL_KNOB_H
+
+#include <stdbool.h>
+
+#include "snapshot.h"
+
+#define SYSCTL_PROACTIVENESS "vm/compaction_proactiveness"
+
+/* The sysctl root for an mm root (above), malloc'd, or NULL. */
+char *sysctl_root_for(const char *mm_root);
+
+/* One of the knobs thpbench may change (no paths built from others). */
+bool sysctl_knob_name_ok(const char *name);
+
+/*
+ * Add to snap each allowed knob under root that exists as a regular file
+ * with read and write bits, with its current value. Nothing when root is
+ * NULL.
+ */
+void sysctl_knobs_snapshot(const char *root, struct snapshot *snap);
+
+#endif
