@@ -29,6 +29,7 @@
 #include "system/hugetlb_pool.h"
 #include "system/mthp.h"
 #include "system/settings.h"
+#include "system/sysctl_knob.h"
 #include "results/store.h"
 #include "results/store_log.h"
 #include "measure/suite.h"
@@ -299,7 +300,7 @@ static void note_short_pool(struct session *ss, const char *knob,
 {
 	char cur[64];
 
-	if (hugetlb_knob_read(ss->settings.root, knob, cur, sizeof(cur)))
+	if (settings_read(&ss->settings, knob, cur, sizeof(cur)))
 		return;
 	if (!ss->pool_got)
 		ss->pool_got = json_object();
@@ -344,8 +345,8 @@ static int apply_item_settings(struct session *ss, const struct plan_item *it,
 
 		if (!want)
 			continue;
-		if (!hugetlb_knob_read(ss->settings.root, ss->touched[i], cur,
-				       sizeof(cur)) &&
+		if (!settings_read(&ss->settings, ss->touched[i], cur,
+				   sizeof(cur)) &&
 		    !strcmp(cur, want))
 			continue;
 		if (!settings_apply(&ss->settings, ss->touched[i], want, err, errlen))
@@ -675,6 +676,8 @@ static void build_plan(struct session *ss, struct plan_opts *po)
 		tb_die("--thp: %s", err);
 	po->sysfs_root = ss->settings.root;
 	po->proc_root = ss->settings.proc_root;
+	po->stop_proactive = po->can_write && ss->settings.active &&
+			     snapshot_get(&ss->settings.orig, SYSCTL_PROACTIVENESS);
 	plan_build(&ss->suite, po, &ss->plan, &ss->res);
 	collect_touched(ss);
 	for (i = 0; i < ss->plan.n; i++)

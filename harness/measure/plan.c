@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 #include "plan.h"
 #include "system/hugetlb_pool.h"
+#include "system/sysctl_knob.h"
 
 #include <limits.h>
 #include <stdio.h>
@@ -208,6 +209,10 @@ static void add_axes(struct plan_item *it, const struct variant *v,
 		it->has_mem = true;
 		it->mem = *v->mem;
 		it->fragment_share = v->fragment_share;
+		/* Proactive compaction would rebuild the free 2 MiB blocks
+		 * the fragmenter breaks up (sysctl_knob.h). */
+		if (it->mem == MEM_FRAGMENTED && o->stop_proactive)
+			add_knob(it, SYSCTL_PROACTIVENESS, "0");
 	}
 	if (!v->mthp)
 		return;

@@ -58,6 +58,8 @@ struct plan_opts {
 	const char *sysfs_root;	/* mm sysfs root: which hugetlb pools exist */
 	const char *proc_root;	/* /proc (cpuinfo: why a pool is missing) */
 	const struct axes *axes;	/* --mthp, --memory-state ...; NULL: none */
+	bool stop_proactive;	/* fragmented cases set SYSCTL_PROACTIVENESS
+				 * to 0 (it is writable here) */
 	const struct mthp_size *mthp_sizes;	/* what this kernel offers */
 	size_t nmthp_sizes;
 };

@@ -18,6 +18,7 @@
 #include "measure/axes.h"
 #include "measure/plan.h"
 #include "measure/suite.h"
+#include "system/sysctl_knob.h"
 #include "util/util.h"
 
 static const char *const path = "axes.conf";
@@ -171,6 +172,46 @@ static void test_plan_expands(void **state)
 	axes_free(&cli);
 }
 
+/*
+ * Only a fragmented case stops proactive compaction, and only where the
+ * knob can be set; it is one of the case's recorded settings.
+ */
+static void test_plan_fragmented_stops_proactive(void **state)
+{
+	struct plan_opts o = { .reps = -1, .warmup = -1, .timeout_s = -1,
+			       .current_thp = "madvise", .can_write = true,
+			       .mthp_sizes = sizes, .nmthp_sizes = ARRAY_SIZE(sizes) };
+	const char *text = "[suite]\nmemory_state = fresh,compacted,fragmented\n"
+			   "[case a]\nworkload = /bin/true\n";
+	struct tb_results r;
+	struct plan p;
+	struct suite s;
+	char err[256];
+	int round;
+
+	(void)state;
+	for (round = 0; round < 2; round++) {
+		o.stop_proactive = round == 0;
+		memset(&r, 0, sizeof(r));
+		assert_int_equal(parse(text, &s, err, sizeof(err)), 0);
+		plan_build(&s, &o, &p, &r);
+		assert_int_equal(p.n, 3);
+		assert_int_equal(p.items[2].mem, MEM_FRAGMENTED);
+		assert_null(knob(&p.items[0], SYSCTL_PROACTIVENESS));
+		assert_null(knob(&p.items[1], SYSCTL_PROACTIVENESS));
+		if (o.stop_proactive) {
+			assert_string_equal(knob(&p.items[2], SYSCTL_PROACTIVENESS), "0");
+			assert_string_equal(json_string_value(json_object_get(
+				r.cases[2].settings, SYSCTL_PROACTIVENESS)), "0");
+		} else {
+			assert_null(knob(&p.items[2], SYSCTL_PROACTIVENESS));
+		}
+		plan_free(&p);
+		results_free(&r);
+		suite_free(&s);
+	}
+}
+
 /* The plan of suite text, as root (can_write) or not, without run options. */
 static void plan_of(const char *text, bool can_write, struct suite *s,
 		    struct plan *p, struct tb_results *r)
@@ -231,6 +272,7 @@ int main(void)
 		cmocka_unit_test(test_key_errors),
 		cmocka_unit_test(test_option_keys),
 		cmocka_unit_test(test_plan_expands),
+		cmocka_unit_test(test_plan_fragmented_stops_proactive),
 		cmocka_unit_test(test_plan_modes_and_not_root),
 		cmocka_unit_test(test_plan_without_axes),
 	};
