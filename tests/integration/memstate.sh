@@ -7,10 +7,17 @@
 # free 2 MiB blocks differ between the states (counts, not speed), the
 # fragmenter is gone after the run, and a harness killed with SIGKILL
 # while the fragmenter holds memory takes it along (PR_SET_PDEATHSIG).
+# A fragmented case stops proactive compaction (vm.compaction_proactiveness
+# 0, recorded in its settings) and puts it back after the run, also after
+# kill -9 (thpbench restore). The THP success rates are printed, never
+# asserted.
 . tests/integration/lib.sh
 need_root
 guard_thp
 [ -w /proc/sys/vm/compact_memory ] || { echo "skip: no /proc/sys/vm/compact_memory"; exit 77; }
+PRO=/proc/sys/vm/compaction_proactiveness
+PRO_SAVED=$(cat "$PRO" 2>/dev/null)
+trap 'echo "$THP_SAVED" > "$THP"; [ -n "$PRO_SAVED" ] && echo "$PRO_SAVED" > "$PRO"; rm -rf "$TMPD"' EXIT
 
 # Our fragmenters: children of the given harness pid or ones it left.
 fragmenters() { pgrep -x fragment; }
@@ -44,6 +51,20 @@ check "compacted: its preparation is recorded" [ "$(val compacted memstate.prepa
 check "the cases carry the dimension" \
 	[ "$(jq -r '[.cases[].dims.mem] | join(",")' "$res")" = compacted,fragmented ]
 check "no fragmenter left after the run" [ -z "$(fragmenters)" ]
+if [ -n "$PRO_SAVED" ]; then
+	setting() { # CASE KNOB
+		jq -r --arg id "thp_alloc/mem=$1/thp=madvise" --arg k "$2" \
+			'.cases[] | select(.id == $id) | .settings[$k] // "none"' "$res"
+	}
+	check "fragmented: proactive compaction was 0 (applied settings)" \
+		[ "$(setting fragmented vm/compaction_proactiveness)" = 0 ]
+	check "compacted: proactive compaction left alone" \
+		[ "$(setting compacted vm/compaction_proactiveness)" = none ]
+	check "compaction_proactiveness back at $PRO_SAVED after the run" \
+		[ "$(cat "$PRO")" = "$PRO_SAVED" ]
+fi
+echo "THP success (reported, not asserted): compacted $(val compacted success_pct)%," \
+	"fragmented $(val fragmented success_pct)%"
 
 # SIGKILL of the harness while the fragmenter holds memory.
 $TB run --memory-state fragmented --fragment-share 0.05 -r 1 --warmup 0 -- sleep 30 \
@@ -56,6 +77,8 @@ while ! pgrep -x -P "$pid" sleep > /dev/null && [ $i -lt 300 ]; do
 done
 frag=$(pgrep -x -P "$pid" fragment)
 check "the fragmenter holds memory while the workload runs" [ -n "$frag" ]
+[ -n "$PRO_SAVED" ] &&
+	check "compaction_proactiveness is 0 during the fragmented case" [ "$(cat "$PRO")" = 0 ]
 kill -9 "$pid"
 wait "$pid" 2>/dev/null
 i=0
@@ -66,5 +89,8 @@ done
 check "the fragmenter died with the harness" sh -c "! ps -o stat= -p '$frag' | grep -qv Z"
 $TB restore > "$TMPD/restore.log" 2>&1
 check "thpbench restore exits 0" [ $? -eq 0 ]
+[ -n "$PRO_SAVED" ] &&
+	check "thpbench restore put compaction_proactiveness back to $PRO_SAVED" \
+		[ "$(cat "$PRO")" = "$PRO_SAVED" ]
 check "no fragmenter left at all" [ -z "$(fragmenters)" ]
 finish
