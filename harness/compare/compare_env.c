@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "system/sysctl_knob.h"
 #include "util/util.h"
 
 /* Keys of env whose difference means other hardware: numbers measured
@@ -113,12 +114,20 @@ static bool is_mthp_knob(const char *name)
 	       (!strcmp(slash, "/enabled") || !strcmp(slash, "/shmem_enabled"));
 }
 
-enum { EXEMPT_MODE = 1, EXEMPT_MTHP = 2 };
+/* What a memory state sets with it: a fragmented case stops proactive
+ * compaction (measure/plan.c). */
+static bool is_mem_knob(const char *name)
+{
+	return !strcmp(name, SYSCTL_PROACTIVENESS);
+}
+
+enum { EXEMPT_MODE = 1, EXEMPT_MTHP = 2, EXEMPT_MEM = 4 };
 
 static bool exempt(const char *name, int what)
 {
 	return ((what & EXEMPT_MODE) && compare_is_mode_knob(name)) ||
-	       ((what & EXEMPT_MTHP) && is_mthp_knob(name));
+	       ((what & EXEMPT_MTHP) && is_mthp_knob(name)) ||
+	       ((what & EXEMPT_MEM) && is_mem_knob(name));
 }
 
 /*
@@ -174,5 +183,6 @@ void compare_settings_check(struct comparison *c, const struct cmp_pair *p)
 	snprintf(prefix, sizeof(prefix), "settings of %s: ", p->title);
 	diff_objects(c, prefix, p->a->settings, p->b->settings, true,
 		     c->opts.by == CMP_BY_THP ? EXEMPT_MODE | EXEMPT_MTHP :
-		     c->opts.by == CMP_BY_MTHP ? EXEMPT_MTHP : 0, false);
+		     c->opts.by == CMP_BY_MTHP ? EXEMPT_MTHP :
+		     c->opts.by == CMP_BY_MEM ? EXEMPT_MEM : 0, false);
 }

@@ -493,6 +493,42 @@ static void test_by_label(void **state)
 	results_free(&r);
 }
 
+/* --by mem: the knob a fragmented case sets with its state (proactive
+ * compaction off) is part of what is compared, not an environment
+ * difference; any other setting that differs still blocks. */
+static void test_by_mem_proactiveness(void **state)
+{
+	struct tb_results r = { 0 };
+	struct tb_case *x, *y;
+	struct comparison c;
+	struct cmp_opts o;
+	char err[512];
+
+	(void)state;
+	put_env(&r, "box", "always", "6.18");
+	x = add_case(&r, "a/mem=compacted/thp=always", "a", "always", "", NULL);
+	y = add_case(&r, "a/mem=fragmented/thp=always", "a", "always", "", NULL);
+	x->dims = json_pack("{ss}", "mem", "compacted");
+	y->dims = json_pack("{ss}", "mem", "fragmented");
+	add_runs(x, "roi_usec", 1000, noise5, 5);
+	add_runs(y, "roi_usec", 1000, noise5b, 5);
+	json_object_set_new(y->settings, "vm/compaction_proactiveness",
+			    json_string("0"));
+	cmp_opts_init(&o);
+	o.by = CMP_BY_MEM;
+	assert_int_equal(compare_build(&c, &r, &r, &o, err, sizeof(err)), 0);
+	assert_false(c.blocking);
+	assert_int_equal(c.npairs, 1);
+	compare_free(&c);
+	json_object_set_new(y->settings, "transparent_hugepage/defrag",
+			    json_string("never"));
+	assert_int_equal(compare_build(&c, &r, &r, &o, err, sizeof(err)), -1);
+	assert_int_equal(c.ndiffs, 1);
+	assert_non_null(strstr(c.diffs[0].what, "transparent_hugepage/defrag"));
+	compare_free(&c);
+	results_free(&r);
+}
+
 /* Per-case settings that differ (other than the mode) invalidate. */
 static void test_settings_differ(void **state)
 {
@@ -1241,6 +1277,7 @@ int main(void)
 		cmocka_unit_test(test_by_mthp),
 		cmocka_unit_test(test_by_label),
 		cmocka_unit_test(test_settings_differ),
+		cmocka_unit_test(test_by_mem_proactiveness),
 		cmocka_unit_test(test_too_few_refused),
 		cmocka_unit_test(test_holm_families),
 		cmocka_unit_test(test_aa_calibration),
