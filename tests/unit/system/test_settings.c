@@ -806,7 +806,10 @@ static pid_t crashing_run(int how)
 	    settings_apply(&ctx, THP "khugepaged/max_ptes_none", "0", err,
 			   sizeof(err)) ||
 	    settings_apply(&ctx, POOL2M "nr_hugepages", "4", err,
-			   sizeof(err))) {
+			   sizeof(err)) ||
+	    (getenv("THPBENCH_PROC_SYS_ROOT") &&
+	     settings_apply(&ctx, SYSCTL_PROACTIVENESS, "0", err,
+			    sizeof(err)))) {
 		fprintf(stderr, "child: %s\n", err);
 		_exit(3);
 	}
@@ -1691,54 +1694,41 @@ static void test_sysctl_set_and_restored(void **state)
 	settings_free(&ctx);
 }
 
+/* kill -9 mid-run; then `thpbench restore`, or the next run. */
 static void test_sysctl_crash_restore(void **state)
 {
 	struct settings_ctx ctx;
 	char err[512] = "", out[4096];
-	int status, restored, saved;
+	int status, restored, saved, round;
 	pid_t pid;
 
 	(void)state;
 	use_fake_sysctl();
-	for (int round = 0; round < 2; round++) {
-		fflush(NULL);
-		pid = fork();
-		assert_true(pid >= 0);
-		if (!pid) {
-			settings_init(&ctx, g_root, g_state);
-			if (settings_begin(&ctx, err, sizeof(err)) ||
-			    settings_apply(&ctx, SYSCTL_PROACTIVENESS, "0", err,
-					   sizeof(err)) ||
-			    settings_apply(&ctx, THP "enabled", "always", err,
-					   sizeof(err)))
-				_exit(3);
-			raise(SIGKILL);
-		}
+	for (round = 0; round < 2; round++) {
+		pid = crashing_run(SIGKILL);
 		assert_int_equal(waitpid(pid, &status, 0), pid);
 		assert_true(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL);
 		assert_string_equal(sysctl_val(), "0");
 		assert_true(exists(g_journal));
 		settings_init(&ctx, g_root, g_state);
 		if (round == 0) {
-			/* `thpbench restore` */
 			if (settings_restore_journal(&ctx, &restored, err,
 						     sizeof(err)))
 				fail_msg("restore: %s", err);
-			assert_int_equal(restored, 2);
+			assert_int_equal(restored, 5);
 		} else {
-			/* the next run */
 			saved = capture_start();
 			status = settings_begin(&ctx, err, sizeof(err));
 			capture_stop(saved, out, sizeof(out));
 			assert_int_equal(status, 0);
-			assert_non_null(strstr(out, "restored 2"));
+			assert_non_null(strstr(out, "restored 5"));
 			assert_string_equal(snapshot_get(&ctx.orig,
 							 SYSCTL_PROACTIVENESS),
 					    "20");
 			assert_int_equal(settings_end(&ctx), 0);
 		}
 		assert_string_equal(sysctl_val(), "20");
-		assert_string_equal(val(THP "enabled"), "madvise");
+		assert_original();
 		assert_false(exists(g_journal));
 		settings_free(&ctx);
 	}
@@ -1756,6 +1746,21 @@ static void put_journal(const char *knobs)
 	fclose(f);
 }
 
+/* A journal holding one knob, under its own root; restore it. */
+static int restore_one(struct settings_ctx *ctx, const char *name,
+		       const char *value, const char *root, char *err,
+		       size_t errlen)
+{
+	char knobs[1024];
+	int restored;
+
+	snprintf(knobs, sizeof(knobs),
+		 "{\"name\": \"%s\", \"value\": \"%s\", \"root\": \"%s\"}",
+		 name, value, root);
+	put_journal(knobs);
+	return settings_restore_journal(ctx, &restored, err, errlen);
+}
+
 /*
  * A journal from before knobs had roots still restores; a sysctl entry
  * is written only under this thpbench's sysctl root, and only for the
@@ -1763,7 +1768,7 @@ static void put_journal(const char *knobs)
  */
 static void test_sysctl_journal_roots_checked(void **state)
 {
-	char knobs[1024], err[512] = "", other[200];
+	char err[512] = "", other[200];
 	struct settings_ctx ctx;
 	int restored;
 
@@ -1777,35 +1782,19 @@ static void test_sysctl_journal_roots_checked(void **state)
 	assert_string_equal(val(THP "enabled"), "never");
 
 	snprintf(other, sizeof(other), "%s/elsewhere", g_base);
-	snprintf(knobs, sizeof(knobs),
-		 "{\"name\": \"" SYSCTL_PROACTIVENESS "\", \"value\": \"7\", \"root\": \"%s\"}",
-		 other);
-	put_journal(knobs);
-	assert_int_equal(settings_restore_journal(&ctx, &restored, err,
-						  sizeof(err)), -1);
+	assert_int_equal(restore_one(&ctx, SYSCTL_PROACTIVENESS, "7", other,
+				     err, sizeof(err)), -1);
 	assert_non_null(strstr(err, other));
 	assert_string_equal(sysctl_val(), "20");
-
-	snprintf(knobs, sizeof(knobs),
-		 "{\"name\": \"vm/drop_caches\", \"value\": \"3\", \"root\": \"%s\"}",
-		 g_sys);
-	put_journal(knobs);
-	assert_int_equal(settings_restore_journal(&ctx, &restored, err,
-						  sizeof(err)), -1);
+	assert_int_equal(restore_one(&ctx, "vm/drop_caches", "3", g_sys, err,
+				     sizeof(err)), -1);
 	assert_non_null(strstr(err, "vm/drop_caches"));
 	/* an mm name moved under the sysctl root is refused too */
-	snprintf(knobs, sizeof(knobs),
-		 "{\"name\": \"" THP "enabled\", \"value\": \"x\", \"root\": \"%s\"}",
-		 g_sys);
-	put_journal(knobs);
-	assert_int_equal(settings_restore_journal(&ctx, &restored, err,
-						  sizeof(err)), -1);
-
-	snprintf(knobs, sizeof(knobs),
-		 "{\"name\": \"" SYSCTL_PROACTIVENESS "\", \"value\": \"7\", \"root\": \"%s\"}",
-		 g_sys);
-	put_journal(knobs);
-	if (settings_restore_journal(&ctx, &restored, err, sizeof(err)))
+	assert_int_equal(restore_one(&ctx, THP "enabled", "x", g_sys, err,
+				     sizeof(err)), -1);
+	assert_string_equal(val(THP "enabled"), "never");
+	if (restore_one(&ctx, SYSCTL_PROACTIVENESS, "7", g_sys, err,
+			sizeof(err)))
 		fail_msg("sysctl journal: %s", err);
 	assert_string_equal(sysctl_val(), "7");
 	settings_free(&ctx);
