@@ -87,7 +87,8 @@ $(UNIT_BIN): %: %.o harness/libthpbench.a
 # tests, the histgen program for the database tests and the benchmark, and
 # histeval, the detector's F1 on held-out histories (tests/bench/history_f1.sh).
 tests/history/%.o: CFLAGS += $(HARNESS_INC)
-tests/unit/history/test_history tests/unit/history/test_history_format tests/unit/history/test_history_report tests/unit/history/test_history_window: tests/history/histgen.o
+tests/unit/history/test_history tests/unit/history/test_history_format tests/unit/history/test_history_report: tests/history/histgen.o
+tests/unit/history/test_history_window: tests/history/histgen.o tests/history/histreplay.o
 tests/history/histgen: tests/history/histgen_main.o tests/history/histgen.o harness/libthpbench.a
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS_HARNESS)
 tests/history/histeval: tests/history/histeval.o tests/history/histgen.o harness/libthpbench.a
@@ -152,7 +153,7 @@ $(SAN_DIR)/libthpbench.a: $(SAN_OBJ)
 	$(AR) rcs $@ $^
 $(SAN_DIR)/thpbench: $(SAN_DIR)/harness/cli/main.o $(SAN_DIR)/libthpbench.a
 	$(CC) $(SAN_FLAGS) -o $@ $^ $(LDLIBS_HARNESS)
-$(SAN_UNIT): $(SAN_DIR)/%: $(SAN_DIR)/%.o $(SAN_DIR)/tests/history/histgen.o $(SAN_DIR)/libthpbench.a
+$(SAN_UNIT): $(SAN_DIR)/%: $(SAN_DIR)/%.o $(SAN_DIR)/tests/history/histgen.o $(SAN_DIR)/tests/history/histreplay.o $(SAN_DIR)/libthpbench.a
 	$(CC) $(SAN_FLAGS) -o $@ $^ -lcmocka $(LDLIBS_HARNESS)
 
 sanitize: all $(SAN_DIR)/thpbench $(SAN_UNIT) $(PERF_EVENTS_DIR)/.ok

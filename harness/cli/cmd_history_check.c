@@ -73,11 +73,11 @@ static void usage(FILE *f, enum hist_cmd cmd)
 	      "filters: --machine M (or --host M) --suite S --case C --metric M (exact names)\n"
 	      "options:\n"
 	      "  --alpha A            false-alarm level of the night test, per night\n"
-	      "                       (default 0.0002)\n"
+	      "                       (default 0.00015)\n"
 	      "  --min-segment N      nights before a change at least (default 3)\n"
 	      "  --threshold T        noise threshold (default 0.02: changes beyond 2%)\n"
 	      "  --confirm-nights N   nights before a change its level comes from, and\n"
-	      "                       after it at most (default 20)\n"
+	      "                       after it at most (default 30)\n"
 	      "  --threads N          (default: one per CPU)\n"
 	      "  -v, --verbose        say how long loading and checking took (stderr)\n", f);
 }

@@ -20,7 +20,7 @@ void history_check_opts_init(struct history_check_opts *o)
 	o->confirm.confidence = 0.95;
 	o->confirm.threshold = 0.02;
 	o->confirm.power = 0.8;
-	o->confirm_nights = 20;
+	o->confirm_nights = 30;
 	o->fail_on = HISTORY_FAIL_OPEN;
 }
 

@@ -28,9 +28,10 @@
  * Gate (--fail-on, history_gate.h):
  *   open (default)  fails while any confirmed regression is open: not
  *                   recovered to its old level and not triaged; and on a
- *                   newest night that alone is a regression at the night
- *                   test's own level (a strong watch: a 5x slowdown fails
- *                   tonight, the next night confirms it or clears it)
+ *                   newest night that alone is a regression at a tenth
+ *                   of the night test's level (a strong watch: a 5x
+ *                   slowdown fails tonight, the next night confirms it
+ *                   or clears it)
  *   newest          the early warning: tonight's check confirmed a new
  *                   regression, or the newest night alone looks like one
  *                   (the watch) and its repetitions agree
@@ -61,7 +62,7 @@ enum history_fail_on {
 struct history_check_opts {
 	struct history_window_opts win;
 	struct history_confirm_opts confirm;
-	size_t confirm_nights;	/* nights before a change and after it, at most: 20 */
+	size_t confirm_nights;	/* nights before a change and after it, at most: 30 */
 	enum history_fail_on fail_on;
 	unsigned threads;	/* 0: one per online CPU */
 };
@@ -104,7 +105,7 @@ struct history_cp {
 /* The newest night alone against its segment: the early warning. */
 struct history_watch {
 	bool present;		/* tonight lies beyond its segment's nights */
-	bool strong;		/* ... at the night test's own level (alpha) */
+	bool strong;		/* ... at a tenth of the night test's level */
 	size_t night, a_from;	/* tonight; its baseline [a_from, night) */
 	struct history_night_test nt;
 	struct history_confirm c;

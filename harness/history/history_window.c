@@ -14,10 +14,40 @@
 #define BORROW_BELOW 10
 /* After nights whose spread exceeds the baseline's at this level: a wild night. */
 #define SPREAD_LEVEL 0.01
+/*
+ * A newest night alone fails the gate only at alpha / WATCH_STRONG: it
+ * has no second night to tell a step from a wild night. At alpha itself,
+ * with 2% night-to-night noise, it failed 2.8-3.2 A/A histories in 100
+ * instead of 2.2-2.4 and caught no more +5% steps within 3 nights (60 and
+ * 68 in 100 either way, 5 and 10 repetitions); a 5x slowdown still fails
+ * the night it appears.
+ */
+#define WATCH_STRONG 10
+
+/*
+ * The fast tests' share of the per-night level, in units of alpha, by the
+ * nights after the change (m): most of it on 4 nights. With night-to-night
+ * noise one night's mean spreads about as far as a 5% step; the mean of 4
+ * nights is the first with the power to see it, while a step big enough to
+ * show in 2 nights passes the 2-night test at any of these levels. At the
+ * same A/A rate this catches 6 more in 100 of the +5% steps within 3
+ * nights; medium steps are found 0.1-0.2 nights later on average
+ * (tests/bench/history_bound.sh).
+ */
+static const double fast_share[] = { [2] = 0.2, [3] = 0.6, [4] = 2.0 };
+
+static double split_level(const struct history_window_opts *w, size_t m)
+{
+	if (m > w->fast)
+		return w->alpha / 4;
+	if (m < ARRAY_SIZE(fast_share) && fast_share[m] > 0)
+		return w->alpha * fast_share[m];
+	return w->alpha;
+}
 
 void history_window_opts_init(struct history_window_opts *o)
 {
-	o->alpha = 0.0002;
+	o->alpha = 0.00015;
 	o->min_segment = 3;
 	o->min_after = 2;
 	o->fast = 4;
@@ -247,6 +277,42 @@ static bool reps_agree(const struct history_confirm *c, double change,
 	       c->p < 1 - confidence && d != 0 && (d > 0) == (change > 0);
 }
 
+/*
+ * Where the change a split confirmed lies: of the same night's splits in
+ * its direction (beyond the threshold, the nights after no wilder than
+ * before), the one with the smallest exact p, whether or not it passed
+ * its own level. The after-lengths are tested at different levels, so
+ * the one that confirms a change need not be the one that fits it best:
+ * a step first confirmed by the 4-night test on its 6th night lies 2
+ * nights before that test's split. The evidence is held to the level
+ * that confirmed it (a smaller p).
+ */
+static void locate(const struct scan *sc, size_t t, struct split *best)
+{
+	const struct history_check_opts *o = sc->o;
+	const struct history_window_opts *w = &o->win;
+	size_t nb = o->confirm_nights, m;
+	double level = best->nt.level;
+
+	for (m = w->min_after; m <= o->confirm_nights && m <= t + 1; m++) {
+		size_t tau = t + 1 - m;
+		struct split sp;
+
+		if (tau < sc->c + w->min_segment)
+			break;
+		if (tau == best->tau)
+			continue;
+		night_test(sc, tau - sc->c > nb ? tau - nb : sc->c, tau, t, 1, &sp);
+		if ((sp.nt.change > 0) != (best->nt.change > 0) ||
+		    !(fabs(sp.nt.change) > o->confirm.threshold) ||
+		    sp.nt.p_spread < SPREAD_LEVEL || !(sp.nt.p < best->nt.p))
+			continue;
+		*best = sp;
+	}
+	best->nt.level = level;
+	best->ratio = best->nt.p / level;
+}
+
 /* The most significant split of the newest nights, or false. */
 static bool best_split(const struct scan *sc, size_t t, struct split *best)
 {
@@ -262,7 +328,7 @@ static bool best_split(const struct scan *sc, size_t t, struct split *best)
 		if (tau < sc->c + w->min_segment)
 			break;
 		night_test(sc, tau - sc->c > nb ? tau - nb : sc->c, tau, t,
-			   m <= w->fast ? w->alpha : w->alpha / 4, &sp);
+			   split_level(w, m), &sp);
 		if (!(sp.nt.p < sp.nt.level) ||
 		    !(fabs(sp.nt.change) > o->confirm.threshold) ||
 		    sp.nt.p_spread < SPREAD_LEVEL)
@@ -272,6 +338,8 @@ static bool best_split(const struct scan *sc, size_t t, struct split *best)
 			found = true;
 		}
 	}
+	if (found)
+		locate(sc, t, best);
 	return found;
 }
 
@@ -412,7 +480,7 @@ static void watch(struct scan *sc, size_t t)
 	    !(fabs(sp.nt.change) > o->confirm.threshold))
 		return;
 	wt->present = true;
-	wt->strong = sp.nt.p < o->win.alpha;
+	wt->strong = sp.nt.p < o->win.alpha / WATCH_STRONG;
 	wt->night = r->used[t];
 	wt->a_from = r->used[b0];
 	wt->nt = sp.nt;

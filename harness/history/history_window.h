@@ -29,8 +29,10 @@
  * infinitely significant step). A candidate is confirmed when
  *   1. night test: pooled two-sample t of the nights after against the
  *      nights before (outlier nights before it left out, MAD rule), one
- *      sided p below alpha for m <= fast nights, alpha/4 for longer
- *      (the longer ones are tested again every night); and the change of
+ *      sided p below a share of alpha for m <= fast nights (0.2, 0.6
+ *      and 2 alpha for 2, 3 and 4 nights: most where a step of about
+ *      two night spreads first shows), alpha/4 for longer (the longer
+ *      ones are tested again every night); and the change of
  *      the night means beyond the noise threshold; the most significant
  *      candidate of the night is taken;
  *   2. repetitions: compare's verdict (history_confirm.h) is the same
@@ -57,7 +59,7 @@
  * of its segment's last nights and beyond the threshold, it is reported
  * as a watch, with what its repetitions say: a one-night change cannot be
  * told from a wild night, so it is confirmed, or not, by the next night.
- * A watch at alpha itself (strong) that its repetitions agree with fails
+ * A watch at alpha / 10 (strong) that its repetitions agree with fails
  * the default gate tonight (history_gate.h).
  */
 #ifndef THPBENCH_HISTORY_WINDOW_H
@@ -67,7 +69,7 @@
 #include <stddef.h>
 
 struct history_window_opts {
-	double alpha;		/* night test level, per night: 0.0002 */
+	double alpha;		/* night test level, per night: 0.00015 */
 	size_t min_segment;	/* nights before a change at least: 3 */
 	size_t min_after;	/* nights after it before it is confirmed: 2 */
 	size_t fast;		/* after-lengths tested at alpha: up to 4 */
