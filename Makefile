@@ -50,7 +50,7 @@ WL_CXX := $(patsubst %.cc,%,$(wildcard workloads/*.cc))
 UNIT_SRC := $(wildcard tests/unit/*/test_*.c)
 UNIT_BIN := $(UNIT_SRC:.c=)
 
-all: harness/thpbench $(WL_C) $(WL_CXX) tests/history/histgen tests/history/histeval
+all: harness/thpbench $(WL_C) $(WL_CXX) tests/history/histgen tests/history/histeval tests/history/histbound
 
 harness/%.o: CFLAGS += $(HARNESS_INC) $(PQ_CFLAGS)
 harness/libthpbench.a: $(HARNESS_OBJ)
@@ -85,13 +85,16 @@ $(UNIT_BIN): %: %.o harness/libthpbench.a
 
 # The synthetic history generator (tests/history): a library for the unit
 # tests, the histgen program for the database tests and the benchmark, and
-# histeval, the detector's F1 on held-out histories (tests/bench/history_f1.sh).
+# histeval, the detector's F1 on held-out histories (tests/bench/history_f1.sh),
+# histbound, the gate against what any rule could do (tests/bench/history_bound.sh).
 tests/history/%.o: CFLAGS += $(HARNESS_INC)
 tests/unit/history/test_history tests/unit/history/test_history_format tests/unit/history/test_history_report: tests/history/histgen.o
 tests/unit/history/test_history_window: tests/history/histgen.o tests/history/histreplay.o
 tests/history/histgen: tests/history/histgen_main.o tests/history/histgen.o harness/libthpbench.a
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS_HARNESS)
 tests/history/histeval: tests/history/histeval.o tests/history/histgen.o harness/libthpbench.a
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS_HARNESS)
+tests/history/histbound: tests/history/histbound.o tests/history/histgen.o tests/history/histreplay.o harness/libthpbench.a
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS_HARNESS)
 
 # perf's own event tables, from the kernel source the A/B path uses
@@ -229,7 +232,7 @@ clean-bin:
 clean:
 	rm -f harness/*.a harness/*/*.o harness/*/*.d harness/*/*/*.o harness/*/*/*.d \
 		workloads/*.o workloads/*.d workloads/lib/*.o workloads/lib/*.d workloads/lib/*.a \
-		tests/unit/*/*.o tests/unit/*/*.d tests/history/*.o tests/history/*.d tests/history/histgen tests/history/histeval $(UNIT_BIN) harness/thpbench $(WL_C) $(WL_CXX)
+		tests/unit/*/*.o tests/unit/*/*.d tests/history/*.o tests/history/*.d tests/history/histgen tests/history/histeval tests/history/histbound $(UNIT_BIN) harness/thpbench $(WL_C) $(WL_CXX)
 	rm -rf $(ANALYZE_DIR) $(SAN_DIR) $(FUZZ_DIR) $(PERF_EVENTS_DIR)
 
 .PHONY: all unit layers analyze sanitize fuzz fuzz-smoke check ab-e2e ab-bench ab-tree bisect-e2e numa-e2e static clean clean-bin
