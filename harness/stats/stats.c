@@ -91,15 +91,19 @@ static void centred_moments(const double *x, const double *sorted, size_t n,
 	free(d);
 }
 
+/*
+ * Selection, not a sort: the history check asks this of every night's
+ * window of every series (a sort was a fifth of its time); the same
+ * values as from sorted data, (a + b) / 2 of the middle two being exact.
+ */
 static void median_mad(const double *x, size_t n, struct summary *s)
 {
-	double *sorted = xmalloc(n * sizeof(*sorted));
+	double *work = xmalloc(n * sizeof(*work));
 
-	memcpy(sorted, x, n * sizeof(*sorted));
-	gsl_sort(sorted, 1, n);
-	s->median = gsl_stats_median_from_sorted_data(sorted, 1, n);
-	s->mad = gsl_stats_mad0(sorted, 1, n, sorted);
-	free(sorted);
+	memcpy(work, x, n * sizeof(*work));
+	s->median = gsl_stats_median(work, 1, n);
+	s->mad = gsl_stats_mad0(x, 1, n, work);
+	free(work);
 }
 
 int stats_summary(const double *x, size_t n, struct summary *s)
