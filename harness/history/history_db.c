@@ -8,6 +8,7 @@
 #include "history_kernel_order.h"
 #include "history_migrate.h"
 
+#include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -216,17 +217,21 @@ static void where_build(struct where *w, const struct history_filter *f,
 }
 
 /*
- * Rows in series order, one per stored value (inner join: a night_metrics
- * row exists only for n >= 1 ok values), those of repetitions that did not
- * end ok skipped (struct not_ok_set); CROSS JOIN keeps SQLite to this
- * order: the series index, then each night's values by primary key. See
- * history_db_load_series().
+ * A series is loaded in two queries rather than one join sorted by series,
+ * night and repetition (that sort, done by SQLite in a temporary b-tree,
+ * was two thirds of the load): the nights of the matching series, in
+ * series order (night_metrics' series index: a night_metrics row exists
+ * only for n >= 1 ok values), then the values by primary key, each put in
+ * its night by (run, case, metric). Values of repetitions that did not end
+ * ok are skipped (struct not_ok_set). See history_db_load_series().
  */
 enum {
 	LS_HOST, LS_SUITE, LS_SUITE_HASH, LS_CASE, LS_METRIC, LS_BETTER,
 	LS_RUN, LS_TIME, LS_KERNEL_ID, LS_KERNEL_RELEASE, LS_FINGERPRINT,
-	LS_N, LS_VALUE, LS_REP, LS_NCOLS
+	LS_NCOLS
 };
+
+enum { LV_RUN, LV_CASE, LV_METRIC, LV_REP, LV_VALUE, LV_NCOLS };
 
 /*
  * The repetitions that did not end ok (few): their values are stored but
@@ -281,11 +286,35 @@ static void not_ok_free(struct not_ok_set *s)
 }
 
 
+
+/* Where the values of (run, case, metric) go: series and night indices. */
+struct night_key {
+	long long run;
+	const char *case_id, *metric;	/* the series' own strings */
+	size_t series, night;
+};
+
+static int cmp_night_key(const void *pa, const void *pb)
+{
+	const struct night_key *a = pa, *b = pb;
+	int r;
+
+	if (a->run != b->run)
+		return a->run < b->run ? -1 : 1;
+	if ((r = strcmp(a->case_id, b->case_id)))
+		return r;
+	return strcmp(a->metric, b->metric);
+}
+
 struct series_builder {
 	struct history_series *v;
 	size_t n, cap;
 	const struct not_ok_set *skip;
-	size_t night_cap, value_cap;	/* of the last series / night */
+	size_t night_cap;		/* of the last series */
+	struct night_key *keys;		/* sorted, once the nights are in */
+	size_t nkeys;
+	const struct night_key *at;	/* the night the last value went to */
+	size_t value_cap;		/* of that night */
 	int err;
 };
 
@@ -321,46 +350,141 @@ static struct history_series *series_for(struct series_builder *b,
 	return s;
 }
 
-static int series_row(void *ctx, size_t ncols, const char *const *c)
+static const char *str_or_empty(const char *s)
+{
+	return s ? s : "";
+}
+
+static bool parse_run(const char *s, long long *run)
+{
+	char *end;
+
+	if (!s || !*s)
+		return false;
+	errno = 0;
+	*run = strtoll(s, &end, 10);
+	return !errno && !*end;
+}
+
+static int night_row(void *ctx, size_t ncols, const char *const *c)
 {
 	struct series_builder *b = ctx;
 	struct history_series *s;
 	struct history_night *nt;
 	long long run;
-	double v;
 
-	if (ncols != LS_NCOLS || !c[LS_RUN] || sscanf(c[LS_RUN], "%lld", &run) != 1) {
+	if (ncols != LS_NCOLS || !parse_run(c[LS_RUN], &run)) {
 		tb_err("history: unexpected row from the series query");
 		return b->err = -1;
 	}
 	s = series_for(b, c);
-	nt = s->n_nights ? &s->nights[s->n_nights - 1] : NULL;
-	if (!nt || nt->run_id != run) {
-		s->nights = xgrow(s->nights, sizeof(*s->nights), &b->night_cap,
-				  s->n_nights);
-		nt = &s->nights[s->n_nights++];
-		memset(nt, 0, sizeof(*nt));
-		nt->run_id = run;
-		nt->started = dup_or_null(c[LS_TIME]);
-		nt->kernel_id = dup_or_null(c[LS_KERNEL_ID]);
-		nt->kernel_release = dup_or_null(c[LS_KERNEL_RELEASE]);
-		nt->host_fingerprint = dup_or_null(c[LS_FINGERPRINT]);
-		b->value_cap = 0;
+	s->nights = xgrow(s->nights, sizeof(*s->nights), &b->night_cap,
+			  s->n_nights);
+	nt = &s->nights[s->n_nights++];
+	memset(nt, 0, sizeof(*nt));
+	nt->run_id = run;
+	nt->started = dup_or_null(c[LS_TIME]);
+	nt->kernel_id = dup_or_null(c[LS_KERNEL_ID]);
+	nt->kernel_release = dup_or_null(c[LS_KERNEL_RELEASE]);
+	nt->host_fingerprint = dup_or_null(c[LS_FINGERPRINT]);
+	return 0;
+}
+
+static int cmp_night_time(const struct history_night *a,
+			  const struct history_night *b)
+{
+	int r = strcmp(str_or_empty(a->started), str_or_empty(b->started));
+
+	if (r)
+		return r;
+	return a->run_id < b->run_id ? -1 : a->run_id > b->run_id;
+}
+
+/*
+ * Nights by start time, then run id: the order history_series_order_nights()
+ * starts from. The query gives them by time (its index, no sort of its
+ * own), so this only puts the runs of one start time in order.
+ */
+static void by_time_and_run(struct history_series *s)
+{
+	size_t i, j;
+
+	for (i = 1; i < s->n_nights; i++)
+		for (j = i; j > 0 && cmp_night_time(&s->nights[j - 1], &s->nights[j]) > 0; j--) {
+			struct history_night t = s->nights[j];
+
+			s->nights[j] = s->nights[j - 1];
+			s->nights[j - 1] = t;
+		}
+}
+
+static void index_nights(struct series_builder *b)
+{
+	size_t i, j, k = 0;
+
+	for (i = 0; i < b->n; i++)
+		by_time_and_run(&b->v[i]);
+
+	for (i = 0; i < b->n; i++)
+		k += b->v[i].n_nights;
+	b->keys = xmalloc((k ? k : 1) * sizeof(*b->keys));
+	for (i = 0; i < b->n; i++)
+		for (j = 0; j < b->v[i].n_nights; j++)
+			b->keys[b->nkeys++] = (struct night_key){
+				b->v[i].nights[j].run_id,
+				str_or_empty(b->v[i].case_id),
+				str_or_empty(b->v[i].metric), i, j,
+			};
+	qsort(b->keys, b->nkeys, sizeof(*b->keys), cmp_night_key);
+}
+
+/* The night (run, case, metric) is, or NULL: one not loaded. */
+static const struct night_key *night_of(struct series_builder *b,
+					long long run, const char *case_id,
+					const char *metric)
+{
+	struct night_key key = { run, case_id, metric, 0, 0 };
+	const struct night_key *k = b->at;
+
+	if (k && !cmp_night_key(&key, k))
+		return k;
+	k = bsearch(&key, b->keys, b->nkeys, sizeof(key), cmp_night_key);
+	if (k) {
+		b->at = k;
+		b->value_cap = b->v[k->series].nights[k->night].n;
 	}
-	if (!c[LS_VALUE])
-		return 0;	/* an ok repetition without this metric */
-	if (b->skip->n && c[LS_REP]) {
-		struct not_ok key = { run, strtol(c[LS_REP], NULL, 10),
-				      (char *)(c[LS_CASE] ? c[LS_CASE] : "") };
+	return k;
+}
+
+static int value_row(void *ctx, size_t ncols, const char *const *c)
+{
+	struct series_builder *b = ctx;
+	const struct night_key *k;
+	struct history_night *nt;
+	long long run;
+	double v;
+
+	if (ncols != LV_NCOLS || !parse_run(c[LV_RUN], &run) || !c[LV_CASE] ||
+	    !c[LV_METRIC] || !c[LV_REP]) {
+		tb_err("history: unexpected row from the values query");
+		return b->err = -1;
+	}
+	k = night_of(b, run, c[LV_CASE], c[LV_METRIC]);
+	if (!k)
+		return 0;	/* a series not asked for */
+	if (b->skip->n) {
+		struct not_ok key = { run, strtol(c[LV_REP], NULL, 10),
+				      (char *)c[LV_CASE] };
 
 		if (bsearch(&key, b->skip->v, b->skip->n, sizeof(key), cmp_not_ok))
 			return 0;	/* a repetition that did not end ok */
 	}
-	if (parse_double(c[LS_VALUE], &v)) {
+	if (parse_double(c[LV_VALUE], &v)) {
 		tb_err("history: value \"%s\" of run %lld is not a number",
-		       c[LS_VALUE], run);
+		       c[LV_VALUE] ? c[LV_VALUE] : "NULL", run);
 		return b->err = -1;
 	}
+	nt = &b->v[k->series].nights[k->night];
 	nt->values = xgrow(nt->values, sizeof(*nt->values), &b->value_cap, nt->n);
 	nt->values[nt->n++] = v;
 	return 0;
@@ -378,6 +502,55 @@ static int cmp_series(const void *pa, const void *pb)
 	return strcmp(a->metric, b->metric);
 }
 
+static int load_nights(struct history_db *db, const struct where *w,
+		       struct series_builder *b)
+{
+	char t[160], *sql;
+	size_t len;
+	int rc;
+
+	history_schema_time_text(db->ops->dialect, "nm.time", t, sizeof(t));
+	len = strlen(t) + strlen(w->sql) + 512;
+	sql = xmalloc(len);
+	snprintf(sql, len,
+		 "SELECT nm.host, nm.suite, nm.suite_hash, nm.case_id, nm.metric,"
+		 " nm.better, nm.run_id, %s, nm.kernel_id, nm.kernel_release,"
+		 " nm.host_fingerprint FROM night_metrics nm WHERE 1 = 1%s"
+		 " ORDER BY nm.host, nm.suite, nm.suite_hash, nm.case_id, nm.metric,"
+		 " nm.time",
+		 t, w->sql);
+	rc = db->ops->query(db, "load the series", sql, w->np, w->params,
+			    night_row, b);
+	free(sql);
+	return rc || b->err ? -1 : 0;
+}
+
+/*
+ * With a filter, only the values of the series asked for (a lookup each);
+ * without, every value in primary key order, which is a plain scan.
+ */
+static int load_values(struct history_db *db, const struct where *w,
+		       struct series_builder *b)
+{
+	char *sql;
+	size_t len = strlen(w->sql) + 512;
+	int rc;
+
+	sql = xmalloc(len);
+	snprintf(sql, len,
+		 "SELECT v.run_id, v.case_id, v.metric, v.rep, v.value"
+		 " FROM rep_values v%s%s%s"
+		 " ORDER BY v.run_id, v.case_id, v.metric, v.rep",
+		 w->np ? " WHERE EXISTS (SELECT 1 FROM night_metrics nm"
+			 " WHERE nm.run_id = v.run_id AND nm.case_id = v.case_id"
+			 " AND nm.metric = v.metric" : "",
+		 w->sql, w->np ? ")" : "");
+	rc = db->ops->query(db, "load the values of the series", sql, w->np,
+			    w->params, value_row, b);
+	free(sql);
+	return rc || b->err ? -1 : 0;
+}
+
 int history_db_load_series(struct history_db *db,
 			   const struct history_filter *f,
 			   struct history_series **out, size_t *n_out)
@@ -385,8 +558,6 @@ int history_db_load_series(struct history_db *db,
 	struct series_builder b = { 0 };
 	struct not_ok_set skip = { 0 };
 	struct where w;
-	char t[160], *sql;
-	size_t len;
 	int rc;
 
 	*out = NULL;
@@ -401,24 +572,14 @@ int history_db_load_series(struct history_db *db,
 		qsort(skip.v, skip.n, sizeof(*skip.v), cmp_not_ok);
 	b.skip = &skip;
 	where_build(&w, f, "nm", true);
-	history_schema_time_text(db->ops->dialect, "nm.time", t, sizeof(t));
-	len = strlen(t) + strlen(w.sql) + 1024;
-	sql = xmalloc(len);
-	snprintf(sql, len,
-		 "SELECT nm.host, nm.suite, nm.suite_hash, nm.case_id, nm.metric,"
-		 " nm.better, nm.run_id, %s, nm.kernel_id, nm.kernel_release,"
-		 " nm.host_fingerprint, nm.n, v.value, v.rep"
-		 " FROM night_metrics nm CROSS JOIN rep_values v"
-		 " WHERE v.run_id = nm.run_id AND v.case_id = nm.case_id"
-		 "  AND v.metric = nm.metric%s"
-		 " ORDER BY nm.host, nm.suite, nm.suite_hash, nm.case_id, nm.metric,"
-		 " nm.time, nm.run_id, v.rep",
-		 t, w.sql);
-	rc = db->ops->query(db, "load the series", sql, w.np, w.params,
-			    series_row, &b);
-	free(sql);
+	rc = load_nights(db, &w, &b);
+	if (!rc) {
+		index_nights(&b);
+		rc = load_values(db, &w, &b);
+	}
+	free(b.keys);
 	not_ok_free(&skip);
-	if (rc || b.err) {
+	if (rc) {
 		history_series_array_free(b.v, b.n);
 		return -1;
 	}

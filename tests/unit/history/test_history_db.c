@@ -245,6 +245,8 @@ static void test_series_apart(void **state)
 	ns.host = "box1";
 	ns.ncases = 2;	/* another suite version */
 	ns.started = "2026-01-02T02:00:00Z";
+	ns.base = 10;
+	ns.failed_value = 99999;
 	history_import_file(db, write_night(&ns, "a3"), NULL, &id);
 	assert_int_equal(history_db_load_series(db, NULL, &s, &n), 0);
 	/* box1 v1: case0 x 2 metrics; box1 v2: 2 cases x 2; box2: 2 */
@@ -255,12 +257,58 @@ static void test_series_apart(void **state)
 	assert_int_equal(history_db_load_series(db, &f, &s, &n), 0);
 	assert_int_equal(n, 2);
 	assert_string_equal(s[0].host, "box2");
+	/* Each night with its own values, and only those (roi_usec first). */
+	assert_string_equal(s[0].metric, "roi_usec");
+	assert_int_equal(s[0].nights[0].n, 3);
+	assert_true(s[0].nights[0].values[0] == 1 && s[0].nights[0].values[2] == 3);
+	assert_string_equal(s[1].metric, "vmstat.m1");
+	assert_int_equal(s[1].nights[0].n, 3);
+	assert_true(s[1].nights[0].values[0] == 1 && s[1].nights[0].values[2] == 1);
 	history_series_array_free(s, n);
 	f.host = NULL;
 	f.metric = "roi_usec";
 	f.case_id = "case1/thp=always";
 	assert_int_equal(history_db_load_series(db, &f, &s, &n), 0);
 	assert_int_equal(n, 1);
+	/* Filtered, in repetition order, the failed repetition's value left out. */
+	assert_int_equal(s[0].n_nights, 1);
+	assert_int_equal(s[0].nights[0].n, 3);
+	assert_true(s[0].nights[0].values[0] == 10 && s[0].nights[0].values[1] == 11 &&
+		    s[0].nights[0].values[2] == 12);
+	history_series_array_free(s, n);
+	history_db_close(db);
+}
+
+/*
+ * Two runs of one start time, imported newest kernel first: in kernel
+ * order, each with its own values.
+ */
+static void test_same_time_runs(void **state)
+{
+	struct history_db *db;
+	struct history_series *s;
+	struct night_spec ns;
+	int64_t id;
+	size_t n;
+
+	(void)state;
+	assert_int_equal(history_db_open(fresh_db(), &db), 0);
+	ns = night("2026-01-03T02:00:00Z", 100);
+	ns.kernel = "v6.18-rc2";
+	history_import_file(db, write_night(&ns, "t1"), NULL, &id);
+	ns = night("2026-01-03T02:00:00Z", 1);
+	ns.kernel = "v6.18-rc1";
+	history_import_file(db, write_night(&ns, "t2"), NULL, &id);
+	ns = night("2026-01-02T02:00:00Z", 50);
+	history_import_file(db, write_night(&ns, "t3"), NULL, &id);
+	assert_int_equal(history_db_load_series(db, NULL, &s, &n), 0);
+	assert_int_equal(n, 2);
+	assert_int_equal(s[0].n_nights, 3);
+	assert_true(s[0].nights[0].values[0] == 50);
+	assert_string_equal(s[0].nights[1].kernel_id, "v6.18-rc1");
+	assert_true(s[0].nights[1].values[0] == 1 && s[0].nights[1].values[2] == 3);
+	assert_string_equal(s[0].nights[2].kernel_id, "v6.18-rc2");
+	assert_true(s[0].nights[2].values[0] == 100 && s[0].nights[2].values[2] == 102);
 	history_series_array_free(s, n);
 	history_db_close(db);
 }
@@ -975,6 +1023,7 @@ int main(void)
 		cmocka_unit_test(test_import_and_load),
 		cmocka_unit_test(test_idempotent),
 		cmocka_unit_test(test_series_apart),
+		cmocka_unit_test(test_same_time_runs),
 		cmocka_unit_test(test_hostile_strings),
 		cmocka_unit_test(test_bad_input),
 		cmocka_unit_test(test_newer_schema),
