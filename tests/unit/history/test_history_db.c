@@ -905,7 +905,7 @@ static void test_same_second(void **state)
 static void write_nights(char **paths, size_t n, int month, const char *prefix)
 {
 	struct night_spec ns;
-	char when[32], name[32];
+	char when[64], name[32];
 	size_t i;
 
 	for (i = 0; i < n; i++) {
