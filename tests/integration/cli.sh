@@ -67,7 +67,7 @@ $TB run -r 1 --warmup 0 -o "$TMPD/r5" -- sh -c 'kill -SEGV $$' > /dev/null 2>&1
 check "signalled program: status signaled, signal 11" \
 	[ "$(jq -c '.cases[0].runs[0] | [.status, .signal]' "$TMPD/r5/results.json")" = '["signaled",11]' ]
 
-if [ "$(id -u)" = 0 ] && id nobody > /dev/null 2>&1; then
+if nobody_runs_tb; then
 	chmod 777 "$TMPD"
 	cur=$(sed -n 's/.*\[\(.*\)\].*/\1/p' /sys/kernel/mm/transparent_hugepage/enabled)
 	su nobody -s /bin/sh -c "$TB run -r 1 --warmup 0 --thp always,madvise,never -e task-clock -o $TMPD/nr -- /bin/true" > "$TMPD/nr.txt" 2>&1

@@ -138,7 +138,7 @@ check "full disk: the log reads as results" \
 umount "$MNT"
 end
 
-if id nobody > /dev/null 2>&1; then
+if nobody_runs_tb; then
 	scenario "as nobody"
 	chmod 755 "$TMPD"
 	mkdir -m 777 "$TMPD/nobody"

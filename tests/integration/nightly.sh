@@ -112,7 +112,7 @@ check "  an unrecorded directory and another suite's stay" test -d "$P/tiny-notr
 
 # Not root: what needs root (other THP modes, tracepoints) is skipped and
 # said; the rest runs and is recorded.
-if [ "$(id -u)" = 0 ] && id nobody >/dev/null 2>&1; then
+if nobody_runs_tb; then
 	chmod 755 "$TMPD"
 	mkdir -m 777 "$TMPD/nob"
 	cat >"$TMPD/nob/nonroot.conf" <<'EOS'
