@@ -287,11 +287,17 @@ static void not_ok_free(struct not_ok_set *s)
 
 
 
-/* Where the values of (run, case, metric) go: series and night indices. */
+/*
+ * Where the values of (run, case, metric) go: series and night indices,
+ * and the repetition of each value so far (the values query promises no
+ * order: they are put in repetition order once all are in).
+ */
 struct night_key {
 	long long run;
 	const char *case_id, *metric;	/* the series' own strings */
 	size_t series, night;
+	long *reps;
+	size_t cap;			/* of reps and the night's values */
 };
 
 static int cmp_night_key(const void *pa, const void *pb)
@@ -313,8 +319,7 @@ struct series_builder {
 	size_t night_cap;		/* of the last series */
 	struct night_key *keys;		/* sorted, once the nights are in */
 	size_t nkeys;
-	const struct night_key *at;	/* the night the last value went to */
-	size_t value_cap;		/* of that night */
+	struct night_key *at;		/* the night the last value went to */
 	int err;
 };
 
@@ -433,39 +438,36 @@ static void index_nights(struct series_builder *b)
 			b->keys[b->nkeys++] = (struct night_key){
 				b->v[i].nights[j].run_id,
 				str_or_empty(b->v[i].case_id),
-				str_or_empty(b->v[i].metric), i, j,
+				str_or_empty(b->v[i].metric), i, j, NULL, 0,
 			};
 	qsort(b->keys, b->nkeys, sizeof(*b->keys), cmp_night_key);
 }
 
 /* The night (run, case, metric) is, or NULL: one not loaded. */
-static const struct night_key *night_of(struct series_builder *b,
-					long long run, const char *case_id,
-					const char *metric)
+static struct night_key *night_of(struct series_builder *b, long long run,
+				  const char *case_id, const char *metric)
 {
-	struct night_key key = { run, case_id, metric, 0, 0 };
-	const struct night_key *k = b->at;
+	struct night_key key = { run, case_id, metric, 0, 0, NULL, 0 };
+	struct night_key *k = b->at;
 
 	if (k && !cmp_night_key(&key, k))
 		return k;
 	k = bsearch(&key, b->keys, b->nkeys, sizeof(key), cmp_night_key);
-	if (k) {
+	if (k)
 		b->at = k;
-		b->value_cap = b->v[k->series].nights[k->night].n;
-	}
 	return k;
 }
 
 static int value_row(void *ctx, size_t ncols, const char *const *c)
 {
 	struct series_builder *b = ctx;
-	const struct night_key *k;
+	struct night_key *k;
 	struct history_night *nt;
-	long long run;
+	long long run, rep;
 	double v;
 
 	if (ncols != LV_NCOLS || !parse_run(c[LV_RUN], &run) || !c[LV_CASE] ||
-	    !c[LV_METRIC] || !c[LV_REP]) {
+	    !c[LV_METRIC] || !parse_run(c[LV_REP], &rep)) {
 		tb_err("history: unexpected row from the values query");
 		return b->err = -1;
 	}
@@ -473,8 +475,7 @@ static int value_row(void *ctx, size_t ncols, const char *const *c)
 	if (!k)
 		return 0;	/* a series not asked for */
 	if (b->skip->n) {
-		struct not_ok key = { run, strtol(c[LV_REP], NULL, 10),
-				      (char *)c[LV_CASE] };
+		struct not_ok key = { run, (long)rep, (char *)c[LV_CASE] };
 
 		if (bsearch(&key, b->skip->v, b->skip->n, sizeof(key), cmp_not_ok))
 			return 0;	/* a repetition that did not end ok */
@@ -485,9 +486,44 @@ static int value_row(void *ctx, size_t ncols, const char *const *c)
 		return b->err = -1;
 	}
 	nt = &b->v[k->series].nights[k->night];
-	nt->values = xgrow(nt->values, sizeof(*nt->values), &b->value_cap, nt->n);
+	if (nt->n == k->cap) {
+		k->cap = k->cap ? 2 * k->cap : 8;
+		nt->values = xrealloc(nt->values, k->cap * sizeof(*nt->values));
+		k->reps = xrealloc(k->reps, k->cap * sizeof(*k->reps));
+	}
+	k->reps[nt->n] = (long)rep;
 	nt->values[nt->n++] = v;
 	return 0;
+}
+
+/* A night's values in repetition order (as they came, mostly). */
+static void by_rep(struct night_key *k, struct history_night *nt)
+{
+	size_t i, j;
+
+	for (i = 1; i < nt->n; i++)
+		for (j = i; j > 0 && k->reps[j - 1] > k->reps[j]; j--) {
+			long r = k->reps[j];
+			double v = nt->values[j];
+
+			k->reps[j] = k->reps[j - 1];
+			nt->values[j] = nt->values[j - 1];
+			k->reps[j - 1] = r;
+			nt->values[j - 1] = v;
+		}
+}
+
+static void free_keys(struct series_builder *b, bool order)
+{
+	size_t i;
+
+	for (i = 0; i < b->nkeys; i++) {
+		if (order)
+			by_rep(&b->keys[i], &b->v[b->keys[i].series].nights[b->keys[i].night]);
+		free(b->keys[i].reps);
+	}
+	free(b->keys);
+	b->keys = NULL;
 }
 
 static int cmp_series(const void *pa, const void *pb)
@@ -526,8 +562,10 @@ static int load_nights(struct history_db *db, const struct where *w,
 }
 
 /*
- * With a filter, only the values of the series asked for (a lookup each);
- * without, every value in primary key order, which is a plain scan.
+ * With a filter, the values of the matching nights (the nights by the
+ * filter, then each one's values by primary key); without, every value:
+ * a plain scan. No ORDER BY: a sort is what this avoids, and values are
+ * put in their nights and in repetition order whatever order they come in.
  */
 static int load_values(struct history_db *db, const struct where *w,
 		       struct series_builder *b)
@@ -537,14 +575,16 @@ static int load_values(struct history_db *db, const struct where *w,
 	int rc;
 
 	sql = xmalloc(len);
-	snprintf(sql, len,
-		 "SELECT v.run_id, v.case_id, v.metric, v.rep, v.value"
-		 " FROM rep_values v%s%s%s"
-		 " ORDER BY v.run_id, v.case_id, v.metric, v.rep",
-		 w->np ? " WHERE EXISTS (SELECT 1 FROM night_metrics nm"
-			 " WHERE nm.run_id = v.run_id AND nm.case_id = v.case_id"
-			 " AND nm.metric = v.metric" : "",
-		 w->sql, w->np ? ")" : "");
+	if (w->np)
+		snprintf(sql, len,
+			 "SELECT v.run_id, v.case_id, v.metric, v.rep, v.value"
+			 " FROM night_metrics nm CROSS JOIN rep_values v"
+			 " WHERE v.run_id = nm.run_id AND v.case_id = nm.case_id"
+			 " AND v.metric = nm.metric%s", w->sql);
+	else
+		snprintf(sql, len,
+			 "SELECT v.run_id, v.case_id, v.metric, v.rep, v.value"
+			 " FROM rep_values v");
 	rc = db->ops->query(db, "load the values of the series", sql, w->np,
 			    w->params, value_row, b);
 	free(sql);
@@ -576,8 +616,8 @@ int history_db_load_series(struct history_db *db,
 	if (!rc) {
 		index_nights(&b);
 		rc = load_values(db, &w, &b);
+		free_keys(&b, !rc);
 	}
-	free(b.keys);
 	not_ok_free(&skip);
 	if (rc) {
 		history_series_array_free(b.v, b.n);

@@ -313,6 +313,45 @@ static void test_same_time_runs(void **state)
 	history_db_close(db);
 }
 
+/*
+ * Values come back in repetition order whatever order the database gives
+ * them in (a PostgreSQL scan gives them in the order they were written):
+ * one night's values written again, last repetition first.
+ */
+static void test_values_in_rep_order(void **state)
+{
+	struct history_db *db;
+	struct history_series *s;
+	struct night_spec ns;
+	int64_t id;
+	size_t n;
+
+	(void)state;
+	assert_int_equal(history_db_open(fresh_db(), &db), 0);
+	ns = night("2026-01-04T02:00:00Z", 10);
+	assert_int_equal(history_import_file(db, write_night(&ns, "r1"), NULL, &id),
+			 HISTORY_IMPORTED);
+	assert_int_equal(hdb_exec(db, "take the values out",
+				  "DELETE FROM rep_values WHERE metric = 'roi_usec'", 0, NULL), 0);
+	assert_int_equal(hdb_exec(db, "write them back, last first",
+				  "INSERT INTO rep_values (run_id, case_id, rep, metric, value)"
+				  " SELECT id, 'case0/thp=always', 2, 'roi_usec', 12 FROM runs", 0, NULL), 0);
+	assert_int_equal(hdb_exec(db, "write them back, last first",
+				  "INSERT INTO rep_values (run_id, case_id, rep, metric, value)"
+				  " SELECT id, 'case0/thp=always', 1, 'roi_usec', 11 FROM runs", 0, NULL), 0);
+	assert_int_equal(hdb_exec(db, "write them back, last first",
+				  "INSERT INTO rep_values (run_id, case_id, rep, metric, value)"
+				  " SELECT id, 'case0/thp=always', 0, 'roi_usec', 10 FROM runs", 0, NULL), 0);
+	assert_int_equal(history_db_load_series(db, NULL, &s, &n), 0);
+	assert_int_equal(n, 2);
+	assert_string_equal(s[0].metric, "roi_usec");
+	assert_int_equal(s[0].nights[0].n, 3);
+	assert_true(s[0].nights[0].values[0] == 10 && s[0].nights[0].values[1] == 11 &&
+		    s[0].nights[0].values[2] == 12);
+	history_series_array_free(s, n);
+	history_db_close(db);
+}
+
 static void test_hostile_strings(void **state)
 {
 	static const char evil[] = "x'); DROP TABLE runs; --\"\\";
@@ -1024,6 +1063,7 @@ int main(void)
 		cmocka_unit_test(test_idempotent),
 		cmocka_unit_test(test_series_apart),
 		cmocka_unit_test(test_same_time_runs),
+		cmocka_unit_test(test_values_in_rep_order),
 		cmocka_unit_test(test_hostile_strings),
 		cmocka_unit_test(test_bad_input),
 		cmocka_unit_test(test_newer_schema),
