@@ -561,21 +561,45 @@ static int load_nights(struct history_db *db, const struct where *w,
 	return rc || b->err ? -1 : 0;
 }
 
+static int count_row(void *ctx, size_t ncols, const char *const *c)
+{
+	long long *n = ctx;
+
+	return ncols == 1 && parse_run(c[0], n) ? 0 : -1;
+}
+
 /*
- * With a filter, the values of the matching nights (the nights by the
- * filter, then each one's values by primary key); without, every value:
- * a plain scan. No ORDER BY: a sort is what this avoids, and values are
- * put in their nights and in repetition order whatever order they come in.
+ * A filtered load reads the values of its nights by primary key, one
+ * lookup a night, about twice the cost a value of scanning them all: it
+ * scans instead when its nights are half the history or more (one machine
+ * of one or two), and values of other nights are passed over.
+ */
+static bool scan_cheaper(struct history_db *db, const struct series_builder *b)
+{
+	long long all = 0;
+
+	if (db->ops->query(db, "count the nights", "SELECT count(*) FROM night_metrics",
+			   0, NULL, count_row, &all))
+		return false;
+	return 2 * (long long)b->nkeys >= all;
+}
+
+/*
+ * The values of the nights loaded, by a scan of all of them or, for a
+ * small part of the history, a lookup from each matching night. No ORDER
+ * BY: a sort is what this avoids, and values are put in their nights and
+ * in repetition order whatever order they come in.
  */
 static int load_values(struct history_db *db, const struct where *w,
 		       struct series_builder *b)
 {
 	char *sql;
 	size_t len = strlen(w->sql) + 512;
+	bool scan = !w->np || scan_cheaper(db, b);
 	int rc;
 
 	sql = xmalloc(len);
-	if (w->np)
+	if (!scan)
 		snprintf(sql, len,
 			 "SELECT v.run_id, v.case_id, v.metric, v.rep, v.value"
 			 " FROM night_metrics nm CROSS JOIN rep_values v"
@@ -585,8 +609,8 @@ static int load_values(struct history_db *db, const struct where *w,
 		snprintf(sql, len,
 			 "SELECT v.run_id, v.case_id, v.metric, v.rep, v.value"
 			 " FROM rep_values v");
-	rc = db->ops->query(db, "load the values of the series", sql, w->np,
-			    w->params, value_row, b);
+	rc = db->ops->query(db, "load the values of the series", sql,
+			    scan ? 0 : w->np, w->params, value_row, b);
 	free(sql);
 	return rc || b->err ? -1 : 0;
 }

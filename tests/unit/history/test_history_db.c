@@ -265,6 +265,14 @@ static void test_series_apart(void **state)
 	assert_int_equal(s[1].nights[0].n, 3);
 	assert_true(s[1].nights[0].values[0] == 1 && s[1].nights[0].values[2] == 1);
 	history_series_array_free(s, n);
+	/* Most of the history (6 of 8 night rows): its values by a scan. */
+	f.host = "box1";
+	assert_int_equal(history_db_load_series(db, &f, &s, &n), 0);
+	assert_int_equal(n, 6);
+	for (size_t i = 0; i < n; i++)
+		assert_int_equal(s[i].nights[0].n, 3);
+	assert_true(s[0].nights[0].values[0] == 1 && s[2].nights[0].values[2] == 12);
+	history_series_array_free(s, n);
 	f.host = NULL;
 	f.metric = "roi_usec";
 	f.case_id = "case1/thp=always";
