@@ -10,7 +10,8 @@
 #           the CPU of its two threads (-v): reading and writing
 #   check   `history check` of the 200 series x NIGHTS nights: wall and CPU
 #           seconds, its own split (-v) into loading and checking, and the
-#           change points confirmed (400 expected)
+#           change points confirmed (400 expected); then the same with
+#           --machine, as ./run.sh nightly asks it (a filtered load)
 # with the machine's load average beside each (other jobs skew timings).
 # Not a test: numbers vary with the machine and its load. Goal (issue
 # 18): import of 1,000 nights < 10 s, check of 200 x 1,000 < 5 s, 2 cores.
@@ -60,3 +61,14 @@ printf '%-7s %6s %6s %8s %8s %8s %9s  %s\n' check "$N" \
 sed -n 's/.* in \([0-9.]*\) s, checked them in \([0-9.]*\) s$/        of which loading \1 s, checking \2 s/p' "$T/err"
 a=$((N / 3)) b=$((2 * N / 3))
 echo "        change points confirmed: $(jq '[.series[].change_points[]] | length' "$T/out.json"), at the 400 steps (+-1 night): $(jq --argjson a "$a" --argjson b "$b" '[.series[].change_points[].first_bad.index | select((. - $a | fabs) <= 1 or (. - $b | fabs) <= 1)] | length' "$T/out.json")"
+# The same check as ./run.sh nightly asks it: one machine's series.
+l=$(load)
+/usr/bin/time -f '%e %U %S' -o "$T/time" \
+	$TB history check --db "$T/h.sqlite" --machine box1 -v --format json --fail-on none \
+	>"$T/out-m.json" 2>"$T/err"
+read -r wall user sys <<EOF2
+$(last_time)
+EOF2
+printf '%-7s %6s %6s %8s %8s %8s %9s  %s\n' "--machine" "$N" \
+	"$(jq '.series | length' "$T/out-m.json")" "$wall" "$user" "$sys" - "$l"
+sed -n 's/.* in \([0-9.]*\) s, checked them in \([0-9.]*\) s$/        of which loading \1 s, checking \2 s/p' "$T/err"
