@@ -227,6 +227,14 @@ static void test_idempotent(void **state)
 	history_db_close(db);
 }
 
+/* A night of 3 values first, first + 1, first + 2: repetition order. */
+static void assert_three_from(const struct history_night *nt, double first)
+{
+	assert_int_equal(nt->n, 3);
+	assert_true(nt->values[0] == first && nt->values[1] == first + 1 &&
+		    nt->values[2] == first + 2);
+}
+
 static void test_series_apart(void **state)
 {
 	struct history_filter f = { .host = "box2" };
@@ -259,8 +267,7 @@ static void test_series_apart(void **state)
 	assert_string_equal(s[0].host, "box2");
 	/* Each night with its own values, and only those (roi_usec first). */
 	assert_string_equal(s[0].metric, "roi_usec");
-	assert_int_equal(s[0].nights[0].n, 3);
-	assert_true(s[0].nights[0].values[0] == 1 && s[0].nights[0].values[2] == 3);
+	assert_three_from(&s[0].nights[0], 1);
 	assert_string_equal(s[1].metric, "vmstat.m1");
 	assert_int_equal(s[1].nights[0].n, 3);
 	assert_true(s[1].nights[0].values[0] == 1 && s[1].nights[0].values[2] == 1);
@@ -280,9 +287,7 @@ static void test_series_apart(void **state)
 	assert_int_equal(n, 1);
 	/* Filtered, in repetition order, the failed repetition's value left out. */
 	assert_int_equal(s[0].n_nights, 1);
-	assert_int_equal(s[0].nights[0].n, 3);
-	assert_true(s[0].nights[0].values[0] == 10 && s[0].nights[0].values[1] == 11 &&
-		    s[0].nights[0].values[2] == 12);
+	assert_three_from(&s[0].nights[0], 10);
 	history_series_array_free(s, n);
 	history_db_close(db);
 }
@@ -314,9 +319,9 @@ static void test_same_time_runs(void **state)
 	assert_int_equal(s[0].n_nights, 3);
 	assert_true(s[0].nights[0].values[0] == 50);
 	assert_string_equal(s[0].nights[1].kernel_id, "v6.18-rc1");
-	assert_true(s[0].nights[1].values[0] == 1 && s[0].nights[1].values[2] == 3);
+	assert_three_from(&s[0].nights[1], 1);
 	assert_string_equal(s[0].nights[2].kernel_id, "v6.18-rc2");
-	assert_true(s[0].nights[2].values[0] == 100 && s[0].nights[2].values[2] == 102);
+	assert_three_from(&s[0].nights[2], 100);
 	history_series_array_free(s, n);
 	history_db_close(db);
 }
@@ -333,6 +338,8 @@ static void test_values_in_rep_order(void **state)
 	struct night_spec ns;
 	int64_t id;
 	size_t n;
+	char sql[200];
+	int rep;
 
 	(void)state;
 	assert_int_equal(history_db_open(fresh_db(), &db), 0);
@@ -341,21 +348,17 @@ static void test_values_in_rep_order(void **state)
 			 HISTORY_IMPORTED);
 	assert_int_equal(hdb_exec(db, "take the values out",
 				  "DELETE FROM rep_values WHERE metric = 'roi_usec'", 0, NULL), 0);
-	assert_int_equal(hdb_exec(db, "write them back, last first",
-				  "INSERT INTO rep_values (run_id, case_id, rep, metric, value)"
-				  " SELECT id, 'case0/thp=always', 2, 'roi_usec', 12 FROM runs", 0, NULL), 0);
-	assert_int_equal(hdb_exec(db, "write them back, last first",
-				  "INSERT INTO rep_values (run_id, case_id, rep, metric, value)"
-				  " SELECT id, 'case0/thp=always', 1, 'roi_usec', 11 FROM runs", 0, NULL), 0);
-	assert_int_equal(hdb_exec(db, "write them back, last first",
-				  "INSERT INTO rep_values (run_id, case_id, rep, metric, value)"
-				  " SELECT id, 'case0/thp=always', 0, 'roi_usec', 10 FROM runs", 0, NULL), 0);
+	for (rep = 2; rep >= 0; rep--) {
+		snprintf(sql, sizeof(sql),
+			 "INSERT INTO rep_values (run_id, case_id, rep, metric, value)"
+			 " SELECT id, 'case0/thp=always', %d, 'roi_usec', %d FROM runs",
+			 rep, 10 + rep);
+		assert_int_equal(hdb_exec(db, "write them back, last first", sql, 0, NULL), 0);
+	}
 	assert_int_equal(history_db_load_series(db, NULL, &s, &n), 0);
 	assert_int_equal(n, 2);
 	assert_string_equal(s[0].metric, "roi_usec");
-	assert_int_equal(s[0].nights[0].n, 3);
-	assert_true(s[0].nights[0].values[0] == 10 && s[0].nights[0].values[1] == 11 &&
-		    s[0].nights[0].values[2] == 12);
+	assert_three_from(&s[0].nights[0], 10);
 	history_series_array_free(s, n);
 	history_db_close(db);
 }
