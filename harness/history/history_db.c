@@ -8,7 +8,6 @@
 #include "history_kernel_order.h"
 #include "history_migrate.h"
 
-#include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -360,25 +359,14 @@ static const char *str_or_empty(const char *s)
 	return s ? s : "";
 }
 
-static bool parse_run(const char *s, long long *run)
-{
-	char *end;
-
-	if (!s || !*s)
-		return false;
-	errno = 0;
-	*run = strtoll(s, &end, 10);
-	return !errno && !*end;
-}
-
 static int night_row(void *ctx, size_t ncols, const char *const *c)
 {
 	struct series_builder *b = ctx;
 	struct history_series *s;
 	struct history_night *nt;
-	long long run;
+	long run;
 
-	if (ncols != LS_NCOLS || !parse_run(c[LS_RUN], &run)) {
+	if (ncols != LS_NCOLS || parse_long(c[LS_RUN], &run)) {
 		tb_err("history: unexpected row from the series query");
 		return b->err = -1;
 	}
@@ -463,11 +451,11 @@ static int value_row(void *ctx, size_t ncols, const char *const *c)
 	struct series_builder *b = ctx;
 	struct night_key *k;
 	struct history_night *nt;
-	long long run, rep;
+	long run, rep;
 	double v;
 
-	if (ncols != LV_NCOLS || !parse_run(c[LV_RUN], &run) || !c[LV_CASE] ||
-	    !c[LV_METRIC] || !parse_run(c[LV_REP], &rep)) {
+	if (ncols != LV_NCOLS || parse_long(c[LV_RUN], &run) || !c[LV_CASE] ||
+	    !c[LV_METRIC] || parse_long(c[LV_REP], &rep)) {
 		tb_err("history: unexpected row from the values query");
 		return b->err = -1;
 	}
@@ -475,13 +463,13 @@ static int value_row(void *ctx, size_t ncols, const char *const *c)
 	if (!k)
 		return 0;	/* a series not asked for */
 	if (b->skip->n) {
-		struct not_ok key = { run, (long)rep, (char *)c[LV_CASE] };
+		struct not_ok key = { run, rep, (char *)c[LV_CASE] };
 
 		if (bsearch(&key, b->skip->v, b->skip->n, sizeof(key), cmp_not_ok))
 			return 0;	/* a repetition that did not end ok */
 	}
 	if (parse_double(c[LV_VALUE], &v)) {
-		tb_err("history: value \"%s\" of run %lld is not a number",
+		tb_err("history: value \"%s\" of run %ld is not a number",
 		       c[LV_VALUE] ? c[LV_VALUE] : "NULL", run);
 		return b->err = -1;
 	}
@@ -491,7 +479,7 @@ static int value_row(void *ctx, size_t ncols, const char *const *c)
 		nt->values = xrealloc(nt->values, k->cap * sizeof(*nt->values));
 		k->reps = xrealloc(k->reps, k->cap * sizeof(*k->reps));
 	}
-	k->reps[nt->n] = (long)rep;
+	k->reps[nt->n] = rep;
 	nt->values[nt->n++] = v;
 	return 0;
 }
@@ -513,13 +501,13 @@ static void by_rep(struct night_key *k, struct history_night *nt)
 		}
 }
 
-static void free_keys(struct series_builder *b, bool order)
+/* Each night's values in repetition order; the index is done with. */
+static void free_keys(struct series_builder *b)
 {
 	size_t i;
 
 	for (i = 0; i < b->nkeys; i++) {
-		if (order)
-			by_rep(&b->keys[i], &b->v[b->keys[i].series].nights[b->keys[i].night]);
+		by_rep(&b->keys[i], &b->v[b->keys[i].series].nights[b->keys[i].night]);
 		free(b->keys[i].reps);
 	}
 	free(b->keys);
@@ -561,13 +549,6 @@ static int load_nights(struct history_db *db, const struct where *w,
 	return rc || b->err ? -1 : 0;
 }
 
-static int count_row(void *ctx, size_t ncols, const char *const *c)
-{
-	long long *n = ctx;
-
-	return ncols == 1 && parse_run(c[0], n) ? 0 : -1;
-}
-
 /*
  * A filtered load reads the values of its nights by primary key, one
  * lookup a night, about twice the cost a value of scanning them all: it
@@ -576,12 +557,16 @@ static int count_row(void *ctx, size_t ncols, const char *const *c)
  */
 static bool scan_cheaper(struct history_db *db, const struct series_builder *b)
 {
-	long long all = 0;
+	char *all = NULL;
+	long n;
+	bool scan;
 
-	if (db->ops->query(db, "count the nights", "SELECT count(*) FROM night_metrics",
-			   0, NULL, count_row, &all))
+	if (query_one(db, "count the nights", "SELECT count(*) FROM night_metrics",
+		      0, NULL, &all))
 		return false;
-	return 2 * (long long)b->nkeys >= all;
+	scan = !parse_long(all, &n) && 2 * (long)b->nkeys >= n;
+	free(all);
+	return scan;
 }
 
 /*
@@ -640,7 +625,7 @@ int history_db_load_series(struct history_db *db,
 	if (!rc) {
 		index_nights(&b);
 		rc = load_values(db, &w, &b);
-		free_keys(&b, !rc);
+		free_keys(&b);
 	}
 	not_ok_free(&skip);
 	if (rc) {
