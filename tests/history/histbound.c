@@ -71,6 +71,7 @@ struct maxima {
 struct sim {
 	size_t reps, n;
 	double level, sigma;	/* of a quiet night's value (log of its mean) */
+	double *aa;		/* the A/A histories' night values, n x AA_NIGHTS */
 	struct maxima m[NRULES];
 };
 
@@ -99,13 +100,15 @@ static void gen(size_t reps, uint64_t seed, size_t nights, bool step, double *y)
 	night_values(&g, y);
 }
 
-/* The level and spread of a quiet night, from the A/A histories. */
+/* The A/A histories, and the level and spread of a quiet night in them. */
 static void calibrate(struct sim *sm)
 {
-	double y[AA_NIGHTS], s = 0, q = 0, n = 0;
+	double s = 0, q = 0, n = 0, *y;
 	size_t i, t;
 
+	sm->aa = xmalloc(sm->n * AA_NIGHTS * sizeof(*sm->aa));
 	for (i = 0; i < sm->n; i++) {
+		y = sm->aa + i * AA_NIGHTS;
 		gen(sm->reps, 100000 + i, AA_NIGHTS, false, y);
 		for (t = 0; t < AA_NIGHTS; t++) {
 			s += y[t];
@@ -181,9 +184,9 @@ static void simulate(struct sim *sm)
 		sm->m[r].after = xmalloc(sm->n * sizeof(double));
 	}
 	for (i = 0; i < sm->n; i++) {
-		gen(sm->reps, 100000 + i, AA_NIGHTS, false, y);
 		for (r = 0; r < NRULES; r++)
-			sm->m[r].aa[i] = max_over(sm, r, y, 0, AA_NIGHTS);
+			sm->m[r].aa[i] = max_over(sm, r, sm->aa + i * AA_NIGHTS,
+						  0, AA_NIGHTS);
 		gen(sm->reps, 200000 + i, STEP_NIGHTS, true, y);
 		for (r = 0; r < NRULES; r++) {
 			sm->m[r].before[i] = max_over(sm, r, y, 0, STEP_AT);
@@ -263,6 +266,7 @@ static void report(size_t reps, size_t sims, size_t seeds, size_t aa_seeds)
 	       reps, "", "thpbench: history check defaults, replayed",
 	       share(st.caught, st.histories), 100 * tb_aa,
 	       share(st.by6, st.histories), share(st.early, st.histories));
+	free(sm.aa);
 	for (r = 0; r < NRULES; r++) {
 		free(sm.m[r].aa);
 		free(sm.m[r].before);
