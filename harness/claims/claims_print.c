@@ -143,7 +143,7 @@ void claims_print(FILE *f, const json_t *evaluated, const json_t *env)
 	if (!json_array_size(evaluated))
 		return;
 	fprintf(f, "\nClaims of the postings, checked here (95%% CI; "
-		"rules: README \"Claim verdicts\"):\n");
+		"rules: docs/seeds.md, \"Claim verdicts\"):\n");
 	print_env(f, env);
 	fprintf(f, "\n%-11s %-40s %-26s %-30s %-7s %s\n", "claim", "comparison",
 		"claimed", "measured here (95% CI)", "/claim", "verdict");

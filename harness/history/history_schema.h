@@ -20,7 +20,7 @@
  *                  time, host, fingerprint, kernel_id, kernel_release,
  *                  suite, suite_hash, case_id, metric, better, n, mean,
  *                  stddev, median, min, max. A tool such as Apache Otava
- *                  reads a series with one SELECT (README "Nightly").
+ *                  reads a series with one SELECT (docs/history.md).
  *   triage         one row per triage decision on a change point (cp_id,
  *                  history_triage.h): its series and first bad night,
  *                  the state (accepted, false-alarm, fixed, reopened),
