@@ -16,6 +16,7 @@ int cmd_history(int argc, char **argv);
 int cmd_merge(int argc, char **argv);
 int cmd_bisect(int argc, char **argv);
 int cmd_pmu_check(int argc, char **argv);
+int cmd_series(int argc, char **argv);
 int cmd_show(int argc, char **argv);
 /* The analysis rows of `thpbench history` (cmd_history_check.c). */
 int cmd_history_check(int argc, char **argv);
