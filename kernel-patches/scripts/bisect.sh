@@ -56,19 +56,10 @@ kp_trap_err
 
 cmdline="./run.sh bisect $(printf '%q ' "$@")"
 tree='' good='' bad='' suite='' metric_arg='' config=tinyconfig boot=qemu
-kexec_initrd=''
+kexec_initrd='' orig_release=''
 outdir='' resume='' reps='' accel=auto mem=6G smp=2 timeout=1800
 jobs=$(nproc) history_db='' history_series='' history_host='' history_suite=''
 opts=()
-posnum()
-{
-	case $2 in ''|*[!0-9]*|0) kp_die "$1 must be a positive whole number" ;; esac
-}
-fraction()
-{
-	awk -v v="$2" 'BEGIN { exit !(v ~ /^[0-9]*\.?[0-9]+$/ && v + 0 > 0 && v + 0 < 1) }' ||
-		kp_die "$1 must be a number between 0 and 1"
-}
 while [ $# -gt 0 ]; do
 	case $1 in
 	--tree) tree=${2:?}; shift 2 ;;
@@ -85,24 +76,23 @@ while [ $# -gt 0 ]; do
 	--from-history) history_db=${2:?}; history_series=${3:?--from-history DB CASE:METRIC}; shift 3 ;;
 	--host) history_host=${2:?}; shift 2 ;;
 	--history-suite) history_suite=${2:?}; shift 2 ;;
-	--reps) posnum "$1" "${2:-}"; reps=$2; shift 2 ;;
-	--ref-boots) posnum "$1" "${2:-}"; opts+=(ref_boots "$2"); shift 2 ;;
-	--ref-max-boots) posnum "$1" "${2:-}"; opts+=(ref_max_boots "$2"); shift 2 ;;
-	--max-reps) posnum "$1" "${2:-}"; opts+=(max_reps "$2"); shift 2 ;;
-	--max-looks) posnum "$1" "${2:-}"; opts+=(max_looks "$2"); shift 2 ;;
-	--max-batch) posnum "$1" "${2:-}"; opts+=(max_batch "$2"); shift 2 ;;
-	--confidence) fraction "$1" "${2:-}"; opts+=(confidence "$2"); shift 2 ;;
-	--threshold) fraction "$1" "${2:-}"; opts+=(threshold "$2"); shift 2 ;;
+	--reps) reps=${2:?}; shift 2 ;;
+	--ref-boots) opts+=(--opt "ref_boots=${2:?}"); shift 2 ;;
+	--ref-max-boots) opts+=(--opt "ref_max_boots=${2:?}"); shift 2 ;;
+	--max-reps) opts+=(--opt "max_reps=${2:?}"); shift 2 ;;
+	--max-looks) opts+=(--opt "max_looks=${2:?}"); shift 2 ;;
+	--max-batch) opts+=(--opt "max_batch=${2:?}"); shift 2 ;;
+	--confidence) opts+=(--opt "confidence=${2:?}"); shift 2 ;;
+	--threshold) opts+=(--opt "threshold=${2:?}"); shift 2 ;;
 	--accel) accel=${2:?}; shift 2 ;;
 	--mem) mem=${2:?}; shift 2 ;;
-	--smp) posnum "$1" "${2:-}"; smp=$2; shift 2 ;;
-	--timeout) posnum "$1" "${2:-}"; timeout=$2; shift 2 ;;
-	--jobs) posnum "$1" "${2:-}"; jobs=$2; shift 2 ;;
+	--smp) smp=${2:?}; shift 2 ;;
+	--timeout) timeout=${2:?}; shift 2 ;;
+	--jobs) jobs=${2:?}; shift 2 ;;
 	-h|--help) kp_help ;;
 	*) kp_die "unknown argument '$1' (see --help)" ;;
 	esac
 done
-case $accel in auto|kvm|tcg) ;; *) kp_die "--accel must be auto, kvm or tcg" ;; esac
 
 # ---- Processes: every step in its own process group, ended on every exit.
 # fd 3: the terminal's stderr, for messages from a trap that may run while
@@ -142,7 +132,6 @@ for sig in INT TERM HUP; do
 	trap "on_signal $sig" "$sig"
 done
 
-jq_plan() { jq -r "$1" "$outdir/plan.json"; }
 # The run number a --kexec boot is for (DIR/pending, see kexec_collect).
 pending_num() { sed -n 1p "$outdir/pending" 2>/dev/null; }
 
@@ -173,26 +162,18 @@ resolve_history()
 	kp_log "from the history: $(jq -r .kind <<< "$pick") of $m, last good $good, first bad $bad"
 }
 
-# The commits GOOD..BAD, first parent, in history order, GOOD first: one
-# JSON object per line (sha, date, author, subject), then patch-ids.
-commit_list()
+# The commits GOOD..BAD, first parent, in history order, GOOD first, as
+# git prints them (thpbench bisect plan --commits reads them).
+commit_lines()
 {
-	local g=$1 b=$2
-	{
-		git -C "$tree" log -1 --format='%H%x1f%aI%x1f%an <%ae>%x1f%s' "$g"
-		git -C "$tree" log --first-parent --reverse --format='%H%x1f%aI%x1f%an <%ae>%x1f%s' "$g..$b"
-	} | jq -R 'split("\u001f") | { sha: .[0], date: .[1], author: .[2], subject: (.[3:] | join(" ")) }' |
-		jq -s '.'
+	git -C "$tree" log -1 --format='%H%x1f%aI%x1f%an <%ae>%x1f%s' "$1"
+	git -C "$tree" log --first-parent --reverse --format='%H%x1f%aI%x1f%an <%ae>%x1f%s' "$1..$2"
 }
-patch_ids()
-{
-	git -C "$tree" log --first-parent -p "$1..$2" | git patch-id --stable |
-		jq -R 'split(" ") | { key: .[1], value: .[0] }' | jq -s 'from_entries'
-}
+patch_id_lines() { git -C "$tree" log --first-parent -p "$1..$2" | git patch-id --stable; }
 
 new_plan()
 {
-	local g b case_name metric n ids commits opt_json i
+	local g b n
 	[ -z "$history_db" ] || resolve_history
 	[ -n "$tree" ] && [ -n "$good$bad" ] && [ -n "$suite" ] && [ -n "$metric_arg" ] || kp_usage
 	git -C "$tree" rev-parse --git-dir > /dev/null 2>&1 || kp_die "--tree '$tree' is not a git tree"
@@ -207,12 +188,6 @@ new_plan()
 	git -C "$tree" merge-base --is-ancestor "$g" "$b" ||
 		kp_die "--good $good is not an ancestor of --bad $bad (for an improvement, still give the older kernel as --good)"
 	[ -f "$suite" ] || kp_die "suite '$suite' not found (--suite)"
-	case_name=${metric_arg%%:*}
-	metric=${metric_arg#*:}
-	[ "$case_name" != "$metric_arg" ] && [ -n "$case_name" ] && [ -n "$metric" ] ||
-		kp_die "--metric CASE:METRIC: '$metric_arg' (e.g. mremap:vmstat.thp_split_pmd; CASE is the suite's case name or id)"
-	grep -q "^\[case $case_name\]" "$suite" || grep -q "^\[case ${case_name%%/*}\]" "$suite" ||
-		kp_die "--metric: the suite $suite has no case '$case_name' ([case NAME] sections)"
 	case $config in tinyconfig|defconfig) ;; *)
 		[ -f "$config" ] || kp_die "--config '$config' not found"
 		config=$(cd "$(dirname "$config")" && pwd)/$(basename "$config") ;;
@@ -226,68 +201,41 @@ new_plan()
 		[ "$(id -u)" = 0 ] || [ -n "${THPBENCH_SYSTEMD_DIR:-}" ] || kp_die "--kexec boots this machine: run as root"
 		kp_need_cmd kexec systemctl
 	fi
-	[ -n "$reps" ] || reps=$(awk -F= '/^\[/ { s = ($0 ~ /^\[suite\]/) } s && $1 ~ /^[ \t]*repetitions[ \t]*$/ { gsub(/[ \t]/, "", $2); print $2 }' "$suite")
-	[ -n "$reps" ] || reps=10
 	if [ -n "$outdir" ]; then
 		[ ! -e "$outdir" ] || kp_die "--out '$outdir' exists; give a new directory (or --resume it)"
 		mkdir -p "$outdir"
 	else
-		outdir=$(kp_unique_dir "${THPBENCH_RESULTS_DIR:-$REPO_DIR/results}/bisect-$(kp_release_slug "$metric")-$(date +%Y%m%d-%H%M%S)")
+		outdir=$(kp_unique_dir "${THPBENCH_RESULTS_DIR:-$REPO_DIR/results}/bisect-$(kp_release_slug "${metric_arg#*:}")-$(date +%Y%m%d-%H%M%S)")
 	fi
 	outdir=$(cd "$outdir" && pwd)
+	orig_release=$(uname -r)
+	# The binary checks and writes the plan (the case in the suite, every
+	# option's range, the commits git lists); refused, nothing is left.
+	kp_tb bisect plan "$outdir" --tree "$tree" --good "$g" --bad "$b" \
+		--good-ref "$good_ref" --bad-ref "$bad_ref" --suite "$suite" --metric "$metric_arg" \
+		--commits <(commit_lines "$g" "$b") --patch-ids <(patch_id_lines "$g" "$b") \
+		${reps:+--reps "$reps"} "${opts[@]}" --config "$config" --boot "$boot" \
+		--accel "$accel" --mem "$mem" --smp "$smp" --timeout "$timeout" --jobs "$jobs" \
+		--initrd "$kexec_initrd" --orig-release "$orig_release" \
+		--version "$(git -C "$REPO_DIR" describe --always --dirty 2>/dev/null || echo unknown)" \
+		--command "$cmdline" || { rm -rf "$outdir"; exit 2; }
 	mkdir -p "$outdir/runs"
 	cp "$suite" "$outdir/suite.conf"
-	commits=$(commit_list "$g" "$b")
-	n=$(jq length <<< "$commits")
-	[ "$(jq -r '.[-1].sha' <<< "$commits")" = "$b" ] ||
-		kp_die "$bad is not reached from $good along first parents"
-	ids=$(patch_ids "$g" "$b")
-	opt_json=$(jq -n --argjson r "$reps" '{ ref_reps: $r }')
-	for ((i = 0; i < ${#opts[@]}; i += 2)); do
-		opt_json=$(jq --arg k "${opts[i]}" --argjson v "${opts[i + 1]}" '.[$k] = $v' <<< "$opt_json")
-	done
-	jq -n --arg tree "$tree" --arg good "$g" --arg bad "$b" --arg gr "$good_ref" --arg br "$bad_ref" \
-		--arg case "$case_name" --arg metric "$metric" --arg config "$config" \
-		--arg boot "$boot" --arg accel "$accel" --arg mem "$mem" --argjson smp "$smp" \
-		--arg initrd "$kexec_initrd" --arg orig "$(uname -r)" \
-		--argjson timeout "$timeout" --argjson jobs "$jobs" \
-		--arg version "$(git -C "$REPO_DIR" describe --always --dirty 2>/dev/null || echo unknown)" \
-		--arg command "$cmdline" --argjson opts "$opt_json" --argjson commits "$commits" \
-		--argjson ids "$ids" \
-		'{ schema: "thpbench-bisect-plan/1", tree: $tree, good: $good, bad: $bad,
-		   good_ref: $gr, bad_ref: $br, case: $case, metric: $metric,
-		   suite: "suite.conf", options: $opts,
-		   driver: { config: $config, boot: $boot, accel: $accel, mem: $mem,
-			     smp: $smp, timeout: $timeout, jobs: $jobs,
-			     initrd: $initrd, orig_release: $orig },
-		   thpbench_version: $version, command: $command,
-		   created: (now | todate),
-		   commits: [ $commits[] | . + { patch_id: ($ids[.sha] // "") } ] }' \
-		> "$outdir/plan.json.tmp"
-	mv "$outdir/plan.json.tmp" "$outdir/plan.json"
+	n=$(git -C "$tree" rev-list --first-parent --count "$g..$b")
 	kp_log "results directory: $outdir"
-	kp_log "bisecting $metric of case $case_name over $((n - 1)) commits ($good_ref..$bad_ref, first parent)"
+	kp_log "bisecting ${metric_arg#*:} of case ${metric_arg%%:*} over $n commits ($good_ref..$bad_ref, first parent)"
 }
 
-# ---- Resuming: everything from plan.json.
+# ---- Resuming: what the plan says (thpbench bisect driver checks it).
 load_plan()
 {
 	[ -f "$outdir/plan.json" ] || kp_die "--resume '$outdir': no plan.json there (not a bisection's results directory)"
 	local f
-	# One jq for all (a resume at every --kexec boot), NUL-separated.
-	mapfile -d '' f < <(jq -j 'if .schema != "thpbench-bisect-plan/1" then error("schema") else
-		[.tree, .good, .bad, .driver.config, .driver.boot, .driver.accel,
-		 .driver.mem, .driver.smp, .driver.timeout, .driver.jobs,
-		 (.driver.initrd // "")] | map(tostring + "\u0000") | add end' \
-		"$outdir/plan.json" 2>/dev/null)
-	[ "${#f[@]}" = 11 ] || kp_die "$outdir/plan.json: not a bisection plan (schema thpbench-bisect-plan/1)"
+	mapfile -d '' f < <(kp_tb bisect driver "$outdir")
+	[ "${#f[@]}" = 12 ] || exit 2
 	tree=${f[0]} good=${f[1]} bad=${f[2]} config=${f[3]} boot=${f[4]} accel=${f[5]}
 	mem=${f[6]} smp=${f[7]} timeout=${f[8]} jobs=${f[9]} kexec_initrd=${f[10]}
-	case $boot in qemu|kexec) ;; *) kp_die "$outdir/plan.json: driver.boot '$boot' is neither qemu nor kexec" ;; esac
-	case $accel in auto|kvm|tcg) ;; *) kp_die "$outdir/plan.json: driver.accel '$accel'" ;; esac
-	posnum "$outdir/plan.json: driver.smp" "$smp"
-	posnum "$outdir/plan.json: driver.timeout" "$timeout"
-	posnum "$outdir/plan.json: driver.jobs" "$jobs"
+	orig_release=${f[11]}
 	suite=$outdir/suite.conf
 	git -C "$tree" rev-parse --verify -q "$bad^{commit}" > /dev/null ||
 		kp_die "$outdir/plan.json: tree $tree no longer has $bad"
@@ -463,7 +411,7 @@ kexec_done()
 {
 	local orig initrd=''
 	kexec_unit_off
-	orig=$(jq_plan .driver.orig_release)
+	orig=$orig_release
 	[ "$(uname -r)" != "$orig" ] || return 0
 	if [ ! -f "$BOOT_DIR/vmlinuz-$orig" ]; then
 		kp_log "$BOOT_DIR/vmlinuz-$orig not found: staying on $(uname -r)"
