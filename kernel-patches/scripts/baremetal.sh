@@ -179,14 +179,10 @@ boot_step()
 	kp_step "$(get thpbench)" run "$state/suite.conf" -o "$out" --label "$rel" ||
 		say "warning: thpbench run exited $? (kernel $k, boot $n)"
 	[ -f "$out/results.json" ] || kp_die "no $out/results.json"
-	jq --arg side "$k" --argjson boot "$n" --arg rel "$rel" --arg method "$(get method)" \
-		--arg version "$(get version)" --argjson step "$((i + 1))" \
-		'.meta.provenance = { side: $side, boot: $boot, step: $step,
-		   kernel: { release: $rel }, boot_method: $method,
-		   thpbench_version: $version }
-		 | .meta.timings = "hardware (bare metal)"' \
-		"$out/results.json" > "$out/results.json.tmp"
-	mv "$out/results.json.tmp" "$out/results.json"
+	"$(get thpbench)" provenance "$out/results.json" --timings "hardware (bare metal)" \
+		side="$k" boot:="$n" step:="$((i + 1))" kernel.release="$rel" \
+		boot_method="$(get method)" thpbench_version="$(get version)" ||
+		kp_die "cannot stamp $out/results.json"
 	sync
 	put next $((i + 1))
 	if [ $((i + 1)) -lt "${#seq}" ]; then

@@ -188,6 +188,9 @@ new_plan()
 	git -C "$tree" merge-base --is-ancestor "$g" "$b" ||
 		kp_die "--good $good is not an ancestor of --bad $bad (for an improvement, still give the older kernel as --good)"
 	[ -f "$suite" ] || kp_die "suite '$suite' not found (--suite)"
+	# The suite's own repetitions (and the whole file checked) before
+	# anything is created.
+	[ -n "$reps" ] || reps=$(kp_tb suite get "$suite" repetitions) || exit 2
 	case $config in tinyconfig|defconfig) ;; *)
 		[ -f "$config" ] || kp_die "--config '$config' not found"
 		config=$(cd "$(dirname "$config")" && pwd)/$(basename "$config") ;;
@@ -214,7 +217,7 @@ new_plan()
 	kp_tb bisect plan "$outdir" --tree "$tree" --good "$g" --bad "$b" \
 		--good-ref "$good_ref" --bad-ref "$bad_ref" --suite "$suite" --metric "$metric_arg" \
 		--commits <(commit_lines "$g" "$b") --patch-ids <(patch_id_lines "$g" "$b") \
-		${reps:+--reps "$reps"} "${opts[@]}" --config "$config" --boot "$boot" \
+		--reps "$reps" "${opts[@]}" --config "$config" --boot "$boot" \
 		--accel "$accel" --mem "$mem" --smp "$smp" --timeout "$timeout" --jobs "$jobs" \
 		--initrd "$kexec_initrd" --orig-release "$orig_release" \
 		--version "$(git -C "$REPO_DIR" describe --always --dirty 2>/dev/null || echo unknown)" \
@@ -322,16 +325,12 @@ skip_run()
 	kp_log "run $2: ${3:0:12} skipped ($5)"
 }
 # Run dir $1 (number $2) of commit $3 complete: its results.json gets
-# the provenance (repetitions $4, role $5, release $6, timings $7) and
-# the directory its place.
+# the provenance (repetitions $4, role $5, release $6, timings $7: the
+# binary writes it) and the directory its place.
 finish_run()
 {
-	jq --arg sha "$3" --arg role "$5" --arg rel "$6" --arg timings "$7" \
-		--argjson reps "$4" \
-		'.meta.provenance = { bisect_commit: $sha, role: $role, kernel: { release: $rel },
-		   repetitions: $reps } | .meta.timings = $timings' \
-		"$1/results.json" > "$1/results.json.tmp"
-	mv "$1/results.json.tmp" "$1/results.json"
+	kp_tb provenance "$1/results.json" --timings "$7" bisect_commit="$3" role="$5" \
+		kernel.release="$6" repetitions:="$4"
 	mv "$1" "$outdir/runs/$2"
 }
 

@@ -96,7 +96,7 @@ suite=$(cd "$(dirname "$suite")" && pwd)/$(basename "$suite")
 name=$(kp_release_slug "$(basename "$suite" .conf)")
 
 "$S/install-deps.sh" || kp_die "missing Debian packages (see above)"
-kp_need_cmd jq make gcc setsid
+kp_need_cmd make gcc setsid
 [ -n "${THPBENCH_QEMU:-}" ] || kp_need_cmd qemu-system-x86_64
 
 # The results directory, and what every way out does (common.sh): a run
@@ -175,16 +175,12 @@ status=$("$S/extract-results.sh" "$outdir/console.log" "$outdir/results.json") |
 	kp_die "no complete results from the guest (console: $outdir/console.log)"
 [ "$status" = status=0 ] ||
 	kp_log "warning: thpbench in the guest exited with ${status#status=}; see console.log"
-jq --arg rel "$rel" --argjson nodes "$nodes" --argjson cpus "$cpus" --arg mem "$mem" \
-	--argjson gib "$gib" --arg accel "$accel" --arg why "$accel_line" \
-	--arg cmdline "$kparams" \
-	'.meta.guest = { kernel: $rel, nodes: $nodes, cpus: $cpus, mem: $mem,
-	   gib_pages: $gib, cmdline: $cmdline, accel: $accel, accel_reason: $why,
-	   numa: "emulated (numa=fake)", emulated_timings: ($accel == "tcg") }
-	 | .meta.timings = (if $accel == "tcg" then "emulated (qemu TCG): times are not hardware timings"
-			    else "qemu " + $accel + " guest" end)' \
-	"$outdir/results.json" > "$outdir/results.json.tmp"
-mv "$outdir/results.json.tmp" "$outdir/results.json"
+emulated=false
+[ "$accel" != tcg ] || emulated=true
+kp_tb provenance "$outdir/results.json" --key guest --timings "$(kp_timings_word "$accel")" \
+	kernel="$rel" nodes:="$nodes" cpus:="$cpus" mem="$mem" gib_pages:="$gib" \
+	cmdline="$kparams" accel="$accel" accel_reason="$accel_line" \
+	numa="emulated (numa=fake)" emulated_timings:="$emulated"
 tb=$REPO_DIR/harness/thpbench
 [ -x "$tb" ] || make -C "$REPO_DIR" harness/thpbench > /dev/null ||
 	kp_die "cannot build harness/thpbench to print the results"
