@@ -4,6 +4,7 @@
 
 #include <math.h>
 #include <stdbool.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "results.h"
@@ -53,30 +54,79 @@ static json_t *typed_value(const char *v)
 	return json_real(x);
 }
 
-/* Put v at dotted path key (n bytes) under o; -1 when it clashes. */
+static bool is_index(const char *s, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (s[i] < '0' || s[i] > '9')
+			return false;
+	return n > 0 && n < 7;
+}
+
+/* The member PART of container o: an object's key, or an array's index
+ * (the next one appends). *slot: NULL when a new one may go there. */
+static int member(json_t *o, const char *part, size_t n, json_t **slot)
+{
+	char name[MAX_KEY + 1];
+	size_t idx;
+
+	snprintf(name, sizeof(name), "%.*s", (int)n, part);
+	if (json_is_object(o)) {
+		if (is_index(part, n))
+			return -1;	/* an index where a name goes */
+		*slot = json_object_get(o, name);
+		return 0;
+	}
+	if (!is_index(part, n))
+		return -1;
+	idx = (size_t)strtoul(name, NULL, 10);
+	if (idx > json_array_size(o))
+		return -1;	/* an index that skips */
+	*slot = json_array_get(o, idx);
+	return 0;
+}
+
+static void add(json_t *o, const char *part, size_t n, json_t *v)
+{
+	char name[MAX_KEY + 1];
+
+	snprintf(name, sizeof(name), "%.*s", (int)n, part);
+	if (json_is_object(o))
+		json_object_set_new(o, name, v);
+	else
+		json_array_append_new(o, v);
+}
+
+/* Put v at dotted path key (n bytes) under o (an object, or an array
+ * when the part is an index); -1 (v released) when it clashes. */
 static int put(json_t *o, const char *key, size_t n, json_t *v)
 {
 	const char *dot = memchr(key, '.', n);
-	char part[MAX_KEY + 1];
+	size_t plen = dot ? (size_t)(dot - key) : n;
 	json_t *sub;
 
-	snprintf(part, sizeof(part), "%.*s", (int)(dot ? (size_t)(dot - key) : n), key);
+	if (member(o, key, plen, &sub))
+		goto clash;
 	if (!dot) {
-		if (json_object_get(o, part)) {
-			json_decref(v);
-			return -1;
-		}
-		return json_object_set_new(o, part, v);
+		if (sub)
+			goto clash;
+		add(o, key, plen, v);
+		return 0;
 	}
-	sub = json_object_get(o, part);
 	if (!sub) {
-		sub = json_object();
-		json_object_set_new(o, part, sub);
-	} else if (!json_is_object(sub)) {
-		json_decref(v);
-		return -1;
+		const char *next = dot + 1, *end = memchr(next, '.', n - plen - 1);
+
+		sub = is_index(next, end ? (size_t)(end - next) : n - plen - 1) ?
+		      json_array() : json_object();
+		add(o, key, plen, sub);
+	} else if (!json_is_object(sub) && !json_is_array(sub)) {
+		goto clash;
 	}
-	return put(sub, dot + 1, n - (size_t)(dot + 1 - key), v);
+	return put(sub, dot + 1, n - plen - 1, v);
+clash:
+	json_decref(v);
+	return -1;
 }
 
 json_t *provenance_from_pairs(char *const *pairs, size_t n, char *err,
@@ -105,7 +155,7 @@ json_t *provenance_from_pairs(char *const *pairs, size_t n, char *err,
 			goto bad;
 		}
 		if (put(o, pairs[i], klen, v)) {
-			snprintf(err, errlen, "'%.80s': that key is given twice, or is both a value and an object",
+			snprintf(err, errlen, "'%.80s': that key is given twice, is both a value and an object, or has an index that skips or where a name goes",
 				 pairs[i]);
 			goto bad;
 		}

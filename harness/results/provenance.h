@@ -9,9 +9,11 @@
  *   KEY=TEXT        a string         kernel.release=6.1.0-b
  *   KEY:=NUMBER     a number         repetitions:=10
  *   KEY:=true|false|null
- * A dotted KEY nests (kernel.release: {"kernel": {"release": ...}}).
- * A key is [A-Za-z0-9_] parts; a key given twice, a part that is both a
- * value and an object, a number that is not one: refused.
+ * A dotted KEY nests (kernel.release: {"kernel": {"release": ...}});
+ * a part that is a number indexes an array, 0 first, each next index
+ * appending (patches.0.file=a patches.1.file=b: two elements). A key is
+ * [A-Za-z0-9_] parts; a key given twice, a part that is both a value and
+ * an object, an index that skips, a number that is not one: refused.
  */
 #ifndef THPBENCH_PROVENANCE_H
 #define THPBENCH_PROVENANCE_H

@@ -36,6 +36,23 @@ static void test_pairs(void **state)
 	json_decref(o);
 }
 
+static void test_arrays(void **state)
+{
+	char *pairs[] = { "patches.0.file=a", "patches.0.id=1", "patches.1.file=b",
+			  "tags.0=x", "tags.1=y" };
+	char err[256];
+	json_t *o = provenance_from_pairs(pairs, 5, err, sizeof(err));
+	char *s;
+
+	(void)state;
+	assert_non_null(o);
+	s = json_dumps(o, JSON_COMPACT);
+	assert_string_equal(s, "{\"patches\":[{\"file\":\"a\",\"id\":\"1\"},{\"file\":\"b\"}],"
+			       "\"tags\":[\"x\",\"y\"]}");
+	free(s);
+	json_decref(o);
+}
+
 static void expect_refused(char *pair, const char *want)
 {
 	char *pairs[] = { "kernel.release=x", pair };
@@ -56,6 +73,8 @@ static void test_pairs_refused(void **state)
 	expect_refused("a..b=1", "KEY of [A-Za-z0-9_] parts");
 	expect_refused("$(x)=1", "KEY of [A-Za-z0-9_] parts");
 	expect_refused("novalue", "KEY=TEXT");
+	expect_refused("list.1.a=x", "an index that skips");
+	expect_refused("kernel.0=x", "where a name goes");
 }
 
 static void test_stamp(void **state)
@@ -99,6 +118,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_pairs),
+		cmocka_unit_test(test_arrays),
 		cmocka_unit_test(test_pairs_refused),
 		cmocka_unit_test(test_stamp),
 	};
