@@ -47,6 +47,10 @@ static json_t *typed_value(const char *v)
 		return json_false();
 	if (!strcmp(v, "null"))
 		return json_null();
+	if (!strcmp(v, "[]"))
+		return json_array();
+	if (!strcmp(v, "{}"))
+		return json_object();
 	if (parse_double(v, &x) || !isfinite(x))
 		return NULL;
 	if (x == floor(x) && fabs(x) < 9e15)
@@ -151,7 +155,7 @@ json_t *provenance_from_pairs(char *const *pairs, size_t n, char *err,
 		v = typed ? typed_value(eq + 1) : json_string(eq + 1);
 		if (!v) {
 			snprintf(err, errlen, "'%.80s': %s", pairs[i], typed ?
-				 "after := a number, true, false or null" : "the text is not UTF-8");
+				 "after := a number, true, false, null, [] or {}" : "the text is not UTF-8");
 			goto bad;
 		}
 		if (put(o, pairs[i], klen, v)) {

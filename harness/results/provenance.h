@@ -9,6 +9,7 @@
  *   KEY=TEXT        a string         kernel.release=6.1.0-b
  *   KEY:=NUMBER     a number         repetitions:=10
  *   KEY:=true|false|null
+ *   KEY:=[] or {}   an empty list or object (which later pairs may fill)
  * A dotted KEY nests (kernel.release: {"kernel": {"release": ...}});
  * a part that is a number indexes an array, 0 first, each next index
  * appending (patches.0.file=a patches.1.file=b: two elements). A key is

@@ -38,17 +38,17 @@ static void test_pairs(void **state)
 
 static void test_arrays(void **state)
 {
-	char *pairs[] = { "patches.0.file=a", "patches.0.id=1", "patches.1.file=b",
-			  "tags.0=x", "tags.1=y" };
+	char *pairs[] = { "patches:=[]", "patches.0.file=a", "patches.0.id=1",
+			  "patches.1.file=b", "tags.0=x", "tags.1=y", "none:=[]" };
 	char err[256];
-	json_t *o = provenance_from_pairs(pairs, 5, err, sizeof(err));
+	json_t *o = provenance_from_pairs(pairs, 7, err, sizeof(err));
 	char *s;
 
 	(void)state;
 	assert_non_null(o);
 	s = json_dumps(o, JSON_COMPACT);
 	assert_string_equal(s, "{\"patches\":[{\"file\":\"a\",\"id\":\"1\"},{\"file\":\"b\"}],"
-			       "\"tags\":[\"x\",\"y\"]}");
+			       "\"tags\":[\"x\",\"y\"],\"none\":[]}");
 	free(s);
 	json_decref(o);
 }
@@ -68,7 +68,7 @@ static void test_pairs_refused(void **state)
 	(void)state;
 	expect_refused("kernel=y", "both a value and an object");
 	expect_refused("kernel.release=y", "given twice");
-	expect_refused("n:=12abc", "a number, true, false or null");
+	expect_refused("n:=12abc", "a number, true, false, null, [] or {}");
 	expect_refused("n:=nan", "a number");
 	expect_refused("a..b=1", "KEY of [A-Za-z0-9_] parts");
 	expect_refused("$(x)=1", "KEY of [A-Za-z0-9_] parts");
