@@ -248,7 +248,8 @@ fi
 cp "$suite" "$outdir/suite.conf"
 took initramfs
 
-# Provenance: what exactly ran, in ab.json and in every results.json.
+# Provenance: what exactly ran, in ab.json and in every results.json, as
+# thpbench provenance pairs (the binary writes the JSON).
 cfg_sha() { if [ -f "$1/config" ]; then kp_sha256_stdin < "$1/config"; else echo null; fi; }
 tree_of() { sed -n 's/^tree=//p' "$1/inputs"; }
 tb_version=$(git -C "$REPO_DIR" describe --always --dirty 2>/dev/null || echo unknown)
@@ -268,19 +269,6 @@ given_of()
 		printf '%s #%d: %s\n' "$series_arg" "$i" "$(subject_of "$outdir/series/$file")"
 	fi
 }
-[ -z "$tree" ] || git -C "$tree" rev-list --reverse --no-merges "$base..$new" > "$outdir/.commits"
-patches_json=$(i=0; while read -r pid file; do
-	i=$((i + 1))
-	jq -n --arg id "$pid" --arg file "$file" --arg given "$(given_of "$i" "$file")" \
-		'{ patch_id: $id, file: $file, given: $given }'
-done < "$pids" | jq -s .)
-rm -f "$outdir/.commits"
-kernel_json()
-{
-	jq -n --arg rel "$2" --arg tree "$(tree_of "$1")" --arg cfg "$(cfg_sha "$1")" \
-		--arg cache "$1" '{ release: $rel, tree: $tree,
-		config_sha256: (if $cfg == "null" then null else $cfg end), cache: $cache }'
-}
 # What kernels A and B are, in words.
 new_desc=
 if [ -n "$preB" ]; then new_desc="prebuilt ${preB%%:*}"; fi
@@ -291,31 +279,39 @@ elif [ -n "$tree" ]; then
 else
 	base_desc=$(basename "$src")
 fi
+prov=(series="$name" source="$source_desc" base="$base_desc")
+if [ -n "$new_desc" ]; then prov+=(new="$new_desc"); else prov+=(new:=null); fi
+prov+=(patches:=[])
+[ -z "$tree" ] || git -C "$tree" rev-list --reverse --no-merges "$base..$new" > "$outdir/.commits"
+i=0
+while read -r pid file; do
+	prov+=("patches.$i.patch_id=$pid" "patches.$i.file=$file" "patches.$i.given=$(given_of $((i + 1)) "$file")")
+	i=$((i + 1))
+done < "$pids"
+rm -f "$outdir/.commits"
+prov+=(command="$ab_command" "reps:=${reps:-null}" suite="$(basename "$suite")"
+	suite_sha256="$(kp_sha256_stdin < "$suite")" base_config="$config"
+	compiler="$(gcc --version | head -n 1)" thpbench_version="$tb_version")
 # The host: the guest's env describes the guest, not the machine. Its
 # hypervisor as the kernel detected it (thpbench list --platform), not
 # the cpuid signature systemd-detect-virt reads (a PVM host says "bhyve").
-tb=$REPO_DIR/harness/thpbench
-[ -x "$tb" ] || make -C "$REPO_DIR" harness/thpbench > /dev/null ||
-	kp_die "cannot build harness/thpbench for the comparison"
-host_virt=$("$tb" list --platform | jq -r 'if .virt.vm then .virt.hypervisor else "none" end') ||
+tb=$KP_TB
+host_virt=$(kp_tb list --platform | jq -r 'if .virt.vm then .virt.hypervisor else "none" end') ||
 	host_virt=unknown
-host_json=$(jq -n --arg cpu "$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1)" \
-	--argjson n "$(nproc)" --arg kernel "$(uname -r)" --arg host "$(hostname)" \
-	--arg virt "$host_virt" \
-	'{ cpu: $cpu, nr_cpus: $n, kernel: $kernel, hostname: $host, virt: $virt }')
-provenance=$(jq -n --arg series "$name" --arg source "$source_desc" \
-	--argjson patches "$patches_json" --arg version "$tb_version" \
-	--argjson A "$(kernel_json "$kA" "$relA")" --argjson B "$(kernel_json "$kB" "$relB")" \
-	--arg config "$config" --arg base "$base_desc" --arg newk "$new_desc" --arg command "$ab_command" \
-	--arg reps "$reps" --arg suite "$(basename "$suite")" \
-	--arg suite_sha "$(kp_sha256_stdin < "$suite")" --argjson host "$host_json" \
-	--arg cc "$(gcc --version | head -n 1)" \
-	'{ series: $series, source: $source, base: $base,
-	   new: (if $newk == "" then null else $newk end), patches: $patches,
-	   command: $command, reps: (if $reps == "" then null else ($reps | tonumber) end),
-	   suite: $suite, suite_sha256: $suite_sha,
-	   base_config: $config, compiler: $cc, thpbench_version: $version,
-	   host: $host, kernels: { A: $A, B: $B } }')
+prov+=(host.cpu="$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1)"
+	host.nr_cpus:="$(nproc)" host.kernel="$(uname -r)" host.hostname="$(hostname)"
+	host.virt="$host_virt")
+# The kernel in directory $1 (release $2) as pairs under $3 (kernel,
+# kernels.A), NUL-separated.
+kernel_pairs()
+{
+	local cfg
+	cfg=$(cfg_sha "$1")
+	if [ "$cfg" = null ]; then cfg=config_sha256:=null; else cfg=config_sha256=$cfg; fi
+	printf '%s\0' "$3.release=$2" "$3.tree=$(tree_of "$1")" "$3.$cfg" "$3.cache=$1"
+}
+mapfile -d '' kpairsA < <(kernel_pairs "$kA" "$relA" kernel)
+mapfile -d '' kpairsB < <(kernel_pairs "$kB" "$relB" kernel)
 
 # 3. Boots, interleaved A B A B ...
 # One qemu run: kernel $1, boot $2, console $3, more kernel parameters $4,
@@ -353,12 +349,9 @@ collect()
 		kp_die "no complete results from kernel $k, boot $i (console: $console)"
 	[ "$status" = status=0 ] ||
 		kp_log "warning: thpbench in the guest exited with ${status#status=} (kernel $k, boot $i); see console-$k-$i.log"
-	jq --argjson p "$provenance" --arg side "$k" --argjson boot "$i" \
-		--arg timings "$(kp_timings_word "$accel")" \
-		'.meta.provenance = ($p + { side: $side, boot: $boot, kernel: $p.kernels[$side] } | del(.kernels))
-		 | .meta.timings = $timings' \
-		"$outdir/$k-$i/results.json" > "$outdir/$k-$i/results.json.tmp"
-	mv "$outdir/$k-$i/results.json.tmp" "$outdir/$k-$i/results.json"
+	local -n kpairs=kpairs$k
+	kp_tb provenance "$outdir/$k-$i/results.json" --timings "$(kp_timings_word "$accel")" \
+		"${prov[@]}" side="$k" boot:="$i" "${kpairs[@]}"
 }
 
 # Kernel parameters the series needs (e.g. a boot-time 1 GiB hugetlb pool:
@@ -456,21 +449,25 @@ done
 	> "$outdir/cover-letter.txt" 2>> "$outdir/plot.log" ||
 	kp_log "warning: no cover letter (thpbench compare --format cover failed; see $outdir/plot.log)"
 took "compare and plot"
-timings_json=$(printf '%s\n' "${t_steps[@]}" | jq -Rn '[inputs | capture("^(?<step>.*)=(?<seconds>[0-9]+)$") | .seconds |= tonumber]')
 timings_line=$(for s in "${t_steps[@]}"; do printf '%s %s, ' "${s%=*}" "$(kp_secs "${s##*=}")"; done)
 timings_line="${timings_line}total $(kp_secs $((SECONDS - t_begin)))"
 
-jq -n --argjson p "$provenance" --arg suite "$(basename "$suite")" \
-	--arg accel "$accel" --arg why "$accel_line" --argjson boots "$boots" \
-	--arg qemu "$("${THPBENCH_QEMU:-qemu-system-x86_64}" --version | head -n 1)" \
-	--arg mem "$mem" --argjson smp "$smp" --arg date "$(date -Iseconds)" \
-	--argjson rc "$rc" --arg fail_on "$fail_on" --argjson kexec "$kexec" \
-	--argjson timings "$timings_json" \
-	'$p + { suite: $suite, date: $date, boots: $boots, order: "A B A B ...",
-	   boot_method: (if $kexec == 1 then "kexec chain in one guest" else "one qemu boot each" end),
-	   qemu: { version: $qemu, accel: $accel, accel_reason: $why,
-		   mem: $mem, smp: $smp, emulated_timings: ($accel == "tcg") },
-	   compare_exit: $rc, fail_on: $fail_on, timings_s: $timings }' > "$outdir/ab.json"
+# ab.json: the provenance with both kernels, and how the boots went.
+tpairs=()
+for ((i = 0; i < ${#t_steps[@]}; i++)); do
+	tpairs+=("timings_s.$i.step=${t_steps[i]%=*}" "timings_s.$i.seconds:=${t_steps[i]##*=}")
+done
+emulated=false
+[ "$accel" != tcg ] || emulated=true
+if [ "$kexec" = 1 ]; then method="kexec chain in one guest"; else method="one qemu boot each"; fi
+mapfile -d '' kA_pairs < <(kernel_pairs "$kA" "$relA" kernels.A)
+mapfile -d '' kB_pairs < <(kernel_pairs "$kB" "$relB" kernels.B)
+kp_tb provenance --print "${prov[@]}" "${kA_pairs[@]}" "${kB_pairs[@]}" \
+	date="$(date -Iseconds)" boots:="$boots" order="A B A B ..." boot_method="$method" \
+	qemu.version="$("${THPBENCH_QEMU:-qemu-system-x86_64}" --version | head -n 1)" \
+	qemu.accel="$accel" qemu.accel_reason="$accel_line" qemu.mem="$mem" qemu.smp:="$smp" \
+	qemu.emulated_timings:="$emulated" compare_exit:="$rc" fail_on="$fail_on" \
+	timings_s:=[] "${tpairs[@]}" > "$outdir/ab.json"
 
 cat "$outdir/comparison.txt"
 [ "$boots" -lt 3 ] || { printf '\n'; tail -n +"$(( $(wc -l < "$outdir/header.txt") + 1 ))" "$outdir/comparison-boots.txt"; }
