@@ -106,7 +106,7 @@ static void add(json_t *o, const char *part, size_t n, json_t *v)
  * when the part is an index); -1 (v released) when it clashes. */
 static int put(json_t *o, const char *key, size_t n, json_t *v)
 {
-	const char *dot = memchr(key, '.', n);
+	const char *dot = memchr(key, '.', n), *end;
 	size_t plen = dot ? (size_t)(dot - key) : n;
 	json_t *sub;
 
@@ -119,9 +119,8 @@ static int put(json_t *o, const char *key, size_t n, json_t *v)
 		return 0;
 	}
 	if (!sub) {
-		const char *next = dot + 1, *end = memchr(next, '.', n - plen - 1);
-
-		sub = is_index(next, end ? (size_t)(end - next) : n - plen - 1) ?
+		end = memchr(dot + 1, '.', n - plen - 1);
+		sub = is_index(dot + 1, end ? (size_t)(end - dot - 1) : n - plen - 1) ?
 		      json_array() : json_object();
 		add(o, key, plen, sub);
 	} else if (!json_is_object(sub) && !json_is_array(sub)) {
@@ -174,13 +173,16 @@ int provenance_stamp(const char *path, const char *key, json_t *obj,
 		     const char *timings, char *err, size_t errlen)
 {
 	struct tb_results r = { 0 };
+	json_t *t;
 	int rc = -1;
 
 	if (!key_ok(key, strlen(key)) || strchr(key, '.')) {
 		snprintf(err, errlen, "meta key '%.80s': [A-Za-z0-9_] only", key);
 		return -1;
 	}
-	if (timings && !json_string(timings)) {
+	t = timings ? json_string(timings) : NULL;
+
+	if (timings && !t) {
 		snprintf(err, errlen, "timings: not UTF-8 text");
 		return -1;
 	}
@@ -190,10 +192,11 @@ int provenance_stamp(const char *path, const char *key, json_t *obj,
 		r.meta = json_object();
 	if (obj)
 		json_object_set(r.meta, key, obj);
-	if (timings)
-		json_object_set_new(r.meta, "timings", json_string(timings));
+	if (t)
+		json_object_set(r.meta, "timings", t);
 	rc = store_write(&r, path, err, errlen);
 out:
+	json_decref(t);
 	results_free(&r);
 	return rc;
 }

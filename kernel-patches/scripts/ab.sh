@@ -349,7 +349,8 @@ collect()
 		kp_die "no complete results from kernel $k, boot $i (console: $console)"
 	[ "$status" = status=0 ] ||
 		kp_log "warning: thpbench in the guest exited with ${status#status=} (kernel $k, boot $i); see console-$k-$i.log"
-	local -n kpairs=kpairs$k
+	local kpairs=("${kpairsA[@]}")
+	[ "$k" = A ] || kpairs=("${kpairsB[@]}")
 	kp_tb provenance "$outdir/$k-$i/results.json" --timings "$(kp_timings_word "$accel")" \
 		"${prov[@]}" side="$k" boot:="$i" "${kpairs[@]}"
 }
