@@ -12,6 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "bisect_planfile.h"
 #include "results/results.h"
 #include "results/store.h"
 #include "util/util.h"
@@ -103,64 +104,16 @@ static int plan_commits(struct bisect_state *s, const char *path, char *err,
 	return 0;
 }
 
-/* One option of plan.json: where it goes (a double or a count) and its
- * range. */
-struct opt_def {
-	const char *key;
-	double *d;
-	size_t *z;
-	double lo, hi;
-};
-
-static int plan_option(const struct opt_def *defs, size_t ndefs,
-		       const char *path, const char *key, const json_t *v,
-		       char *err, size_t errlen)
-{
-	const struct opt_def *od = NULL;
-	size_t i;
-	double x;
-
-	for (i = 0; i < ndefs && !od; i++)
-		if (!strcmp(defs[i].key, key))
-			od = &defs[i];
-	if (!od) {
-		snprintf(err, errlen, "%s: options: unknown option \"%s\"", path, key);
-		return -1;
-	}
-	x = json_is_number(v) ? json_number_value(v) : NAN;
-	if (!(x >= od->lo && x <= od->hi) || (od->z && x != floor(x))) {
-		snprintf(err, errlen, "%s: options: %s must be a%s number in [%g, %g]",
-			 path, key, od->z ? "n integer" : "", od->lo, od->hi);
-		return -1;
-	}
-	if (od->z)
-		*od->z = (size_t)x;
-	else
-		*od->d = x;
-	return 0;
-}
-
+/* plan.json's options, each range-checked where the writer checks it
+ * (bisect_planfile). */
 static int plan_options(struct bisect_state *s, const char *path, char *err,
 			size_t errlen)
 {
 	const json_t *o = json_object_get(s->plan, "options"), *v;
-	struct bisect_opts *bo = &s->opts;
-	const struct opt_def defs[] = {
-		{ "confidence", &bo->confidence, NULL, 0.5, 1 },
-		{ "max_looks", NULL, &bo->max_looks, 1, 100 },
-		{ "max_reps", NULL, &bo->max_reps, 1, 100000 },
-		{ "min_batch", NULL, &bo->min_batch, 1, 10000 },
-		{ "max_batch", NULL, &bo->max_batch, 1, 10000 },
-		{ "margin", &bo->margin, NULL, 0, 0.5 },
-		{ "threshold", &bo->threshold, NULL, 0, 1 },
-		{ "ref_confidence", &bo->ref_confidence, NULL, 0.5, 1 },
-		{ "ref_boots", NULL, &bo->ref_boots, 1, 100 },
-		{ "ref_max_boots", NULL, &bo->ref_max_boots, 1, 100 },
-		{ "ref_reps", NULL, &s->ref_reps, 1, 10000 },
-	};
 	const char *key, *why;
+	char e[256];
 
-	bisect_opts_init(bo);
+	bisect_opts_init(&s->opts);
 	s->ref_reps = 10;
 	if (!o)
 		return 0;
@@ -169,9 +122,13 @@ static int plan_options(struct bisect_state *s, const char *path, char *err,
 		return -1;
 	}
 	json_object_foreach((json_t *)o, key, v)
-		if (plan_option(defs, ARRAY_SIZE(defs), path, key, v, err, errlen))
+		if (bisect_plan_option(&s->opts, &s->ref_reps, key,
+				       json_is_number(v) ? json_number_value(v) : NAN,
+				       e, sizeof(e))) {
+			snprintf(err, errlen, "%s: options: %s", path, e);
 			return -1;
-	why = bisect_opts_check(bo);
+		}
+	why = bisect_opts_check(&s->opts);
 	if (why) {
 		snprintf(err, errlen, "%s: options: %s", path, why);
 		return -1;

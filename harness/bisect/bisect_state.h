@@ -6,7 +6,7 @@
  * files do not say again, so a run killed at any point goes on from
  * where it stopped (the driver removes a boot that did not finish).
  *
- *   DIR/plan.json        written once by the driver (schema
+ *   DIR/plan.json        written once by bisect_planfile (schema
  *                        thpbench-bisect-plan/1): tree, good, bad, case,
  *                        metric, options, and the commits from GOOD to
  *                        BAD in history order (first parent), each with

@@ -1,8 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * cmd_bisect - `thpbench bisect next|report DIR`: the statistical half of
- * `./run.sh bisect` (kernel-patches/scripts/bisect.sh builds and boots).
+ * cmd_bisect - `thpbench bisect plan|driver|next|report DIR`: the
+ * statistical half of `./run.sh bisect` (kernel-patches/scripts/bisect.sh
+ * builds and boots).
  *
+ *   plan DIR ..  DIR/plan.json written, driver DIR its driver part read
+ *                (cmd_bisect_plan.c)
  *   next DIR     what to do next, one line on stdout:
  *                  measure SHA REPS good|bad|step
  *                  done OUTCOME        (found, range, spread, nonmonotone)
@@ -30,11 +33,15 @@
 
 static void usage(FILE *f)
 {
-	fputs("usage: thpbench bisect next DIR\n"
+	fputs("usage: thpbench bisect plan DIR ... (bisect plan --help)\n"
+	      "       thpbench bisect driver DIR\n"
+	      "       thpbench bisect next DIR\n"
 	      "       thpbench bisect report DIR [-o OUTDIR] [--no-plot]\n"
 	      "  The decisions of a performance bisection whose results\n"
 	      "  directory is DIR (written by ./run.sh bisect; see\n"
 	      "  kernel-patches/README.md).\n"
+	      "  plan     write DIR/plan.json, what to bisect (bisect.sh)\n"
+	      "  driver   print how DIR's kernels are built and booted\n"
 	      "  next     the next measurement, or that the search is over\n"
 	      "  report   report.txt (printed), report.json, git-bisect.log and\n"
 	      "           the chart, into DIR (or OUTDIR); exit 0 first bad\n"
@@ -190,6 +197,10 @@ int cmd_bisect(int argc, char **argv)
 	sub = argv[1];
 	argc--;
 	argv++;
+	if (!strcmp(sub, "plan"))
+		return cmd_bisect_plan(argc, argv);
+	if (!strcmp(sub, "driver"))
+		return cmd_bisect_driver(argc, argv);
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "o:h", long_opts, NULL)) != -1) {
 		switch (c) {
@@ -208,7 +219,7 @@ int cmd_bisect(int argc, char **argv)
 		return do_next(argv[optind]);
 	if (!strcmp(sub, "report"))
 		return do_report(argv[optind], out, plot);
-	tb_err("bisect: unknown sub-command \"%s\" (next, report)%s", sub,
+	tb_err("bisect: unknown sub-command \"%s\" (plan, driver, next, report)%s", sub,
 	       strcmp(sub, "next") ? "" : "; next takes no options");
 	return TB_EXIT_ERROR;
 }

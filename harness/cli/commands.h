@@ -15,7 +15,13 @@ int cmd_list(int argc, char **argv);
 int cmd_history(int argc, char **argv);
 int cmd_merge(int argc, char **argv);
 int cmd_bisect(int argc, char **argv);
+/* `thpbench bisect plan|driver` (cmd_bisect_plan.c). */
+int cmd_bisect_plan(int argc, char **argv);
+int cmd_bisect_driver(int argc, char **argv);
 int cmd_pmu_check(int argc, char **argv);
+int cmd_series(int argc, char **argv);
+int cmd_suite(int argc, char **argv);
+int cmd_provenance(int argc, char **argv);
 int cmd_show(int argc, char **argv);
 /* The analysis rows of `thpbench history` (cmd_history_check.c). */
 int cmd_history_check(int argc, char **argv);

@@ -23,6 +23,9 @@ static const struct {
 	{ "list", cmd_list, "workloads, suites and events usable here" },
 	{ "history", cmd_history, "nightly history: import, list, check, plot, report" },
 	{ "bisect", cmd_bisect, "decisions and report of a kernel bisection (./run.sh bisect)" },
+	{ "provenance", cmd_provenance, "stamp a results file's meta with where it came from" },
+	{ "suite", cmd_suite, "print one value of a suite file (for scripts)" },
+	{ "series", cmd_series, "check a patch series as untrusted input (kernel-patches)" },
 	{ "pmu-check", cmd_pmu_check, "do this machine's TLB counters count what they should?" },
 };
 

@@ -41,20 +41,11 @@ set -Eeuo pipefail
 KP_DIR=$(cd "$(dirname "$0")/.." && pwd)
 . "$KP_DIR/scripts/common.sh"
 S=$KP_DIR/scripts
-# A command failing where nothing expects it is an error (2), never the
-# gate's 1; die has already said why when the status is 2.
-on_err()
-{
-	[ "$1" = 2 ] || log "error: line $2: a command failed (exit $1)"
-	exit 2
-}
-trap 'on_err $? $LINENO' ERR
+kp_trap_err
 
 series='' suite='' src=$DEFAULT_KERNEL_SRC boots=1 reps='' accel=auto mem=6G smp=2
 timeout=1800 outdir='' jobs=$(nproc) fail_on='' config=tinyconfig name=''
 tree='' base='' new='' preA='' preB='' kexec=0 objdir='' tree_arg='' series_arg=''
-
-usage() { header_usage; }
 
 # The arguments as typed, and where each --out sat (see ab_command).
 ab_args=("$@")
@@ -83,9 +74,9 @@ while [ $# -gt 0 ]; do
 	--jobs) jobs=${2:?}; shift 2 ;;
 	--obj) objdir=${2:?}; shift 2 ;;
 	O=?*) objdir=${1#O=}; shift ;;
-	-h|--help) usage ;;
-	-*) die "unknown option '$1' (see --help)" ;;
-	*) [ -z "$series" ] || die "one series at a time ('$series' and '$1')"
+	-h|--help) kp_help ;;
+	-*) kp_die "unknown option '$1' (see --help)" ;;
+	*) [ -z "$series" ] || kp_die "one series at a time ('$series' and '$1')"
 	   series=$1; shift ;;
 	esac
 done
@@ -100,16 +91,16 @@ done
 
 # What to compare: a series (directory or mbox), a git range, prebuilt images.
 if [ -n "$tree$base$new" ]; then
-	[ -z "$series" ] || die "give a series or --tree/--base/--new, not both"
+	[ -z "$series" ] || kp_die "give a series or --tree/--base/--new, not both"
 	[ -n "$tree" ] && [ -n "$base" ] && [ -n "$new" ] ||
-		die "a git range needs all of --tree DIR --base REF --new REF"
+		kp_die "a git range needs all of --tree DIR --base REF --new REF"
 	tree_arg=$tree
 	tree=$(cd "$tree" && pwd)
 	src=$tree
 	[ -n "$name" ] || name=$(git -C "$tree" describe --always "$new" 2>/dev/null || echo "$new")
 	source_desc="git $tree $base..$new"
 elif [ -n "$series" ]; then
-	[ -e "$series" ] || die "series '$series' not found (a directory of patches or an mbox; try kernel-patches/000-mremap-thp-pmd-move)"
+	[ -e "$series" ] || kp_die "series '$series' not found (a directory of patches or an mbox; try kernel-patches/000-mremap-thp-pmd-move)"
 	series_arg=$series
 	series=$(cd "$(dirname "$series")" && pwd)/$(basename "$series")
 	if [ -d "$series" ]; then
@@ -124,33 +115,33 @@ elif [ -n "$preA" ] && [ -n "$preB" ]; then
 	[ -n "$name" ] || name=prebuilt
 	source_desc=prebuilt
 else
-	usage
+	kp_usage
 fi
 [ -n "$series$tree" ] || [ -n "$preB" ] ||
-	die "kernel B needs a series (SERIES or --tree/--base/--new) or --kernel-b"
-case $boots in ''|*[!0-9]*|0) die "--boots must be a positive number" ;; esac
-case $fail_on in ''|regression) ;; *) die "--fail-on takes 'regression'" ;; esac
-case $accel in auto|kvm|tcg) ;; *) die "--accel must be auto, kvm or tcg" ;; esac
-name=$(release_slug "$name")
-[ -n "$name" ] || die "the series name is empty once made file-name safe (--name)"
+	kp_die "kernel B needs a series (SERIES or --tree/--base/--new) or --kernel-b"
+case $boots in ''|*[!0-9]*|0) kp_die "--boots must be a positive number" ;; esac
+case $fail_on in ''|regression) ;; *) kp_die "--fail-on takes 'regression'" ;; esac
+case $accel in auto|kvm|tcg) ;; *) kp_die "--accel must be auto, kvm or tcg" ;; esac
+name=$(kp_release_slug "$name")
+[ -n "$name" ] || kp_die "the series name is empty once made file-name safe (--name)"
 
 # A series directory without patches says why before anything is built.
-if [ -d "$series" ] && [ -z "$(series_patches "$series")" ]; then
-	[ ! -f "$series/README.md" ] || die "no patches in $series: see its README ($series/README.md)"
-	die "no *.patch file in $series"
+if [ -d "$series" ] && [ -z "$(kp_series_patches "$series")" ]; then
+	[ ! -f "$series/README.md" ] || kp_die "no patches in $series: see its README ($series/README.md)"
+	kp_die "no *.patch file in $series"
 fi
-[ -n "$suite" ] || die "no suite: pass --suite FILE (a guest-sized one, e.g. kernel-patches/000-mremap-thp-pmd-move/suite.conf)"
-[ -f "$suite" ] || die "suite '$suite' not found (--suite)"
+[ -n "$suite" ] || kp_die "no suite: pass --suite FILE (a guest-sized one, e.g. kernel-patches/000-mremap-thp-pmd-move/suite.conf)"
+[ -f "$suite" ] || kp_die "suite '$suite' not found (--suite)"
 suite=$(cd "$(dirname "$suite")" && pwd)/$(basename "$suite")
-"$S/install-deps.sh" || die "missing Debian packages (see above)"
-need_cmd jq make gcc git setsid
-[ -n "${THPBENCH_QEMU:-}" ] || need_cmd qemu-system-x86_64
+"$S/install-deps.sh" || kp_die "missing Debian packages (see above)"
+kp_need_cmd jq make gcc git setsid
+[ -n "${THPBENCH_QEMU:-}" ] || kp_need_cmd qemu-system-x86_64
 
 # The results directory, and what every way out does (common.sh): a run
 # that stops before any boot leaves none.
-flow_outdir "$outdir" "ab-$name"
-flow_traps 'console-*.log'
-log "results directory: $outdir"
+kp_flow_outdir "$outdir" "ab-$name"
+kp_flow_traps 'console-*.log'
+kp_log "results directory: $outdir"
 
 # How long each step took: said at the end, kept in ab.json (timings_s).
 t_steps=() t_last=$SECONDS t_begin=$SECONDS
@@ -169,24 +160,24 @@ prebuilt()
 	local side=$1 spec=$2 img cfg='' rel dir missing n
 	img=${spec%%:*}
 	[ "$img" = "$spec" ] || cfg=${spec#*:}
-	[ -f "$img" ] || die "--kernel-${side,,}: '$img' not found"
-	rel=$(bzimage_release "$img") || die "--kernel-${side,,}: '$img' is not an x86 bzImage (no HdrS header)"
+	[ -f "$img" ] || kp_die "--kernel-${side,,}: '$img' not found"
+	rel=$(kp_bzimage_release "$img") || kp_die "--kernel-${side,,}: '$img' is not an x86 bzImage (no HdrS header)"
 	dir=$outdir/kernel-$side
 	mkdir -p "$dir"
 	ln -s "$(cd "$(dirname "$img")" && pwd)/$(basename "$img")" "$dir/bzImage"
 	printf '%s\n' "$rel" > "$dir/kernelrelease"
-	printf 'tree=prebuilt:%s\n' "$(sha256_stdin < "$img")" > "$dir/inputs"
+	printf 'tree=prebuilt:%s\n' "$(kp_sha256_stdin < "$img")" > "$dir/inputs"
 	: > "$dir/patches"
 	: > "$dir/patch-ids"
 	echo "prebuilt $img" > "$dir/build.log"
 	if [ -n "$cfg" ]; then
-		[ -f "$cfg" ] || die "--kernel-${side,,}: config '$cfg' not found"
+		[ -f "$cfg" ] || kp_die "--kernel-${side,,}: config '$cfg' not found"
 		cp "$cfg" "$dir/config"
 		missing=
 		for n in $KERNEL_NEEDS; do grep -qxF "$n" "$cfg" || missing="$missing $n"; done
-		[ -z "$missing" ] || die "--kernel-${side,,}: $cfg lacks what the suite needs:$missing"
+		[ -z "$missing" ] || kp_die "--kernel-${side,,}: $cfg lacks what the suite needs:$missing"
 	else
-		log "warning: no config given for --kernel-${side,,}; cannot check it has THP, hugetlbfs, perf events ..."
+		kp_log "warning: no config given for --kernel-${side,,}; cannot check it has THP, hugetlbfs, perf events ..."
 	fi
 	printf '%s\n' "$dir"
 }
@@ -206,7 +197,7 @@ if [ -n "$preA" ]; then
 	kA=$(prebuilt A "$preA")
 else
 	touch "$outdir/.stamp"
-	step "$S/build-kernel.sh" "${kargs[@]}" > "$outdir/.kernel"
+	kp_step "$S/build-kernel.sh" "${kargs[@]}" > "$outdir/.kernel"
 	kA=$(cat "$outdir/.kernel")
 	took "kernel A ($(built_or_cached "$kA" "$outdir/.stamp"))"
 fi
@@ -214,7 +205,7 @@ if [ -n "$preB" ]; then
 	kB=$(prebuilt B "$preB")
 else
 	touch "$outdir/.stamp"
-	step "$S/build-kernel.sh" "${kargs[@]}" --series "$outdir/series" --name "$name" > "$outdir/.kernel"
+	kp_step "$S/build-kernel.sh" "${kargs[@]}" --series "$outdir/series" --name "$name" > "$outdir/.kernel"
 	kB=$(cat "$outdir/.kernel")
 	took "kernel B ($(built_or_cached "$kB" "$outdir/.stamp"))"
 fi
@@ -222,11 +213,11 @@ rm -f "$outdir/.kernel" "$outdir/.stamp"
 relA=$(cat "$kA/kernelrelease")
 relB=$(cat "$kB/kernelrelease")
 [ "$relA" != "$relB" ] ||
-	die "kernels A and B both report '$relA' (uname -r); give them different LOCALVERSIONs"
+	kp_die "kernels A and B both report '$relA' (uname -r); give them different LOCALVERSIONs"
 cp "$kA/build.log" "$outdir/build-A.log"
 cp "$kB/build.log" "$outdir/build-B.log"
-log "kernel A: $relA ($kA)"
-log "kernel B: $relB ($kB)"
+kp_log "kernel A: $relA ($kA)"
+kp_log "kernel B: $relB ($kB)"
 
 # 2. Static harness and workloads (static_dir, common.sh).
 # THPBENCH_AB_STATIC: a directory with harness/thpbench and workloads/ built
@@ -234,7 +225,7 @@ log "kernel B: $relB ($kB)"
 if [ -n "${THPBENCH_AB_STATIC:-}" ]; then
 	sdir=$THPBENCH_AB_STATIC
 else
-	static_dir
+	kp_static_dir
 fi
 took "static harness"
 [ -z "${THPBENCH_AB_STATIC:-}" ] || [ ! -f "$sdir/build.log" ] || cp "$sdir/build.log" "$outdir/build-static.log"
@@ -248,7 +239,7 @@ if [ "$kexec" = 1 ]; then
 		eval "kdir=\$k$k"
 		# shellcheck disable=SC2154
 		grep -qx 'CONFIG_KEXEC_FILE=y' "$kdir/config" 2>/dev/null ||
-			die "--kexec: kernel $k has no CONFIG_KEXEC_FILE=y in its config (thpbench.config sets it)"
+			kp_die "--kexec: kernel $k has no CONFIG_KEXEC_FILE=y in its config (thpbench.config sets it)"
 	done
 	files+=(--kexec "A:$kA/bzImage:$relA" --kexec "B:$kB/bzImage:$relB")
 fi
@@ -257,8 +248,9 @@ fi
 cp "$suite" "$outdir/suite.conf"
 took initramfs
 
-# Provenance: what exactly ran, in ab.json and in every results.json.
-cfg_sha() { if [ -f "$1/config" ]; then sha256_stdin < "$1/config"; else echo null; fi; }
+# Provenance: what exactly ran, in ab.json and in every results.json, as
+# thpbench provenance pairs (the binary writes the JSON).
+cfg_sha() { if [ -f "$1/config" ]; then kp_sha256_stdin < "$1/config"; else echo null; fi; }
 tree_of() { sed -n 's/^tree=//p' "$1/inputs"; }
 tb_version=$(git -C "$REPO_DIR" describe --always --dirty 2>/dev/null || echo unknown)
 # This run's patches (a cached kernel B may have been built from the same
@@ -277,19 +269,6 @@ given_of()
 		printf '%s #%d: %s\n' "$series_arg" "$i" "$(subject_of "$outdir/series/$file")"
 	fi
 }
-[ -z "$tree" ] || git -C "$tree" rev-list --reverse --no-merges "$base..$new" > "$outdir/.commits"
-patches_json=$(i=0; while read -r pid file; do
-	i=$((i + 1))
-	jq -n --arg id "$pid" --arg file "$file" --arg given "$(given_of "$i" "$file")" \
-		'{ patch_id: $id, file: $file, given: $given }'
-done < "$pids" | jq -s .)
-rm -f "$outdir/.commits"
-kernel_json()
-{
-	jq -n --arg rel "$2" --arg tree "$(tree_of "$1")" --arg cfg "$(cfg_sha "$1")" \
-		--arg cache "$1" '{ release: $rel, tree: $tree,
-		config_sha256: (if $cfg == "null" then null else $cfg end), cache: $cache }'
-}
 # What kernels A and B are, in words.
 new_desc=
 if [ -n "$preB" ]; then new_desc="prebuilt ${preB%%:*}"; fi
@@ -300,31 +279,39 @@ elif [ -n "$tree" ]; then
 else
 	base_desc=$(basename "$src")
 fi
+prov=(series="$name" source="$source_desc" base="$base_desc")
+if [ -n "$new_desc" ]; then prov+=(new="$new_desc"); else prov+=(new:=null); fi
+prov+=(patches:=[])
+[ -z "$tree" ] || git -C "$tree" rev-list --reverse --no-merges "$base..$new" > "$outdir/.commits"
+i=0
+while read -r pid file; do
+	prov+=("patches.$i.patch_id=$pid" "patches.$i.file=$file" "patches.$i.given=$(given_of $((i + 1)) "$file")")
+	i=$((i + 1))
+done < "$pids"
+rm -f "$outdir/.commits"
+prov+=(command="$ab_command" "reps:=${reps:-null}" suite="$(basename "$suite")"
+	suite_sha256="$(kp_sha256_stdin < "$suite")" base_config="$config"
+	compiler="$(gcc --version | head -n 1)" thpbench_version="$tb_version")
 # The host: the guest's env describes the guest, not the machine. Its
 # hypervisor as the kernel detected it (thpbench list --platform), not
 # the cpuid signature systemd-detect-virt reads (a PVM host says "bhyve").
-tb=$REPO_DIR/harness/thpbench
-[ -x "$tb" ] || make -C "$REPO_DIR" harness/thpbench > /dev/null ||
-	die "cannot build harness/thpbench for the comparison"
-host_virt=$("$tb" list --platform | jq -r 'if .virt.vm then .virt.hypervisor else "none" end') ||
+tb=$KP_TB
+host_virt=$(kp_tb list --platform | jq -r 'if .virt.vm then .virt.hypervisor else "none" end') ||
 	host_virt=unknown
-host_json=$(jq -n --arg cpu "$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1)" \
-	--argjson n "$(nproc)" --arg kernel "$(uname -r)" --arg host "$(hostname)" \
-	--arg virt "$host_virt" \
-	'{ cpu: $cpu, nr_cpus: $n, kernel: $kernel, hostname: $host, virt: $virt }')
-provenance=$(jq -n --arg series "$name" --arg source "$source_desc" \
-	--argjson patches "$patches_json" --arg version "$tb_version" \
-	--argjson A "$(kernel_json "$kA" "$relA")" --argjson B "$(kernel_json "$kB" "$relB")" \
-	--arg config "$config" --arg base "$base_desc" --arg newk "$new_desc" --arg command "$ab_command" \
-	--arg reps "$reps" --arg suite "$(basename "$suite")" \
-	--arg suite_sha "$(sha256_stdin < "$suite")" --argjson host "$host_json" \
-	--arg cc "$(gcc --version | head -n 1)" \
-	'{ series: $series, source: $source, base: $base,
-	   new: (if $newk == "" then null else $newk end), patches: $patches,
-	   command: $command, reps: (if $reps == "" then null else ($reps | tonumber) end),
-	   suite: $suite, suite_sha256: $suite_sha,
-	   base_config: $config, compiler: $cc, thpbench_version: $version,
-	   host: $host, kernels: { A: $A, B: $B } }')
+prov+=(host.cpu="$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1)"
+	host.nr_cpus:="$(nproc)" host.kernel="$(uname -r)" host.hostname="$(hostname)"
+	host.virt="$host_virt")
+# The kernel in directory $1 (release $2) as pairs under $3 (kernel,
+# kernels.A), NUL-separated.
+kernel_pairs()
+{
+	local cfg
+	cfg=$(cfg_sha "$1")
+	if [ "$cfg" = null ]; then cfg=config_sha256:=null; else cfg=config_sha256=$cfg; fi
+	printf '%s\0' "$3.release=$2" "$3.tree=$(tree_of "$1")" "$3.$cfg" "$3.cache=$1"
+}
+mapfile -d '' kpairsA < <(kernel_pairs "$kA" "$relA" kernel)
+mapfile -d '' kpairsB < <(kernel_pairs "$kB" "$relB" kernel)
 
 # 3. Boots, interleaved A B A B ...
 # One qemu run: kernel $1, boot $2, console $3, more kernel parameters $4,
@@ -333,11 +320,11 @@ qemu_run()
 {
 	local k=$1 i=$2 console=$3 more=$4 limit=$5 img rel line
 	if [ "$k" = A ]; then img=$kA/bzImage rel=$relA; else img=$kB/bzImage rel=$relB; fi
-	step "$S/boot.sh" --kernel "$img" --initrd "$outdir/initramfs.gz" \
+	kp_step "$S/boot.sh" --kernel "$img" --initrd "$outdir/initramfs.gz" \
 		--log "$console" --label "$rel" --boot "$i" \
 		--accel "$accel" --mem "$mem" --smp "$smp" --timeout "$limit" \
 		--append "$kparams$more" > "$outdir/.accel" ||
-		die "boot of kernel $k failed; console: $console"
+		kp_die "boot of kernel $k failed; console: $console"
 	line=$(head -n 1 "$outdir/.accel")
 	rm -f "$outdir/.accel"
 	if [ "$accel" = auto ]; then
@@ -346,8 +333,8 @@ qemu_run()
 		accel_line=${line#"$accel" }
 		accel_line=${accel_line#(}
 		accel_line=${accel_line%)}
-		log "accelerator: $accel ($accel_line)"
-		accel_remember "$accel" "$accel_line"
+		kp_log "accelerator: $accel ($accel_line)"
+		kp_accel_remember "$accel" "$accel_line"
 	fi
 }
 
@@ -359,22 +346,13 @@ collect()
 	mkdir -p "$outdir/$k-$i"
 	status=$("$S/extract-results.sh" "${sel[@]}" "$console" \
 		"$outdir/$k-$i/results.json") ||
-		die "no complete results from kernel $k, boot $i (console: $console)"
+		kp_die "no complete results from kernel $k, boot $i (console: $console)"
 	[ "$status" = status=0 ] ||
-		log "warning: thpbench in the guest exited with ${status#status=} (kernel $k, boot $i); see console-$k-$i.log"
-	jq --argjson p "$provenance" --arg side "$k" --argjson boot "$i" \
-		--arg timings "$(timings_word)" \
-		'.meta.provenance = ($p + { side: $side, boot: $boot, kernel: $p.kernels[$side] } | del(.kernels))
-		 | .meta.timings = $timings' \
-		"$outdir/$k-$i/results.json" > "$outdir/$k-$i/results.json.tmp"
-	mv "$outdir/$k-$i/results.json.tmp" "$outdir/$k-$i/results.json"
-}
-timings_word()
-{
-	case $accel in
-	tcg) echo "emulated (qemu TCG): times are not hardware timings" ;;
-	*) echo "qemu $accel guest" ;;
-	esac
+		kp_log "warning: thpbench in the guest exited with ${status#status=} (kernel $k, boot $i); see console-$k-$i.log"
+	local kpairs=("${kpairsA[@]}")
+	[ "$k" = A ] || kpairs=("${kpairsB[@]}")
+	kp_tb provenance "$outdir/$k-$i/results.json" --timings "$(kp_timings_word "$accel")" \
+		"${prov[@]}" side="$k" boot:="$i" "${kpairs[@]}"
 }
 
 # Kernel parameters the series needs (e.g. a boot-time 1 GiB hugetlb pool:
@@ -386,19 +364,19 @@ timings_word()
 kparams=
 if [ -d "$series" ] && [ -f "$series/cmdline" ]; then
 	kparams=$(sed 's/#.*//' "$series/cmdline" | tr -s ' \n' '  ')
-	log "kernel parameters from $series/cmdline: $kparams"
+	kp_log "kernel parameters from $series/cmdline: $kparams"
 fi
 accel_line="requested"
 # The KVM probe costs up to a minute when KVM does not work (nested KVM
 # here): its answer is kept for a day (accel_cached, common.sh).
-if [ "$accel" = auto ] && cached_accel=$(accel_cached); then
+if [ "$accel" = auto ] && cached_accel=$(kp_accel_cached); then
 	accel=${cached_accel%% *}
 	accel_line=${cached_accel#* }
-	log "accelerator: $accel ($accel_line)"
+	kp_log "accelerator: $accel ($accel_line)"
 fi
 if [ "$kexec" = 1 ]; then
 	seq=$(for _ in $(seq 1 "$boots"); do printf AB; done)
-	log "one guest: kernel A, then kexec into $(printf '%s' "${seq:1}" | sed 's/./& /g')(thpbench.kexec=$seq)"
+	kp_log "one guest: kernel A, then kexec into $(printf '%s' "${seq:1}" | sed 's/./& /g')(thpbench.kexec=$seq)"
 	qemu_run A 1 "$outdir/console-kexec.log" " thpbench.kexec=$seq thpbench.step=0" \
 		$((timeout * 2 * boots))
 	took "boots (kexec chain)"
@@ -408,7 +386,7 @@ if [ "$kexec" = 1 ]; then
 else
 	for i in $(seq 1 "$boots"); do
 		for k in A B; do
-			log "boot $i/$boots: kernel $k ($(cat "$( [ "$k" = A ] && echo "$kA" || echo "$kB")/kernelrelease")), accel $accel"
+			kp_log "boot $i/$boots: kernel $k ($(cat "$( [ "$k" = A ] && echo "$kA" || echo "$kB")/kernelrelease")), accel $accel"
 			qemu_run "$k" "$i" "$outdir/console-$k-$i.log" "" "$timeout"
 			collect "$k" "$i" "$outdir/console-$k-$i.log"
 			took "boot $k-$i"
@@ -445,7 +423,7 @@ rc=0
 "$tb" compare "$outdir/A.json" "$outdir/B.json" "${cargs[@]}" > "$outdir/compare.out" 2>&1 || rc=$?
 if [ "$rc" -ge 2 ]; then
 	cat "$outdir/compare.out" >&2
-	die "thpbench compare failed (exit $rc); inputs kept in $outdir"
+	kp_die "thpbench compare failed (exit $rc); inputs kept in $outdir"
 fi
 cat "$outdir/header.txt" "$outdir/compare.out" > "$outdir/comparison.txt"
 rm -f "$outdir/compare.out"
@@ -461,7 +439,7 @@ if [ "$boots" -ge 3 ]; then
 	} > "$outdir/comparison-boots.txt"
 fi
 "$tb" plot "$outdir/A.json" "$outdir/B.json" -o "$outdir/plots" \
-	> "$outdir/plot.log" 2>&1 || log "warning: thpbench plot failed; see $outdir/plot.log"
+	> "$outdir/plot.log" 2>&1 || kp_log "warning: thpbench plot failed; see $outdir/plot.log"
 # The block for a cover letter: what changed, the environment, how to
 # reproduce it, the charts (72 columns, plain text).
 charts=()
@@ -470,28 +448,32 @@ for f in "$outdir"/plots/*-change.png "$outdir"/plots/*-dist.png; do
 done
 "$tb" compare "$outdir/A.json" "$outdir/B.json" --format cover "${charts[@]}" \
 	> "$outdir/cover-letter.txt" 2>> "$outdir/plot.log" ||
-	log "warning: no cover letter (thpbench compare --format cover failed; see $outdir/plot.log)"
+	kp_log "warning: no cover letter (thpbench compare --format cover failed; see $outdir/plot.log)"
 took "compare and plot"
-timings_json=$(printf '%s\n' "${t_steps[@]}" | jq -Rn '[inputs | capture("^(?<step>.*)=(?<seconds>[0-9]+)$") | .seconds |= tonumber]')
-timings_line=$(for s in "${t_steps[@]}"; do printf '%s %s, ' "${s%=*}" "$(secs "${s##*=}")"; done)
-timings_line="${timings_line}total $(secs $((SECONDS - t_begin)))"
+timings_line=$(for s in "${t_steps[@]}"; do printf '%s %s, ' "${s%=*}" "$(kp_secs "${s##*=}")"; done)
+timings_line="${timings_line}total $(kp_secs $((SECONDS - t_begin)))"
 
-jq -n --argjson p "$provenance" --arg suite "$(basename "$suite")" \
-	--arg accel "$accel" --arg why "$accel_line" --argjson boots "$boots" \
-	--arg qemu "$("${THPBENCH_QEMU:-qemu-system-x86_64}" --version | head -n 1)" \
-	--arg mem "$mem" --argjson smp "$smp" --arg date "$(date -Iseconds)" \
-	--argjson rc "$rc" --arg fail_on "$fail_on" --argjson kexec "$kexec" \
-	--argjson timings "$timings_json" \
-	'$p + { suite: $suite, date: $date, boots: $boots, order: "A B A B ...",
-	   boot_method: (if $kexec == 1 then "kexec chain in one guest" else "one qemu boot each" end),
-	   qemu: { version: $qemu, accel: $accel, accel_reason: $why,
-		   mem: $mem, smp: $smp, emulated_timings: ($accel == "tcg") },
-	   compare_exit: $rc, fail_on: $fail_on, timings_s: $timings }' > "$outdir/ab.json"
+# ab.json: the provenance with both kernels, and how the boots went.
+tpairs=()
+for ((i = 0; i < ${#t_steps[@]}; i++)); do
+	tpairs+=("timings_s.$i.step=${t_steps[i]%=*}" "timings_s.$i.seconds:=${t_steps[i]##*=}")
+done
+emulated=false
+[ "$accel" != tcg ] || emulated=true
+if [ "$kexec" = 1 ]; then method="kexec chain in one guest"; else method="one qemu boot each"; fi
+mapfile -d '' kA_pairs < <(kernel_pairs "$kA" "$relA" kernels.A)
+mapfile -d '' kB_pairs < <(kernel_pairs "$kB" "$relB" kernels.B)
+kp_tb provenance --print "${prov[@]}" "${kA_pairs[@]}" "${kB_pairs[@]}" \
+	date="$(date -Iseconds)" boots:="$boots" order="A B A B ..." boot_method="$method" \
+	qemu.version="$("${THPBENCH_QEMU:-qemu-system-x86_64}" --version | head -n 1)" \
+	qemu.accel="$accel" qemu.accel_reason="$accel_line" qemu.mem="$mem" qemu.smp:="$smp" \
+	qemu.emulated_timings:="$emulated" compare_exit:="$rc" fail_on="$fail_on" \
+	timings_s:=[] "${tpairs[@]}" > "$outdir/ab.json"
 
 cat "$outdir/comparison.txt"
 [ "$boots" -lt 3 ] || { printf '\n'; tail -n +"$(( $(wc -l < "$outdir/header.txt") + 1 ))" "$outdir/comparison-boots.txt"; }
-log "cover letter: $outdir/cover-letter.txt"
-log "took: $timings_line"
-log "everything is in $outdir"
-[ "$rc" = 0 ] || log "a verdict failed --fail-on $fail_on: exit 1"
+kp_log "cover letter: $outdir/cover-letter.txt"
+kp_log "took: $timings_line"
+kp_log "everything is in $outdir"
+[ "$rc" = 0 ] || kp_log "a verdict failed --fail-on $fail_on: exit 1"
 exit "$rc"

@@ -33,13 +33,8 @@ SELF=$KP_DIR/scripts/baremetal.sh
 UNIT=thpbench-ab.service
 BOOT_DIR=${THPBENCH_BOOT_DIR:-/boot}
 
-usage()
-{
-	sed -n '4,32p' "$0" | sed 's/^# \{0,1\}//' >&2
-	exit 2
-}
-
 cmd=${1:-}
+case $cmd in -h|--help) kp_help ;; esac
 [ $# -eq 0 ] || shift
 state=/var/lib/thpbench-ab relA='' relB='' suite='' boots=3 method=kexec
 entryA='' entryB='' tb=$REPO_DIR/harness/thpbench fail_on='' reboot=1
@@ -56,8 +51,8 @@ while [ $# -gt 0 ]; do
 	--thpbench) tb=${2:?}; shift 2 ;;
 	--fail-on) fail_on=${2:?}; shift 2 ;;
 	--no-reboot) reboot=0; shift ;;
-	-h|--help) usage ;;
-	*) die "unknown argument '$1' (see --help)" ;;
+	-h|--help) kp_help ;;
+	*) kp_die "unknown argument '$1' (see --help)" ;;
 	esac
 done
 
@@ -73,43 +68,43 @@ boot_kernel()
 	rel=$(get "rel$k")
 	if [ "$(get method)" = kexec ]; then
 		kexec -l "$BOOT_DIR/vmlinuz-$rel" --initrd="$BOOT_DIR/initrd.img-$rel" --reuse-cmdline ||
-			die "kexec -l $BOOT_DIR/vmlinuz-$rel failed"
+			kp_die "kexec -l $BOOT_DIR/vmlinuz-$rel failed"
 		say "loaded kernel $k ($rel); systemctl kexec"
 		[ "$reboot" = 1 ] || return 0
 		systemctl kexec
 	else
 		entry=$(get "entry$k")
-		grub-reboot "$entry" || die "grub-reboot '$entry' failed"
+		grub-reboot "$entry" || kp_die "grub-reboot '$entry' failed"
 		say "next boot: kernel $k ($rel, grub entry '$entry'); systemctl reboot"
 		[ "$reboot" = 1 ] || return 0
 		systemctl reboot
 	fi
 }
 
-disable_unit() { boot_unit_remove "$UNIT"; }
+disable_unit() { kp_boot_unit_remove "$UNIT"; }
 
 setup()
 {
 	local k rel
-	[ -n "$relA" ] && [ -n "$relB" ] && [ -n "$suite" ] || usage
-	[ "$relA" != "$relB" ] || die "kernels A and B are both '$relA'"
-	case $boots in ''|*[!0-9]*|0) die "--boots must be a positive number" ;; esac
-	case $fail_on in ''|regression) ;; *) die "--fail-on takes 'regression'" ;; esac
-	[ -f "$suite" ] || die "suite '$suite' not found"
-	[ -x "$tb" ] || die "thpbench '$tb' not found or not executable (make, or --thpbench)"
+	[ -n "$relA" ] && [ -n "$relB" ] && [ -n "$suite" ] || kp_usage
+	[ "$relA" != "$relB" ] || kp_die "kernels A and B are both '$relA'"
+	case $boots in ''|*[!0-9]*|0) kp_die "--boots must be a positive number" ;; esac
+	case $fail_on in ''|regression) ;; *) kp_die "--fail-on takes 'regression'" ;; esac
+	[ -f "$suite" ] || kp_die "suite '$suite' not found"
+	[ -x "$tb" ] || kp_die "thpbench '$tb' not found or not executable (make, or --thpbench)"
 	case $method in
 	kexec) command -v kexec > /dev/null ||
-			die "kexec not found: apt-get install kexec-tools (answer 'no' to letting it handle reboots: the unit does the kexec)"
-		need_cmd systemctl
+			kp_die "kexec not found: apt-get install kexec-tools (answer 'no' to letting it handle reboots: the unit does the kexec)"
+		kp_need_cmd systemctl
 		for rel in "$relA" "$relB"; do
-			[ -f "$BOOT_DIR/vmlinuz-$rel" ] || die "$BOOT_DIR/vmlinuz-$rel not found: install kernel $rel first"
+			[ -f "$BOOT_DIR/vmlinuz-$rel" ] || kp_die "$BOOT_DIR/vmlinuz-$rel not found: install kernel $rel first"
 		done ;;
-	grub) need_cmd grub-reboot systemctl
-		[ -n "$entryA" ] && [ -n "$entryB" ] || die "--method grub needs --entry-a and --entry-b (grub menu titles or ids)" ;;
-	*) die "--method must be kexec or grub" ;;
+	grub) kp_need_cmd grub-reboot systemctl
+		[ -n "$entryA" ] && [ -n "$entryB" ] || kp_die "--method grub needs --entry-a and --entry-b (grub menu titles or ids)" ;;
+	*) kp_die "--method must be kexec or grub" ;;
 	esac
 	if [ -f "$state/plan" ] && [ "$(cat "$state/next" 2>/dev/null || echo 0)" -lt "$(get boots)" ]; then
-		die "$state holds a run in progress ('$0 status'; '$0 abort' to stop it)"
+		kp_die "$state holds a run in progress ('$0 status'; '$0 abort' to stop it)"
 	fi
 	mkdir -p "$state/results"
 	state=$(cd "$state" && pwd)
@@ -123,7 +118,7 @@ setup()
 	} > "$state/plan"
 	put next 0
 	put tries 0
-	boot_unit_install "$UNIT" "thpbench kernel A/B: run the suite at this boot, then boot the next kernel" \
+	kp_boot_unit_install "$UNIT" "thpbench kernel A/B: run the suite at this boot, then boot the next kernel" \
 		"$state" "$SELF" step --state "$state"
 	say "set up: $(get seq | sed 's/./& /g')(A = $relA, B = $relB), state $state"
 	boot_kernel A
@@ -147,14 +142,14 @@ finish()
 	disable_unit
 	say "done: $state/comparison.txt (compare exit $rc)"
 	cat "$state/comparison.txt"
-	[ "$rc" -le 1 ] || die "thpbench compare failed (exit $rc)"
+	[ "$rc" -le 1 ] || kp_die "thpbench compare failed (exit $rc)"
 	return "$rc"
 }
 
-step()
+boot_step()
 {
 	local i seq k rel now n out
-	[ -f "$state/plan" ] || die "no run set up in $state ('$0 setup ...')"
+	[ -f "$state/plan" ] || kp_die "no run set up in $state ('$0 setup ...')"
 	i=$(cat "$state/next")
 	seq=$(get seq)
 	if [ "$i" -ge "${#seq}" ]; then
@@ -181,17 +176,13 @@ step()
 	out=$state/results/$k-$n
 	rm -rf "$out"
 	say "boot $((i + 1))/${#seq}: kernel $k ($rel), boot $n: running the suite"
-	"$(get thpbench)" run "$state/suite.conf" -o "$out" --label "$rel" ||
+	kp_step "$(get thpbench)" run "$state/suite.conf" -o "$out" --label "$rel" ||
 		say "warning: thpbench run exited $? (kernel $k, boot $n)"
-	[ -f "$out/results.json" ] || die "no $out/results.json"
-	jq --arg side "$k" --argjson boot "$n" --arg rel "$rel" --arg method "$(get method)" \
-		--arg version "$(get version)" --argjson step "$((i + 1))" \
-		'.meta.provenance = { side: $side, boot: $boot, step: $step,
-		   kernel: { release: $rel }, boot_method: $method,
-		   thpbench_version: $version }
-		 | .meta.timings = "hardware (bare metal)"' \
-		"$out/results.json" > "$out/results.json.tmp"
-	mv "$out/results.json.tmp" "$out/results.json"
+	[ -f "$out/results.json" ] || kp_die "no $out/results.json"
+	"$(get thpbench)" provenance "$out/results.json" --timings "hardware (bare metal)" \
+		side="$k" boot:="$n" step:="$((i + 1))" kernel.release="$rel" \
+		boot_method="$(get method)" thpbench_version="$(get version)" ||
+		kp_die "cannot stamp $out/results.json"
 	sync
 	put next $((i + 1))
 	if [ $((i + 1)) -lt "${#seq}" ]; then
@@ -213,8 +204,8 @@ status()
 
 case $cmd in
 setup) setup ;;
-step) step ;;
+step) boot_step ;;
 status) status ;;
 abort) disable_unit; [ ! -d "$state" ] || put failed "aborted"; echo "unit disabled; results kept in $state" ;;
-*) usage ;;
+*) kp_usage ;;
 esac

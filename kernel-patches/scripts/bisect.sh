@@ -52,30 +52,14 @@ S=$KP_DIR/scripts
 TB=$REPO_DIR/harness/thpbench
 # THPBENCH_BUILD_KERNEL: a stand-in for build-kernel.sh (tests).
 BUILD_KERNEL=${THPBENCH_BUILD_KERNEL:-$S/build-kernel.sh}
-on_err()
-{
-	[ "$1" = 2 ] || log "error: line $2: a command failed (exit $1)"
-	exit 2
-}
-trap 'on_err $? $LINENO' ERR
-
-usage() { header_usage; }
+kp_trap_err
 
 cmdline="./run.sh bisect $(printf '%q ' "$@")"
 tree='' good='' bad='' suite='' metric_arg='' config=tinyconfig boot=qemu
-kexec_initrd=''
+kexec_initrd='' orig_release=''
 outdir='' resume='' reps='' accel=auto mem=6G smp=2 timeout=1800
 jobs=$(nproc) history_db='' history_series='' history_host='' history_suite=''
 opts=()
-posnum()
-{
-	case $2 in ''|*[!0-9]*|0) die "$1 must be a positive whole number" ;; esac
-}
-fraction()
-{
-	awk -v v="$2" 'BEGIN { exit !(v ~ /^[0-9]*\.?[0-9]+$/ && v + 0 > 0 && v + 0 < 1) }' ||
-		die "$1 must be a number between 0 and 1"
-}
 while [ $# -gt 0 ]; do
 	case $1 in
 	--tree) tree=${2:?}; shift 2 ;;
@@ -92,24 +76,23 @@ while [ $# -gt 0 ]; do
 	--from-history) history_db=${2:?}; history_series=${3:?--from-history DB CASE:METRIC}; shift 3 ;;
 	--host) history_host=${2:?}; shift 2 ;;
 	--history-suite) history_suite=${2:?}; shift 2 ;;
-	--reps) posnum "$1" "${2:-}"; reps=$2; shift 2 ;;
-	--ref-boots) posnum "$1" "${2:-}"; opts+=(ref_boots "$2"); shift 2 ;;
-	--ref-max-boots) posnum "$1" "${2:-}"; opts+=(ref_max_boots "$2"); shift 2 ;;
-	--max-reps) posnum "$1" "${2:-}"; opts+=(max_reps "$2"); shift 2 ;;
-	--max-looks) posnum "$1" "${2:-}"; opts+=(max_looks "$2"); shift 2 ;;
-	--max-batch) posnum "$1" "${2:-}"; opts+=(max_batch "$2"); shift 2 ;;
-	--confidence) fraction "$1" "${2:-}"; opts+=(confidence "$2"); shift 2 ;;
-	--threshold) fraction "$1" "${2:-}"; opts+=(threshold "$2"); shift 2 ;;
+	--reps) reps=${2:?}; shift 2 ;;
+	--ref-boots) opts+=(--opt "ref_boots=${2:?}"); shift 2 ;;
+	--ref-max-boots) opts+=(--opt "ref_max_boots=${2:?}"); shift 2 ;;
+	--max-reps) opts+=(--opt "max_reps=${2:?}"); shift 2 ;;
+	--max-looks) opts+=(--opt "max_looks=${2:?}"); shift 2 ;;
+	--max-batch) opts+=(--opt "max_batch=${2:?}"); shift 2 ;;
+	--confidence) opts+=(--opt "confidence=${2:?}"); shift 2 ;;
+	--threshold) opts+=(--opt "threshold=${2:?}"); shift 2 ;;
 	--accel) accel=${2:?}; shift 2 ;;
 	--mem) mem=${2:?}; shift 2 ;;
-	--smp) posnum "$1" "${2:-}"; smp=$2; shift 2 ;;
-	--timeout) posnum "$1" "${2:-}"; timeout=$2; shift 2 ;;
-	--jobs) posnum "$1" "${2:-}"; jobs=$2; shift 2 ;;
-	-h|--help) usage ;;
-	*) die "unknown argument '$1' (see --help)" ;;
+	--smp) smp=${2:?}; shift 2 ;;
+	--timeout) timeout=${2:?}; shift 2 ;;
+	--jobs) jobs=${2:?}; shift 2 ;;
+	-h|--help) kp_help ;;
+	*) kp_die "unknown argument '$1' (see --help)" ;;
 	esac
 done
-case $accel in auto|kvm|tcg) ;; *) die "--accel must be auto, kvm or tcg" ;; esac
 
 # ---- Processes: every step in its own process group, ended on every exit.
 # fd 3: the terminal's stderr, for messages from a trap that may run while
@@ -118,7 +101,7 @@ exec 3>&2
 stop_step()
 {
 	[ -n "$child" ] || return 0
-	end_group "$child"
+	kp_end_group "$child"
 	wait "$child" 2>/dev/null || true
 	child=''
 }
@@ -131,14 +114,14 @@ finish()
 	stop_step
 	if [ "$boot" = kexec ] && [ "$rc" -ge 2 ] && [ "$rc" != 130 ] &&
 		[ -n "${UNIT:-}" ] && [ -f "${THPBENCH_SYSTEMD_DIR:-/etc/systemd/system}/$UNIT" ]; then
-		log "error: $UNIT disabled; --resume $outdir when fixed"
+		kp_log "error: $UNIT disabled; --resume $outdir when fixed"
 		kexec_unit_off
 	fi
 }
 on_signal()
 {
 	trap - "$1" ERR
-	log "interrupted (SIG$1): stopping; --resume $outdir goes on from here" 2>&3
+	kp_log "interrupted (SIG$1): stopping; --resume $outdir goes on from here" 2>&3
 	stop_step
 	trap - EXIT
 	exit 130
@@ -149,7 +132,6 @@ for sig in INT TERM HUP; do
 	trap "on_signal $sig" "$sig"
 done
 
-jq_plan() { jq -r "$1" "$outdir/plan.json"; }
 # The run number a --kexec boot is for (DIR/pending, see kexec_collect).
 pending_num() { sed -n 1p "$outdir/pending" 2>/dev/null; }
 
@@ -157,167 +139,129 @@ pending_num() { sed -n 1p "$outdir/pending" 2>/dev/null; }
 resolve_history()
 {
 	local json case_id m pick
-	[ -n "$tree" ] || die "--from-history needs --tree DIR (the git tree the kernels came from)"
+	[ -n "$tree" ] || kp_die "--from-history needs --tree DIR (the git tree the kernels came from)"
 	case_id=${history_series%%:*}
 	m=${history_series#*:}
 	[ "$case_id" != "$history_series" ] && [ -n "$case_id" ] && [ -n "$m" ] ||
-		die "--from-history DB CASE:METRIC: '$history_series' has no ':' (e.g. mremap/thp=always:roi_usec)"
+		kp_die "--from-history DB CASE:METRIC: '$history_series' has no ':' (e.g. mremap/thp=always:roi_usec)"
 	local hargs=(--db "$history_db" --case "$case_id" --metric "$m" --format json --fail-on none)
 	[ -z "$history_host" ] || hargs+=(--host "$history_host")
 	[ -z "$history_suite" ] || hargs+=(--suite "$history_suite")
-	json=$("$TB" history check "${hargs[@]}") || die "thpbench history check failed (see above)"
+	json=$("$TB" history check "${hargs[@]}") || kp_die "thpbench history check failed (see above)"
 	[ "$(jq '.series | length' <<< "$json")" -gt 0 ] ||
-		die "no series $case_id $m in $history_db (history list shows them)"
+		kp_die "no series $case_id $m in $history_db (history list shows them)"
 	[ "$(jq '[.series[] | {host, suite}] | unique | length' <<< "$json")" = 1 ] ||
-		die "series $case_id $m is recorded on several hosts or suites: $(jq -r '[.series[] | "\(.host)/\(.suite)"] | unique | join(", ")' <<< "$json"); pick one with --host and --history-suite"
+		kp_die "series $case_id $m is recorded on several hosts or suites: $(jq -r '[.series[] | "\(.host)/\(.suite)"] | unique | join(", ")' <<< "$json"); pick one with --host and --history-suite"
 	pick=$(jq -c '[.series[0].change_points[] | select(.kind == "regression" or .kind == "improvement" or .kind == "changed")] | last // empty' <<< "$json")
-	[ -n "$pick" ] || die "history: no confirmed change point in $case_id $m to bisect"
+	[ -n "$pick" ] || kp_die "history: no confirmed change point in $case_id $m to bisect"
 	good=$(jq -r '.last_good.kernel_id // empty' <<< "$pick")
 	bad=$(jq -r '.first_bad.kernel_id // empty' <<< "$pick")
 	[ -n "$good" ] && [ -n "$bad" ] && [ "$good" != "$bad" ] ||
-		die "history: the change point names no two kernels ($good, $bad)"
+		kp_die "history: the change point names no two kernels ($good, $bad)"
 	metric_arg=$history_series
-	log "from the history: $(jq -r .kind <<< "$pick") of $m, last good $good, first bad $bad"
+	kp_log "from the history: $(jq -r .kind <<< "$pick") of $m, last good $good, first bad $bad"
 }
 
-# The commits GOOD..BAD, first parent, in history order, GOOD first: one
-# JSON object per line (sha, date, author, subject), then patch-ids.
-commit_list()
+# The commits GOOD..BAD, first parent, in history order, GOOD first, as
+# git prints them (thpbench bisect plan --commits reads them).
+commit_lines()
 {
-	local g=$1 b=$2
-	{
-		git -C "$tree" log -1 --format='%H%x1f%aI%x1f%an <%ae>%x1f%s' "$g"
-		git -C "$tree" log --first-parent --reverse --format='%H%x1f%aI%x1f%an <%ae>%x1f%s' "$g..$b"
-	} | jq -R 'split("\u001f") | { sha: .[0], date: .[1], author: .[2], subject: (.[3:] | join(" ")) }' |
-		jq -s '.'
+	git -C "$tree" log -1 --format='%H%x1f%aI%x1f%an <%ae>%x1f%s' "$1"
+	git -C "$tree" log --first-parent --reverse --format='%H%x1f%aI%x1f%an <%ae>%x1f%s' "$1..$2"
 }
-patch_ids()
-{
-	git -C "$tree" log --first-parent -p "$1..$2" | git patch-id --stable |
-		jq -R 'split(" ") | { key: .[1], value: .[0] }' | jq -s 'from_entries'
-}
+patch_id_lines() { git -C "$tree" log --first-parent -p "$1..$2" | git patch-id --stable; }
 
 new_plan()
 {
-	local g b case_name metric n ids commits opt_json i
+	local g b n
 	[ -z "$history_db" ] || resolve_history
-	[ -n "$tree" ] && [ -n "$good$bad" ] && [ -n "$suite" ] && [ -n "$metric_arg" ] || usage
-	git -C "$tree" rev-parse --git-dir > /dev/null 2>&1 || die "--tree '$tree' is not a git tree"
+	[ -n "$tree" ] && [ -n "$good$bad" ] && [ -n "$suite" ] && [ -n "$metric_arg" ] || kp_usage
+	git -C "$tree" rev-parse --git-dir > /dev/null 2>&1 || kp_die "--tree '$tree' is not a git tree"
 	tree=$(cd "$tree" && pwd)
-	g=$(git -C "$tree" rev-parse --verify -q "$good^{commit}") || die "--good '$good' is not a commit of $tree"
-	b=$(git -C "$tree" rev-parse --verify -q "$bad^{commit}") || die "--bad '$bad' is not a commit of $tree"
-	[ "$g" != "$b" ] || die "--good and --bad are one commit ($g)"
+	g=$(git -C "$tree" rev-parse --verify -q "$good^{commit}") || kp_die "--good '$good' is not a commit of $tree"
+	b=$(git -C "$tree" rev-parse --verify -q "$bad^{commit}") || kp_die "--bad '$bad' is not a commit of $tree"
+	[ "$g" != "$b" ] || kp_die "--good and --bad are one commit ($g)"
 	good_ref=$good
 	bad_ref=$bad
 	good=$g
 	bad=$b
 	git -C "$tree" merge-base --is-ancestor "$g" "$b" ||
-		die "--good $good is not an ancestor of --bad $bad (for an improvement, still give the older kernel as --good)"
-	[ -f "$suite" ] || die "suite '$suite' not found (--suite)"
-	case_name=${metric_arg%%:*}
-	metric=${metric_arg#*:}
-	[ "$case_name" != "$metric_arg" ] && [ -n "$case_name" ] && [ -n "$metric" ] ||
-		die "--metric CASE:METRIC: '$metric_arg' (e.g. mremap:vmstat.thp_split_pmd; CASE is the suite's case name or id)"
-	grep -q "^\[case $case_name\]" "$suite" || grep -q "^\[case ${case_name%%/*}\]" "$suite" ||
-		die "--metric: the suite $suite has no case '$case_name' ([case NAME] sections)"
+		kp_die "--good $good is not an ancestor of --bad $bad (for an improvement, still give the older kernel as --good)"
+	[ -f "$suite" ] || kp_die "suite '$suite' not found (--suite)"
+	# The suite's own repetitions (and the whole file checked) before
+	# anything is created.
+	[ -n "$reps" ] || reps=$(kp_tb suite get "$suite" repetitions) || exit 2
 	case $config in tinyconfig|defconfig) ;; *)
-		[ -f "$config" ] || die "--config '$config' not found"
+		[ -f "$config" ] || kp_die "--config '$config' not found"
 		config=$(cd "$(dirname "$config")" && pwd)/$(basename "$config") ;;
 	esac
 	if [ "$boot" = kexec ]; then
 		case $config in tinyconfig|defconfig)
-			die "--kexec boots this machine's own system: give --config FILE with this machine's configuration (e.g. make localyesconfig: what mounts root built in), and --initrd FILE if it needs one" ;;
+			kp_die "--kexec boots this machine's own system: give --config FILE with this machine's configuration (e.g. make localyesconfig: what mounts root built in), and --initrd FILE if it needs one" ;;
 		esac
-		[ -z "$kexec_initrd" ] || [ -f "$kexec_initrd" ] || die "--initrd '$kexec_initrd' not found"
+		[ -z "$kexec_initrd" ] || [ -f "$kexec_initrd" ] || kp_die "--initrd '$kexec_initrd' not found"
 		[ -z "$kexec_initrd" ] || kexec_initrd=$(cd "$(dirname "$kexec_initrd")" && pwd)/$(basename "$kexec_initrd")
-		[ "$(id -u)" = 0 ] || [ -n "${THPBENCH_SYSTEMD_DIR:-}" ] || die "--kexec boots this machine: run as root"
-		need_cmd kexec systemctl
+		[ "$(id -u)" = 0 ] || [ -n "${THPBENCH_SYSTEMD_DIR:-}" ] || kp_die "--kexec boots this machine: run as root"
+		kp_need_cmd kexec systemctl
 	fi
-	[ -n "$reps" ] || reps=$(awk -F= '/^\[/ { s = ($0 ~ /^\[suite\]/) } s && $1 ~ /^[ \t]*repetitions[ \t]*$/ { gsub(/[ \t]/, "", $2); print $2 }' "$suite")
-	[ -n "$reps" ] || reps=10
 	if [ -n "$outdir" ]; then
-		[ ! -e "$outdir" ] || die "--out '$outdir' exists; give a new directory (or --resume it)"
+		[ ! -e "$outdir" ] || kp_die "--out '$outdir' exists; give a new directory (or --resume it)"
 		mkdir -p "$outdir"
 	else
-		outdir=$(unique_dir "${THPBENCH_RESULTS_DIR:-$REPO_DIR/results}/bisect-$(release_slug "$metric")-$(date +%Y%m%d-%H%M%S)")
+		outdir=$(kp_unique_dir "${THPBENCH_RESULTS_DIR:-$REPO_DIR/results}/bisect-$(kp_release_slug "${metric_arg#*:}")-$(date +%Y%m%d-%H%M%S)")
 	fi
 	outdir=$(cd "$outdir" && pwd)
+	orig_release=$(uname -r)
+	# The binary checks and writes the plan (the case in the suite, every
+	# option's range, the commits git lists); refused, nothing is left.
+	kp_tb bisect plan "$outdir" --tree "$tree" --good "$g" --bad "$b" \
+		--good-ref "$good_ref" --bad-ref "$bad_ref" --suite "$suite" --metric "$metric_arg" \
+		--commits <(commit_lines "$g" "$b") --patch-ids <(patch_id_lines "$g" "$b") \
+		--reps "$reps" "${opts[@]}" --config "$config" --boot "$boot" \
+		--accel "$accel" --mem "$mem" --smp "$smp" --timeout "$timeout" --jobs "$jobs" \
+		--initrd "$kexec_initrd" --orig-release "$orig_release" \
+		--version "$(git -C "$REPO_DIR" describe --always --dirty 2>/dev/null || echo unknown)" \
+		--command "$cmdline" || { rm -rf "$outdir"; exit 2; }
 	mkdir -p "$outdir/runs"
 	cp "$suite" "$outdir/suite.conf"
-	commits=$(commit_list "$g" "$b")
-	n=$(jq length <<< "$commits")
-	[ "$(jq -r '.[-1].sha' <<< "$commits")" = "$b" ] ||
-		die "$bad is not reached from $good along first parents"
-	ids=$(patch_ids "$g" "$b")
-	opt_json=$(jq -n --argjson r "$reps" '{ ref_reps: $r }')
-	for ((i = 0; i < ${#opts[@]}; i += 2)); do
-		opt_json=$(jq --arg k "${opts[i]}" --argjson v "${opts[i + 1]}" '.[$k] = $v' <<< "$opt_json")
-	done
-	jq -n --arg tree "$tree" --arg good "$g" --arg bad "$b" --arg gr "$good_ref" --arg br "$bad_ref" \
-		--arg case "$case_name" --arg metric "$metric" --arg config "$config" \
-		--arg boot "$boot" --arg accel "$accel" --arg mem "$mem" --argjson smp "$smp" \
-		--arg initrd "$kexec_initrd" --arg orig "$(uname -r)" \
-		--argjson timeout "$timeout" --argjson jobs "$jobs" \
-		--arg version "$(git -C "$REPO_DIR" describe --always --dirty 2>/dev/null || echo unknown)" \
-		--arg command "$cmdline" --argjson opts "$opt_json" --argjson commits "$commits" \
-		--argjson ids "$ids" \
-		'{ schema: "thpbench-bisect-plan/1", tree: $tree, good: $good, bad: $bad,
-		   good_ref: $gr, bad_ref: $br, case: $case, metric: $metric,
-		   suite: "suite.conf", options: $opts,
-		   driver: { config: $config, boot: $boot, accel: $accel, mem: $mem,
-			     smp: $smp, timeout: $timeout, jobs: $jobs,
-			     initrd: $initrd, orig_release: $orig },
-		   thpbench_version: $version, command: $command,
-		   created: (now | todate),
-		   commits: [ $commits[] | . + { patch_id: ($ids[.sha] // "") } ] }' \
-		> "$outdir/plan.json.tmp"
-	mv "$outdir/plan.json.tmp" "$outdir/plan.json"
-	log "results directory: $outdir"
-	log "bisecting $metric of case $case_name over $((n - 1)) commits ($good_ref..$bad_ref, first parent)"
+	n=$(git -C "$tree" rev-list --first-parent --count "$g..$b")
+	kp_log "results directory: $outdir"
+	kp_log "bisecting ${metric_arg#*:} of case ${metric_arg%%:*} over $n commits ($good_ref..$bad_ref, first parent)"
 }
 
-# ---- Resuming: everything from plan.json.
+# ---- Resuming: what the plan says (thpbench bisect driver checks it).
 load_plan()
 {
-	[ -f "$outdir/plan.json" ] || die "--resume '$outdir': no plan.json there (not a bisection's results directory)"
+	[ -f "$outdir/plan.json" ] || kp_die "--resume '$outdir': no plan.json there (not a bisection's results directory)"
 	local f
-	# One jq for all (a resume at every --kexec boot), NUL-separated.
-	mapfile -d '' f < <(jq -j 'if .schema != "thpbench-bisect-plan/1" then error("schema") else
-		[.tree, .good, .bad, .driver.config, .driver.boot, .driver.accel,
-		 .driver.mem, .driver.smp, .driver.timeout, .driver.jobs,
-		 (.driver.initrd // "")] | map(tostring + "\u0000") | add end' \
-		"$outdir/plan.json" 2>/dev/null)
-	[ "${#f[@]}" = 11 ] || die "$outdir/plan.json: not a bisection plan (schema thpbench-bisect-plan/1)"
+	mapfile -d '' f < <(kp_tb bisect driver "$outdir")
+	[ "${#f[@]}" = 12 ] || exit 2
 	tree=${f[0]} good=${f[1]} bad=${f[2]} config=${f[3]} boot=${f[4]} accel=${f[5]}
 	mem=${f[6]} smp=${f[7]} timeout=${f[8]} jobs=${f[9]} kexec_initrd=${f[10]}
-	case $boot in qemu|kexec) ;; *) die "$outdir/plan.json: driver.boot '$boot' is neither qemu nor kexec" ;; esac
-	case $accel in auto|kvm|tcg) ;; *) die "$outdir/plan.json: driver.accel '$accel'" ;; esac
-	posnum "$outdir/plan.json: driver.smp" "$smp"
-	posnum "$outdir/plan.json: driver.timeout" "$timeout"
-	posnum "$outdir/plan.json: driver.jobs" "$jobs"
+	orig_release=${f[11]}
 	suite=$outdir/suite.conf
 	git -C "$tree" rev-parse --verify -q "$bad^{commit}" > /dev/null ||
-		die "$outdir/plan.json: tree $tree no longer has $bad"
+		kp_die "$outdir/plan.json: tree $tree no longer has $bad"
 	# A boot that did not finish is measured again (but for the one a
 	# kexec is for: its run directory waits for this boot).
 	find "$outdir/runs" -maxdepth 1 -name '.tmp-*' ! -name ".tmp-$(pending_num)" -exec rm -rf {} +
-	log "resuming $outdir ($(find "$outdir/runs" -mindepth 1 -maxdepth 1 | wc -l) boots or skips kept)"
+	kp_log "resuming $outdir ($(find "$outdir/runs" -mindepth 1 -maxdepth 1 | wc -l) boots or skips kept)"
 }
 
 if [ -n "$resume" ]; then
-	[ -d "$resume" ] || die "--resume '$resume': no such directory"
+	[ -d "$resume" ] || kp_die "--resume '$resume': no such directory"
 	outdir=$(cd "$resume" && pwd)
 	load_plan
 else
 	new_plan
 fi
 exec 8> "$outdir/.lock"
-flock -n 8 || die "another bisect is running in $outdir"
+flock -n 8 || kp_die "another bisect is running in $outdir"
 # Packages are checked when a bisection starts, not at every resume.
-[ -n "$resume" ] || "$S/install-deps.sh" || die "missing Debian packages (see above)"
-need_cmd jq git setsid
-[ "$boot" != qemu ] || [ -n "${THPBENCH_QEMU:-}" ] || need_cmd qemu-system-x86_64
-[ -x "$TB" ] || die "harness/thpbench is not built (make)"
+[ -n "$resume" ] || "$S/install-deps.sh" || kp_die "missing Debian packages (see above)"
+kp_need_cmd jq git setsid
+[ "$boot" != qemu ] || [ -n "${THPBENCH_QEMU:-}" ] || kp_need_cmd qemu-system-x86_64
+[ -x "$TB" ] || kp_die "harness/thpbench is not built (make)"
 
 # ---- Building one commit (kernel-patches/README.md, "Building one
 # commit"): every commit of the tree in one kept checkout and object
@@ -326,7 +270,7 @@ need_cmd jq git setsid
 # when it does not build.
 build_commit()
 {
-	step "$BUILD_KERNEL" --kernel-src "$tree" --git-ref "$1" --config "$config" \
+	kp_step "$BUILD_KERNEL" --kernel-src "$tree" --git-ref "$1" --config "$config" \
 		--jobs "$jobs"
 }
 
@@ -340,30 +284,23 @@ initramfs_for()
 	if [ -n "${THPBENCH_AB_STATIC:-}" ]; then
 		sdir=$THPBENCH_AB_STATIC
 	else
-		static_dir
+		kp_static_dir
 	fi
 	mkdir -p "$outdir/initramfs"
-	step "$S/mkinitramfs.sh" -o "$initrd" --suite "$suite" \
+	kp_step "$S/mkinitramfs.sh" -o "$initrd" --suite "$suite" \
 		--thpbench "$sdir/harness/thpbench" --workloads "$sdir/workloads" --reps "$1" >&2
 }
-if [ "$accel" = auto ] && cached=$(accel_cached); then
+if [ "$accel" = auto ] && cached=$(kp_accel_cached); then
 	accel=${cached%% *}
-	log "accelerator: $accel (${cached#* })"
+	kp_log "accelerator: $accel (${cached#* })"
 fi
-timings_word()
-{
-	case $accel in
-	tcg) echo "emulated (qemu TCG): times are not hardware timings" ;;
-	*) echo "qemu $accel guest" ;;
-	esac
-}
 # Boot kernel dir $1 with initramfs $2 into run dir $3; fail when no
 # complete results came back.
 boot_qemu()
 {
 	local kdir=$1 initrd=$2 rd=$3 rel line
 	rel=$(cat "$kdir/kernelrelease")
-	step "$S/boot.sh" --kernel "$kdir/bzImage" --initrd "$initrd" --log "$rd/console.log" \
+	kp_step "$S/boot.sh" --kernel "$kdir/bzImage" --initrd "$initrd" --log "$rd/console.log" \
 		--label "$rel" --accel "$accel" --mem "$mem" --smp "$smp" --timeout "$timeout" \
 		> "$rd/accel" || return 1
 	line=$(head -n 1 "$rd/accel")
@@ -372,8 +309,8 @@ boot_qemu()
 		accel=${line%% *}
 		line=${line#"$accel" }
 		line=${line#(}
-		accel_remember "$accel" "${line%)}"
-		log "accelerator: $accel (${line%)})"
+		kp_accel_remember "$accel" "${line%)}"
+		kp_log "accelerator: $accel (${line%)})"
 	fi
 	"$S/extract-results.sh" "$rd/console.log" "$rd/results.json" > "$rd/status" || return 1
 }
@@ -382,22 +319,18 @@ boot_qemu()
 # why ($5). GOOD or BAD cannot be skipped: the bisection stops.
 skip_run()
 {
-	[ "$4" = step ] || die "$4 commit ${3:0:12}: $5; cannot bisect (run $1)"
+	[ "$4" = step ] || kp_die "$4 commit ${3:0:12}: $5; cannot bisect (run $1)"
 	printf '%s\n' "$5" > "$1/skip"
 	mv "$1" "$outdir/runs/$2"
-	log "run $2: ${3:0:12} skipped ($5)"
+	kp_log "run $2: ${3:0:12} skipped ($5)"
 }
 # Run dir $1 (number $2) of commit $3 complete: its results.json gets
-# the provenance (repetitions $4, role $5, release $6, timings $7) and
-# the directory its place.
+# the provenance (repetitions $4, role $5, release $6, timings $7: the
+# binary writes it) and the directory its place.
 finish_run()
 {
-	jq --arg sha "$3" --arg role "$5" --arg rel "$6" --arg timings "$7" \
-		--argjson reps "$4" \
-		'.meta.provenance = { bisect_commit: $sha, role: $role, kernel: { release: $rel },
-		   repetitions: $reps } | .meta.timings = $timings' \
-		"$1/results.json" > "$1/results.json.tmp"
-	mv "$1/results.json.tmp" "$1/results.json"
+	kp_tb provenance "$1/results.json" --timings "$7" bisect_commit="$3" role="$5" \
+		kernel.release="$6" repetitions:="$4"
 	mv "$1" "$outdir/runs/$2"
 }
 
@@ -425,19 +358,19 @@ kexec_go()
 {
 	local args=(-l "$1" --reuse-cmdline)
 	[ -z "$3" ] || args+=(--initrd="$3")
-	kexec "${args[@]}" || die "kexec -l $1 failed"
-	log "booting $2 by kexec (log: $outdir/log)"
+	kexec "${args[@]}" || kp_die "kexec -l $1 failed"
+	kp_log "booting $2 by kexec (log: $outdir/log)"
 	sync
-	systemctl kexec || die "systemctl kexec failed"
+	systemctl kexec || kp_die "systemctl kexec failed"
 	exit "${4:-0}"
 }
 kexec_unit()
 {
-	boot_unit_install "$UNIT" "thpbench bisect: measure this boot's kernel, then build and boot the next" \
+	kp_boot_unit_install "$UNIT" "thpbench bisect: measure this boot's kernel, then build and boot the next" \
 		"$outdir" "$S/bisect.sh" --resume "$outdir"
-	log "installed $UNIT: each boot measures its kernel and boots the next"
+	kp_log "installed $UNIT: each boot measures its kernel and boots the next"
 }
-kexec_unit_off() { boot_unit_remove "$UNIT"; }
+kexec_unit_off() { kp_boot_unit_remove "$UNIT"; }
 # This boot is the one pending says: measure, or boot again, or skip.
 kexec_collect()
 {
@@ -453,16 +386,16 @@ kexec_collect()
 	if [ "$now" != "$rel" ]; then
 		if [ "$tries" -lt 1 ]; then
 			put_pending "$num" "$sha" "$r" "$role" "$rel" 1 "$kdir"
-			log "run $num: this boot runs $now, not $rel: booting it again"
+			kp_log "run $num: this boot runs $now, not $rel: booting it again"
 			kexec_go "$kdir/bzImage" "$rel" "$kexec_initrd"
 		fi
 		rm -f "$outdir/pending"
 		skip_run "$rd" "$num" "$sha" "$role" "boot: came up on $now, not $rel (twice)"
 		return 0
 	fi
-	log "run $num: $role ${sha:0:12} booted ($rel): the suite, $r repetitions"
-	step "$RUN_TB" run "$suite" -r "$r" -o "$rd/out" --label "$rel" > "$rd/run.log" 2>&1 ||
-		log "warning: thpbench run exited $? (see $rd/run.log)"
+	kp_log "run $num: $role ${sha:0:12} booted ($rel): the suite, $r repetitions"
+	kp_step "$RUN_TB" run "$suite" -r "$r" -o "$rd/out" --label "$rel" > "$rd/run.log" 2>&1 ||
+		kp_log "warning: thpbench run exited $? (see $rd/run.log)"
 	rm -f "$outdir/pending"
 	if [ ! -f "$rd/out/results.json" ]; then
 		skip_run "$rd" "$num" "$sha" "$role" "run: no results.json (run.log)"
@@ -477,14 +410,14 @@ kexec_done()
 {
 	local orig initrd=''
 	kexec_unit_off
-	orig=$(jq_plan .driver.orig_release)
+	orig=$orig_release
 	[ "$(uname -r)" != "$orig" ] || return 0
 	if [ ! -f "$BOOT_DIR/vmlinuz-$orig" ]; then
-		log "$BOOT_DIR/vmlinuz-$orig not found: staying on $(uname -r)"
+		kp_log "$BOOT_DIR/vmlinuz-$orig not found: staying on $(uname -r)"
 		return 0
 	fi
 	[ ! -f "$BOOT_DIR/initrd.img-$orig" ] || initrd=$BOOT_DIR/initrd.img-$orig
-	log "back to $orig"
+	kp_log "back to $orig"
 	kexec_go "$BOOT_DIR/vmlinuz-$orig" "$orig" "$initrd" "$1"
 }
 
@@ -502,7 +435,7 @@ measure()
 	# A long subject ends in ".." (git cuts by characters): a plain cut
 	# turned "(e2e commit 11)" into "(e2e commit 1", another commit.
 	subj=$(git -C "$tree" log -1 --format='%<(60,trunc)%s' "$sha" | sed 's/ *$//')
-	log "run $num: $role ${sha:0:12} ($subj), $r repetitions: building"
+	kp_log "run $num: $role ${sha:0:12} ($subj), $r repetitions: building"
 	# The build's messages (progress, the log's tail on failure) show as
 	# they come and are kept in build.err, for the reason of a skip.
 	exec 4> >(tee "$rd/build.err" >&2)
@@ -521,13 +454,13 @@ measure()
 		put_pending "$num" "$sha" "$r" "$role" "$(cat "$kdir/kernelrelease")" 0 "$kdir"
 		kexec_go "$kdir/bzImage" "$(cat "$kdir/kernelrelease")" "$kexec_initrd"
 	fi
-	log "run $num: booting $(cat "$kdir/kernelrelease") ($accel)"
+	kp_log "run $num: booting $(cat "$kdir/kernelrelease") ($accel)"
 	initramfs_for "$r"
 	if ! boot_qemu "$kdir" "$initrd" "$rd"; then
 		skip_run "$rd" "$num" "$sha" "$role" "boot: no complete results from the guest (console.log)"
 		return 0
 	fi
-	finish_run "$rd" "$num" "$sha" "$r" "$role" "$(cat "$kdir/kernelrelease")" "$(timings_word)"
+	finish_run "$rd" "$num" "$sha" "$r" "$role" "$(cat "$kdir/kernelrelease")" "$(kp_timings_word "$accel")"
 }
 
 if [ "$boot" = kexec ]; then
@@ -538,16 +471,16 @@ if [ "$boot" = kexec ]; then
 	fi
 fi
 while :; do
-	next=$("$TB" bisect next "$outdir") || die "thpbench bisect next failed (see above)"
+	next=$("$TB" bisect next "$outdir") || kp_die "thpbench bisect next failed (see above)"
 	read -r what sha r role <<< "$next"
 	case $what in
 	measure) measure "$sha" "$r" "$role" ;;
 	done|nothing) break ;;
-	*) die "cannot bisect: see the line above" ;;
+	*) kp_die "cannot bisect: see the line above" ;;
 	esac
 done
 rc=0
 "$TB" bisect report "$outdir" || rc=$?
-log "everything is in $outdir"
+kp_log "everything is in $outdir"
 [ "$boot" != kexec ] || kexec_done "$rc"
 exit "$rc"

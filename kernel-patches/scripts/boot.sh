@@ -24,12 +24,6 @@ KP_DIR=$(cd "$(dirname "$0")/.." && pwd)
 kernel='' initrd='' logf='' label=guest nboot=0 accel=auto mem=6G smp=2
 timeout=1800 quiet=0 append=''
 
-usage()
-{
-	sed -n '4,19p' "$0" | sed 's/^# \{0,1\}//' >&2
-	exit 2
-}
-
 while [ $# -gt 0 ]; do
 	case $1 in
 	--kernel) kernel=${2:?}; shift 2 ;;
@@ -43,16 +37,16 @@ while [ $# -gt 0 ]; do
 	--timeout) timeout=${2:?}; shift 2 ;;
 	--append) append=${2?}; shift 2 ;;
 	--quiet) quiet=1; shift ;;
-	-h|--help) usage ;;
-	*) die "unknown argument '$1' (see --help)" ;;
+	-h|--help) kp_help ;;
+	*) kp_die "unknown argument '$1' (see --help)" ;;
 	esac
 done
-[ -n "$kernel" ] && [ -n "$initrd" ] && [ -n "$logf" ] || usage
-[ -f "$kernel" ] || die "kernel image '$kernel' not found"
-[ -f "$initrd" ] || die "initramfs '$initrd' not found"
-case $accel in auto|kvm|tcg) ;; *) die "--accel must be auto, kvm or tcg" ;; esac
+[ -n "$kernel" ] && [ -n "$initrd" ] && [ -n "$logf" ] || kp_usage
+[ -f "$kernel" ] || kp_die "kernel image '$kernel' not found"
+[ -f "$initrd" ] || kp_die "initramfs '$initrd' not found"
+case $accel in auto|kvm|tcg) ;; *) kp_die "--accel must be auto, kvm or tcg" ;; esac
 QEMU=${THPBENCH_QEMU:-qemu-system-x86_64}
-need_cmd "$QEMU" timeout tail sed
+kp_need_cmd "$QEMU" timeout tail sed
 
 # Everything this script starts ends before it exits, on every path: qemu
 # runs under `timeout --foreground` in the background and the script waits
@@ -81,7 +75,7 @@ stop_children()
 on_signal()
 {
 	trap - "$1" EXIT
-	log "interrupted (SIG$1): stopping qemu"
+	kp_log "interrupted (SIG$1): stopping qemu"
 	stop_children
 	kill -s "$1" $$
 	exit 130
@@ -163,5 +157,5 @@ if [ "$quiet" = 0 ]; then
 fi
 qemu_wait || rc=$?
 stop_children
-[ "$rc" -ne 124 ] || log "guest timed out after $timeout s ($logf)"
+[ "$rc" -ne 124 ] || kp_log "guest timed out after $timeout s ($logf)"
 exit "$rc"

@@ -46,8 +46,6 @@ frag=$KP_DIR/thpbench.config
 jobs=$(nproc)
 objdir=
 
-usage() { header_usage; }
-
 while [ $# -gt 0 ]; do
 	case $1 in
 	--kernel-src) src=${2:?}; shift 2 ;;
@@ -59,34 +57,34 @@ while [ $# -gt 0 ]; do
 	--jobs) jobs=${2:?}; shift 2 ;;
 	--obj) objdir=${2:?}; shift 2 ;;
 	O=?*) objdir=${1#O=}; shift ;;
-	-h|--help) usage ;;
-	*) die "unknown argument '$1' (see --help)" ;;
+	-h|--help) kp_help ;;
+	*) kp_die "unknown argument '$1' (see --help)" ;;
 	esac
 done
 
-[ -e "$src" ] || die "kernel source '$src' not found; install linux-source-6.1 (kernel-patches/scripts/install-deps.sh) or pass --kernel-src"
-[ -f "$frag" ] || die "config fragment '$frag' not found (--fragment)"
+[ -e "$src" ] || kp_die "kernel source '$src' not found; install linux-source-6.1 (kernel-patches/scripts/install-deps.sh) or pass --kernel-src"
+[ -f "$frag" ] || kp_die "config fragment '$frag' not found (--fragment)"
 case $base_config in
 tinyconfig|defconfig) cfg_id=$base_config ;;
-*)	[ -f "$base_config" ] || die "config '$base_config' not found (--config tinyconfig|defconfig|FILE)"
+*)	[ -f "$base_config" ] || kp_die "config '$base_config' not found (--config tinyconfig|defconfig|FILE)"
 	base_config=$(cd "$(dirname "$base_config")" && pwd)/$(basename "$base_config")
-	cfg_id=file:$(sha256_stdin < "$base_config") ;;
+	cfg_id=file:$(kp_sha256_stdin < "$base_config") ;;
 esac
 if [ -n "$gitref" ]; then
 	[ -d "$src" ] && git -C "$src" rev-parse --git-dir > /dev/null 2>&1 ||
-		die "--git-ref needs a git tree as --kernel-src ('$src' is not one)"
+		kp_die "--git-ref needs a git tree as --kernel-src ('$src' is not one)"
 	commit=$(git -C "$src" rev-parse --verify -q "$gitref^{commit}") ||
-		die "'$gitref' is not a commit of $src (--git-ref)"
+		kp_die "'$gitref' is not a commit of $src (--git-ref)"
 fi
-need_cmd patch tar xz
+kp_need_cmd patch tar xz
 if [ -n "$series" ]; then
-	[ -d "$series" ] || die "patch series '$series' is not a directory"
+	[ -d "$series" ] || kp_die "patch series '$series' is not a directory"
 	series=$(cd "$series" && pwd)
 	# Untrusted: every name, path and mode is checked before anything is
 	# applied; series_files is what the series may touch.
-	series_files=$(series_check "$series") || exit 2
-	[ -n "$(series_patches "$series")" ] ||
-		die "patch series '$series' holds no *.patch file"
+	series_files=$(kp_series_check "$series") || exit 2
+	[ -n "$(kp_series_patches "$series")" ] ||
+		kp_die "patch series '$series' holds no *.patch file"
 fi
 
 # --obj (O=): the author's build directory, kept for the next runs. One
@@ -97,7 +95,7 @@ if [ -n "$objdir" ]; then
 	mkdir -p "$objdir"
 	objdir=$(cd "$objdir" && pwd)
 	if [ -n "$(ls -A "$objdir")" ] && [ ! -f "$objdir/.tb-objdir" ]; then
-		die "O=$objdir holds a build that build-kernel.sh did not make; it would rebuild all of it from its own checkout (and your next own build all of it again): give an empty or new directory, which is kept for the next runs"
+		kp_die "O=$objdir holds a build that build-kernel.sh did not make; it would rebuild all of it from its own checkout (and your next own build all of it again): give an empty or new directory, which is kept for the next runs"
 	fi
 fi
 mkdir -p "$AB_BUILD_DIR/src" "$AB_BUILD_DIR/kernels" "$AB_BUILD_DIR/work"
@@ -110,23 +108,23 @@ mkdir -p "$AB_BUILD_DIR/src" "$AB_BUILD_DIR/kernels" "$AB_BUILD_DIR/work"
 if [ -n "$gitref" ]; then
 	tid=git-tree:$(git -C "$src" rev-parse "$commit^{tree}")
 else
-	tid=$(tree_id "$src")
+	tid=$(kp_tree_id "$src")
 fi
-tkey=$(printf '%s' "$tid" | sha256_stdin | cut -c1-16)
+tkey=$(printf '%s' "$tid" | kp_sha256_stdin | cut -c1-16)
 if [ -n "$series" ]; then
 	[ -n "$sname" ] || sname=$(basename "$series")
-	phash=$(series_hash "$series")
+	phash=$(kp_series_hash "$series")
 else
 	sname=base
 	phash=none
 fi
-sname=$(release_slug "$sname")
+sname=$(kp_release_slug "$sname")
 inputs=$(printf 'tree=%s\npatches=%s\nconfig=%s\ncompiler=%s\nrecipe=%s\n' \
-	"$tid" "$phash" "$(sha256_stdin < "$frag")" "$(gcc --version | head -1)" \
+	"$tid" "$phash" "$(kp_sha256_stdin < "$frag")" "$(gcc --version | head -1)" \
 	"$BUILD_RECIPE")
 # The default configuration keeps the key it always had.
 [ "$cfg_id" = tinyconfig ] || inputs=$(printf '%s\nbase_config=%s\n' "$inputs" "$cfg_id")
-key=$(printf '%s' "$inputs" | sha256_stdin | cut -c1-16)
+key=$(printf '%s' "$inputs" | kp_sha256_stdin | cut -c1-16)
 # uname -r tells kernels apart by their content too: 6.1.N-tb-<key>.
 lv=-tb-${key:0:8}
 out=$AB_BUILD_DIR/kernels/$key
@@ -134,12 +132,12 @@ out=$AB_BUILD_DIR/kernels/$key
 cached()
 {
 	[ -f "$out/ok" ] && [ -f "$out/bzImage" ] || return 1
-	log "cached: $out (no rebuild)"
+	kp_log "cached: $out (no rebuild)"
 	echo "$out"
 }
 # A cached image needs no lock; a build does (one tree, one object dir).
 cached && exit 0
-take_lock "$AB_BUILD_DIR/build.lock" "another kernel build to finish"
+kp_take_lock "$AB_BUILD_DIR/build.lock" "another kernel build to finish"
 cached && exit 0
 
 # One source tree and one object directory per kernel tree, reused by every
@@ -160,7 +158,7 @@ cached && exit 0
 # A, recompiles only what changed between them.
 if [ -n "$gitref" ]; then
 	rkey=$(printf 'repo:%s' "$(cd "$src" && cd "$(git rev-parse --git-common-dir)" && pwd)" |
-		sha256_stdin | cut -c1-16)
+		kp_sha256_stdin | cut -c1-16)
 	tree=$AB_BUILD_DIR/trees/$rkey
 	orig=
 	obj=$AB_BUILD_DIR/obj/git-$rkey
@@ -172,7 +170,7 @@ fi
 # Another base configuration gets its own objects: switching would
 # recompile everything both ways.
 [ "$cfg_id" = tinyconfig ] ||
-	obj=$obj-$(printf '%s' "$cfg_id" | sha256_stdin | cut -c1-12)
+	obj=$obj-$(printf '%s' "$cfg_id" | kp_sha256_stdin | cut -c1-12)
 [ -z "$objdir" ] || obj=$objdir
 # What .tb-ok holds: trees of an older layout (originals saved between
 # patches) are prepared again.
@@ -222,7 +220,7 @@ reset_tree()
 	[ -f "$tree/.tb-dirty" ] || return 0
 	while IFS= read -r f; do
 		restore_file "$f" 2>/dev/null && continue
-		log "warning: cannot put '$(printf '%q' "$f" | head -c 200)' back safely ($tree/.tb-dirty); preparing the source tree again"
+		kp_log "warning: cannot put '$(printf '%q' "$f" | head -c 200)' back safely ($tree/.tb-dirty); preparing the source tree again"
 		rm -rf "$tree" "$orig"
 		drop_obj
 		return 0
@@ -246,17 +244,17 @@ git_pristine()
 prepare_checkout()
 {
 	if [ ! -d "$tree/.git" ]; then
-		log "checking $src out in $tree (once per repository: later commits rewrite only the files that differ; $src is not written to)"
+		kp_log "checking $src out in $tree (once per repository: later commits rewrite only the files that differ; $src is not written to)"
 		rm -rf "$tree"
 		mkdir -p "$(dirname "$tree")"
 		git clone -q --shared --no-checkout "$src" "$tree" ||
-			die "cannot clone $src into $tree"
+			kp_die "cannot clone $src into $tree"
 	fi
 	git -C "$tree" -c advice.detachedHead=false checkout -q -f --detach "$commit" ||
-		die "cannot check out $commit of $src in $tree"
+		kp_die "cannot check out $commit of $src in $tree"
 	git -C "$tree" clean -q -f -d -x
 	[ -f "$tree/Makefile" ] && [ -f "$tree/mm/mremap.c" ] ||
-		die "'$src' at $gitref does not look like a Linux source tree"
+		kp_die "'$src' at $gitref does not look like a Linux source tree"
 }
 
 prepare_tree()
@@ -266,7 +264,7 @@ prepare_tree()
 		return 0
 	fi
 	[ "$(cat "$tree/.tb-ok" 2>/dev/null)" != "$tree_stamp" ] || return 0
-	log "preparing the source tree from $src"
+	kp_log "preparing the source tree from $src"
 	rm -rf "$tree" "$orig"
 	drop_obj
 	mkdir -p "$tree"
@@ -277,7 +275,7 @@ prepare_tree()
 		make -s -C "$tree" mrproper
 	fi
 	[ -f "$tree/Makefile" ] && [ -f "$tree/mm/mremap.c" ] ||
-		die "'$src' does not look like a Linux source tree"
+		kp_die "'$src' does not look like a Linux source tree"
 	echo "$tree_stamp" > "$tree/.tb-ok"
 }
 
@@ -291,7 +289,7 @@ save_originals()
 	while IFS= read -r f; do
 		[ -n "$f" ] || continue
 		! path_has_symlink "$tree" "$f" ||
-			die "refusing the series: it patches $f, a symlink or under one in $src (nothing was applied)"
+			kp_die "refusing the series: it patches $f, a symlink or under one in $src (nothing was applied)"
 		[ -z "$gitref" ] || continue
 		if [ -f "$tree/$f" ] && [ ! -f "$orig/$f" ]; then
 			mkdir -p "$(dirname "$orig/$f")"
@@ -324,7 +322,7 @@ printf '%s\n' "$tree" > "$obj/.tb-objdir"
 if [ -n "$series" ]; then
 	save_originals
 	while IFS= read -r p; do
-		log "applying $(basename "$p")"
+		kp_log "applying $(basename "$p")"
 		if ! patch -d "$tree" -p1 --forward --batch --fuzz=0 \
 			--no-backup-if-mismatch -r "$work/rejects" \
 			< "$p" > "$work/patch.log" 2>&1; then
@@ -334,17 +332,17 @@ if [ -n "$series" ]; then
 				cat "$work/rejects" >&2
 			fi
 			reset_tree
-			die "$(basename "$p") does not apply to $src"
+			kp_die "$(basename "$p") does not apply to $src"
 		fi
 		if ! check_patched "$work/patch.log"; then
 			cat "$work/patch.log" >&2
 			reset_tree
-			die "$(basename "$p") patched a file its headers do not name; refusing the series"
+			kp_die "$(basename "$p") patched a file its headers do not name; refusing the series"
 		fi
-	done < <(series_patches "$series")
+	done < <(kp_series_patches "$series")
 fi
 
-need_cmd make gcc flex bison bc perl
+kp_need_cmd make gcc flex bison bc perl
 blog=$work/build.log
 # kbuild prints a line per object it makes (the progress line, the log
 # and the tests count them) unless MAKEFLAGS holds an s, which a calling
@@ -361,7 +359,7 @@ kmake() { make -C "$tree" O="$obj" ARCH=x86_64 "${ccache[@]}" "$@" >> "$blog" 2>
 fail_build()
 {
 	tail -n 40 "$blog" >&2
-	die "kernel build failed ($1); full log: $blog"
+	kp_die "kernel build failed ($1); full log: $blog"
 }
 
 # tinyconfig, then the fragment, as one allnoconfig pass: later lines win
@@ -369,7 +367,7 @@ fail_build()
 # seconds where tinyconfig + merge_config.sh take minutes. defconfig or a
 # given config: the fragment merged over it (merge_config.sh -m).
 t_prepared=$(date +%s)
-log "configuring $sname (${cfg_id%%:*} + $(basename "$frag"))"
+kp_log "configuring $sname (${cfg_id%%:*} + $(basename "$frag"))"
 case $base_config in
 tinyconfig)
 	# Each tiny fragment this version has (tiny-base.config is v5.x on).
@@ -400,19 +398,19 @@ missing=
 while IFS= read -r opt; do
 	sym=${opt%%=*}
 	if [[ " $KERNEL_NEEDS " != *[[:space:]]"$opt"[[:space:]]* ]] &&
-		! kconfig_defines "$tree" "${sym#CONFIG_}"; then
-		log "note: $sym is not defined in this kernel version ($(basename "$frag") asks for it; left out)"
+		! kp_kconfig_defines "$tree" "${sym#CONFIG_}"; then
+		kp_log "note: $sym is not defined in this kernel version ($(basename "$frag") asks for it; left out)"
 		continue
 	fi
 	missing="$missing$opt "
-done < <(config_missing "$frag" "$obj/.config")
-[ -z "$missing" ] || die "the ${cfg_id%%:*} configuration lacks what the suite needs: $missing(dropped by olddefconfig: a dependency is off; fix $frag or the --config given)"
+done < <(kp_config_missing "$frag" "$obj/.config")
+[ -z "$missing" ] || kp_die "the ${cfg_id%%:*} configuration lacks what the suite needs: $missing(dropped by olddefconfig: a dependency is off; fix $frag or the --config given)"
 
 # While make runs: the objects compiled so far (of how many, when a full
 # build of this configuration was counted before and this one starts from
 # nothing) and the time so far; live on a terminal, a plain line every
 # THPBENCH_PROGRESS_EVERY seconds (60) otherwise, so a log gets no escapes.
-objcount=$AB_BUILD_DIR/objects-$(printf '%s' "$cfg_id $(sha256_stdin < "$frag")" | sha256_stdin | cut -c1-12)
+objcount=$AB_BUILD_DIR/objects-$(printf '%s' "$cfg_id $(kp_sha256_stdin < "$frag")" | kp_sha256_stdin | cut -c1-12)
 compiled() { grep -cE '^  (CC|AS)( \[M\])? ' "$blog" || true; }
 build_progress()
 {
@@ -421,11 +419,11 @@ build_progress()
 	while sleep 1; do
 		now=$(date +%s)
 		n=$(compiled)
-		line="$sname: $n objects compiled${total:+ of about $total}, $(secs $((now - t0)))"
+		line="$sname: $n objects compiled${total:+ of about $total}, $(kp_secs $((now - t0)))"
 		if [ -t 2 ]; then
 			printf '\r\033[K%s: %s' "$kp_prog" "$line" >&2
 		elif [ $((now - last)) -ge "$every" ]; then
-			log "$line"
+			kp_log "$line"
 			last=$now
 		fi
 	done
@@ -445,7 +443,7 @@ full=''
 [ -n "$(find "$obj" -name '*.o' -print -quit)" ] || full=1
 total=''
 [ -z "$full" ] || total=$(cat "$objcount" 2>/dev/null || true)
-log "building $sname with $jobs jobs${ccache:+ and ccache} (log: $blog)"
+kp_log "building $sname with $jobs jobs${ccache:+ and ccache} (log: $blog)"
 t0=$(date +%s)
 build_progress "$total" &
 progress_pid=$!
@@ -453,7 +451,7 @@ kmake -j"$jobs" bzImage || { stop_progress; fail_build bzImage; }
 stop_progress
 t1=$(date +%s)
 [ -z "$full" ] || compiled > "$objcount"
-log "built $sname in $(secs $((t1 - t_start))): $(compiled) objects compiled in $(secs $((t1 - t0))) (tree $(secs $((t_prepared - t_start))), configuration $(secs $((t0 - t_prepared))))"
+kp_log "built $sname in $(kp_secs $((t1 - t_start))): $(compiled) objects compiled in $(kp_secs $((t1 - t0))) (tree $(kp_secs $((t_prepared - t_start))), configuration $(kp_secs $((t0 - t_prepared))))"
 
 rm -rf "$out"
 mkdir -p "$out"
@@ -463,11 +461,11 @@ cp "$blog" "$out/build.log"
 make -s -C "$tree" O="$obj" ARCH=x86_64 kernelrelease > "$out/kernelrelease" 2>/dev/null
 printf '%s' "$inputs" > "$out/inputs"
 if [ -n "$series" ]; then
-	series_patches "$series" | while IFS= read -r p; do
+	kp_series_patches "$series" | while IFS= read -r p; do
 		basename "$p"
 	done > "$out/patches"
-	series_patches "$series" | while IFS= read -r p; do
-		printf '%s %s\n' "$(patch_id "$p")" "$(basename "$p")"
+	kp_series_patches "$series" | while IFS= read -r p; do
+		printf '%s %s\n' "$(kp_patch_id "$p")" "$(basename "$p")"
 	done > "$out/patch-ids"
 else
 	: > "$out/patches"

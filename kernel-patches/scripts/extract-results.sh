@@ -20,17 +20,18 @@ set -euo pipefail
 KP_DIR=$(cd "$(dirname "$0")/.." && pwd)
 . "$KP_DIR/scripts/common.sh"
 
+case ${1:-} in -h|--help) kp_help ;; esac
 step=
 if [ "${1:-}" = --step ]; then
 	step=${2:?}
 	shift 2
-	case $step in *[!0-9]*|'') die "--step takes a number" ;; esac
+	case $step in *[!0-9]*|'') kp_die "--step takes a number" ;; esac
 fi
-[ $# -eq 2 ] || { sed -n '4,18p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
+[ $# -eq 2 ] || kp_usage
 logf=$1
 outf=$2
-[ -f "$logf" ] || die "console log '$logf' not found"
-need_cmd base64 cksum awk
+[ -f "$logf" ] || kp_die "console log '$logf' not found"
+kp_need_cmd base64 cksum awk
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -44,11 +45,11 @@ start=${hline%%:*}
 if [ -z "$header" ]; then
 	missing=$(grep -a '^THPBENCH-RESULT-MISSING' "$tmp/log" | tail -n 1 || true)
 	if [ -n "$missing" ]; then
-		die "$logf: the guest run wrote no results.json (${missing#* }); see the thpbench output above it in the log"
+		kp_die "$logf: the guest run wrote no results.json (${missing#* }); see the thpbench output above it in the log"
 	fi
-	log "last console lines of $logf:"
+	kp_log "last console lines of $logf:"
 	tail -n 15 "$tmp/log" | sed 's/^/  | /' >&2
-	die "$logf: no THPBENCH-RESULT-BEGIN line: the guest never reached the transfer (boot failure, panic or timeout)"
+	kp_die "$logf: no THPBENCH-RESULT-BEGIN line: the guest never reached the transfer (boot failure, panic or timeout)"
 fi
 
 field()
@@ -59,7 +60,7 @@ bytes=$(field bytes)
 sum=$(field cksum)
 status=$(field status)
 case "$bytes$sum" in *[!0-9]*|'')
-	die "$logf: malformed header '$header'" ;;
+	kp_die "$logf: malformed header '$header'" ;;
 esac
 
 # Lines after the chosen BEGIN, up to its END or the next BEGIN; whether
@@ -74,7 +75,7 @@ awk -v start="$start" 'NR == start {buf=""; inb=1; end=0; next}
 
 if grep -qv '^[A-Za-z0-9+/=]*$' "$tmp/b64"; then
 	bad=$(grep -nv '^[A-Za-z0-9+/=]*$' "$tmp/b64" | head -n 1)
-	die "$logf: transfer corrupted: non-base64 line inside the result block ($bad); kernel messages on the console?"
+	kp_die "$logf: transfer corrupted: non-base64 line inside the result block ($bad); kernel messages on the console?"
 fi
 if ! base64 -d < "$tmp/b64" > "$tmp/out" 2>/dev/null; then
 	# A cut in the middle of a 4-character group: decode what is whole,
@@ -84,11 +85,11 @@ if ! base64 -d < "$tmp/b64" > "$tmp/out" 2>/dev/null; then
 fi
 got=$(stat -c %s "$tmp/out")
 if [ "$(cat "$tmp/ended")" != 1 ] || [ "$got" -ne "$bytes" ]; then
-	die "$logf: transfer truncated: received $got of $bytes bytes of results.json$( [ "$(cat "$tmp/ended")" = 1 ] || echo ' and no THPBENCH-RESULT-END line'); rerun (a longer --timeout may help)"
+	kp_die "$logf: transfer truncated: received $got of $bytes bytes of results.json$( [ "$(cat "$tmp/ended")" = 1 ] || echo ' and no THPBENCH-RESULT-END line'); rerun (a longer --timeout may help)"
 fi
 read -r gsum _ < <(cksum < "$tmp/out")
 [ "$gsum" = "$sum" ] ||
-	die "$logf: transfer corrupted: cksum $gsum, the guest sent $sum"
+	kp_die "$logf: transfer corrupted: cksum $gsum, the guest sent $sum"
 
 cp "$tmp/out" "$outf.tmp"
 mv "$outf.tmp" "$outf"

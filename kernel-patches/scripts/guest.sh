@@ -47,12 +47,10 @@ prebuilt=''
 outdir='' jobs=$(nproc)
 extra=()
 
-usage() { header_usage; }
-
 count_arg() # NAME VALUE MIN: a whole number >= MIN
 {
-	case $2 in ''|*[!0-9]*) die "$1 takes a whole number ('$2')" ;; esac
-	[ "$2" -ge "$3" ] || die "$1 must be at least $3 ('$2')"
+	case $2 in ''|*[!0-9]*) kp_die "$1 takes a whole number ('$2')" ;; esac
+	[ "$2" -ge "$3" ] || kp_die "$1 must be at least $3 ('$2')"
 }
 
 while [ $# -gt 0 ]; do
@@ -68,23 +66,23 @@ while [ $# -gt 0 ]; do
 	--out) outdir=${2:?}; shift 2 ;;
 	--jobs) jobs=${2:?}; shift 2 ;;
 	--) shift; extra=("$@"); break ;;
-	-h|--help) usage ;;
-	-*) die "unknown option '$1' (see --help)" ;;
-	*) [ -z "$suite" ] || die "one suite at a time ('$suite' and '$1')"
+	-h|--help) kp_help ;;
+	-*) kp_die "unknown option '$1' (see --help)" ;;
+	*) [ -z "$suite" ] || kp_die "one suite at a time ('$suite' and '$1')"
 	   suite=$1; shift ;;
 	esac
 done
-[ -n "$suite" ] || usage
-[ -f "$suite" ] || die "suite '$suite' not found"
+[ -n "$suite" ] || kp_usage
+[ -f "$suite" ] || kp_die "suite '$suite' not found"
 count_arg --nodes "$nodes" 1
 count_arg --cpus "$cpus" 1
 count_arg --gib-pages "$gib" 0
 count_arg --timeout "$timeout" 1
 [ -z "$reps" ] || count_arg --reps "$reps" 1
-case $mem in *[!0-9GgMm]*|''|[GgMm]*) die "--mem takes a size such as 4G or 4096M ('$mem')" ;; esac
-case $accel in auto|kvm|tcg) ;; *) die "--accel must be auto, kvm or tcg" ;; esac
+case $mem in *[!0-9GgMm]*|''|[GgMm]*) kp_die "--mem takes a size such as 4G or 4096M ('$mem')" ;; esac
+case $accel in auto|kvm|tcg) ;; *) kp_die "--accel must be auto, kvm or tcg" ;; esac
 [ "$nodes" -le "$cpus" ] ||
-	log "warning: $nodes nodes but $cpus CPUs: nodes $cpus and up have memory but no CPU"
+	kp_log "warning: $nodes nodes but $cpus CPUs: nodes $cpus and up have memory but no CPU"
 # One socket per node, so that each has its own last-level cache: with a
 # single one, Linux puts every AMD-like vCPU on node 0 (srat_detect_node
 # falls back to the LLC id when no SRAT names a node).
@@ -92,20 +90,20 @@ smp=$cpus
 if [ "$nodes" -gt 1 ] && [ $((cpus % nodes)) = 0 ]; then
 	smp="$cpus,sockets=$nodes"
 elif [ "$nodes" -gt 1 ]; then
-	log "warning: $cpus CPUs do not split into $nodes sockets: on AMD-like vCPUs all will sit on node 0"
+	kp_log "warning: $cpus CPUs do not split into $nodes sockets: on AMD-like vCPUs all will sit on node 0"
 fi
 suite=$(cd "$(dirname "$suite")" && pwd)/$(basename "$suite")
-name=$(release_slug "$(basename "$suite" .conf)")
+name=$(kp_release_slug "$(basename "$suite" .conf)")
 
-"$S/install-deps.sh" || die "missing Debian packages (see above)"
-need_cmd jq make gcc setsid
-[ -n "${THPBENCH_QEMU:-}" ] || need_cmd qemu-system-x86_64
+"$S/install-deps.sh" || kp_die "missing Debian packages (see above)"
+kp_need_cmd make gcc setsid
+[ -n "${THPBENCH_QEMU:-}" ] || kp_need_cmd qemu-system-x86_64
 
 # The results directory, and what every way out does (common.sh): a run
 # that stops before booting leaves none.
-flow_outdir "$outdir" "guest-$name"
-flow_traps console.log
-log "results directory: $outdir"
+kp_flow_outdir "$outdir" "guest-$name"
+kp_flow_traps console.log
+kp_log "results directory: $outdir"
 
 # 1. The kernel (NUMA_EMU is in thpbench.config) and static binaries.
 kdir=$outdir/kernel
@@ -113,29 +111,29 @@ if [ -n "$prebuilt" ]; then
 	img=${prebuilt%%:*}
 	cfg=''
 	[ "$img" = "$prebuilt" ] || cfg=${prebuilt#*:}
-	[ -f "$img" ] || die "--kernel: '$img' not found"
-	rel=$(bzimage_release "$img") || die "--kernel: '$img' is not an x86 bzImage (no HdrS header)"
+	[ -f "$img" ] || kp_die "--kernel: '$img' not found"
+	rel=$(kp_bzimage_release "$img") || kp_die "--kernel: '$img' is not an x86 bzImage (no HdrS header)"
 	mkdir -p "$kdir"
 	cp "$img" "$kdir/bzImage"
 	if [ -n "$cfg" ]; then
-		[ -f "$cfg" ] || die "--kernel: config '$cfg' not found"
+		[ -f "$cfg" ] || kp_die "--kernel: config '$cfg' not found"
 		cp "$cfg" "$kdir/config"
 	else
-		log "warning: no config given for --kernel; cannot check it has CONFIG_NUMA_EMU"
+		kp_log "warning: no config given for --kernel; cannot check it has CONFIG_NUMA_EMU"
 	fi
 else
-	step "$S/build-kernel.sh" --jobs "$jobs" > "$outdir/.kernel"
+	kp_step "$S/build-kernel.sh" --jobs "$jobs" > "$outdir/.kernel"
 	kdir=$(cat "$outdir/.kernel")
 	rm -f "$outdir/.kernel"
 	rel=$(cat "$kdir/kernelrelease")
 	cp "$kdir/build.log" "$outdir/build-kernel.log"
 fi
 [ ! -f "$kdir/config" ] || [ "$nodes" = 1 ] || grep -qx 'CONFIG_NUMA_EMU=y' "$kdir/config" ||
-	die "kernel $rel has no CONFIG_NUMA_EMU=y: numa=fake=$nodes would do nothing ($kdir/config)"
+	kp_die "kernel $rel has no CONFIG_NUMA_EMU=y: numa=fake=$nodes would do nothing ($kdir/config)"
 if [ -n "${THPBENCH_AB_STATIC:-}" ]; then
 	sdir=$THPBENCH_AB_STATIC
 else
-	static_dir
+	kp_static_dir
 fi
 
 # 2. The initramfs: the suite, and the run's arguments.
@@ -153,15 +151,15 @@ kparams=''
 [ "$nodes" = 1 ] || kparams="numa=fake=$nodes"
 [ "$gib" = 0 ] || kparams="${kparams:+$kparams }hugepagesz=1G hugepages=$gib"
 accel_line=requested
-if [ "$accel" = auto ] && cached=$(accel_cached); then
+if [ "$accel" = auto ] && cached=$(kp_accel_cached); then
 	accel=${cached%% *}
 	accel_line=${cached#* }
 fi
-log "booting $rel: $cpus CPUs, $mem, $nodes NUMA nodes ($kparams), accel $accel"
-step "$S/boot.sh" --kernel "$kdir/bzImage" --initrd "$outdir/initramfs.gz" \
+kp_log "booting $rel: $cpus CPUs, $mem, $nodes NUMA nodes ($kparams), accel $accel"
+kp_step "$S/boot.sh" --kernel "$kdir/bzImage" --initrd "$outdir/initramfs.gz" \
 	--log "$outdir/console.log" --label "$rel" --accel "$accel" \
 	--mem "$mem" --smp "$smp" --timeout "$timeout" --append "$kparams" \
-	> "$outdir/.accel" || die "the guest failed; console: $outdir/console.log"
+	> "$outdir/.accel" || kp_die "the guest failed; console: $outdir/console.log"
 line=$(head -n 1 "$outdir/.accel")
 rm -f "$outdir/.accel"
 if [ "$accel" = auto ]; then
@@ -169,27 +167,23 @@ if [ "$accel" = auto ]; then
 	accel=${line%% *}
 	accel_line=${line#"$accel" (}
 	accel_line=${accel_line%)}
-	accel_remember "$accel" "$accel_line"
+	kp_accel_remember "$accel" "$accel_line"
 fi
 
 # 4. Results, stamped with the topology they were measured on.
 status=$("$S/extract-results.sh" "$outdir/console.log" "$outdir/results.json") ||
-	die "no complete results from the guest (console: $outdir/console.log)"
+	kp_die "no complete results from the guest (console: $outdir/console.log)"
 [ "$status" = status=0 ] ||
-	log "warning: thpbench in the guest exited with ${status#status=}; see console.log"
-jq --arg rel "$rel" --argjson nodes "$nodes" --argjson cpus "$cpus" --arg mem "$mem" \
-	--argjson gib "$gib" --arg accel "$accel" --arg why "$accel_line" \
-	--arg cmdline "$kparams" \
-	'.meta.guest = { kernel: $rel, nodes: $nodes, cpus: $cpus, mem: $mem,
-	   gib_pages: $gib, cmdline: $cmdline, accel: $accel, accel_reason: $why,
-	   numa: "emulated (numa=fake)", emulated_timings: ($accel == "tcg") }
-	 | .meta.timings = (if $accel == "tcg" then "emulated (qemu TCG): times are not hardware timings"
-			    else "qemu " + $accel + " guest" end)' \
-	"$outdir/results.json" > "$outdir/results.json.tmp"
-mv "$outdir/results.json.tmp" "$outdir/results.json"
+	kp_log "warning: thpbench in the guest exited with ${status#status=}; see console.log"
+emulated=false
+[ "$accel" != tcg ] || emulated=true
+kp_tb provenance "$outdir/results.json" --key guest --timings "$(kp_timings_word "$accel")" \
+	kernel="$rel" nodes:="$nodes" cpus:="$cpus" mem="$mem" gib_pages:="$gib" \
+	cmdline="$kparams" accel="$accel" accel_reason="$accel_line" \
+	numa="emulated (numa=fake)" emulated_timings:="$emulated"
 tb=$REPO_DIR/harness/thpbench
 [ -x "$tb" ] || make -C "$REPO_DIR" harness/thpbench > /dev/null ||
-	die "cannot build harness/thpbench to print the results"
+	kp_die "cannot build harness/thpbench to print the results"
 {
 	printf 'Guest: %s, %s CPUs, %s, %s NUMA nodes (numa=fake), accel %s (%s)\n' \
 		"$rel" "$cpus" "$mem" "$nodes" "$accel" "$accel_line"
@@ -197,4 +191,4 @@ tb=$REPO_DIR/harness/thpbench
 	"$tb" show "$outdir/results.json"
 } > "$outdir/summary.txt"
 cat "$outdir/summary.txt"
-log "everything is in $outdir"
+kp_log "everything is in $outdir"

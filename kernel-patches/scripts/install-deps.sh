@@ -17,6 +17,7 @@ full=("${light[@]}" make flex bison bc perl libelf-dev libssl-dev
 pkgs=("${full[@]}")
 case ${1:-} in
 --light) pkgs=("${light[@]}") ;;
+-h|--help) sed -n '4,10{s/^# \{0,1\}//; p}' "$0"; exit 0 ;;
 '') ;;
 *) echo "usage: $0 [--light]" >&2; exit 2 ;;
 esac

@@ -35,12 +35,6 @@ extra=()
 files=()
 kexecs=()
 
-usage()
-{
-	sed -n '4,28p' "$0" | sed 's/^# \{0,1\}//' >&2
-	exit 2
-}
-
 while [ $# -gt 0 ]; do
 	case $1 in
 	-o) out=${2:?}; shift 2 ;;
@@ -52,22 +46,22 @@ while [ $# -gt 0 ]; do
 	--file) files+=("${2:?}"); shift 2 ;;
 	--kexec) kexecs+=("${2:?}"); shift 2 ;;
 	--) shift; extra=("$@"); break ;;
-	-h|--help) usage ;;
-	*) die "unknown argument '$1' (see --help)" ;;
+	-h|--help) kp_help ;;
+	*) kp_die "unknown argument '$1' (see --help)" ;;
 	esac
 done
-[ -n "$out" ] && [ -n "$suite" ] && [ -n "$thpbench" ] && [ -n "$wldir" ] || usage
-[ -f "$suite" ] || die "suite '$suite' not found"
-[ -x "$thpbench" ] || die "thpbench binary '$thpbench' not found (build it with 'make static')"
-[ -d "$wldir" ] || die "workloads directory '$wldir' not found"
-need_cmd cpio gzip readelf
+[ -n "$out" ] && [ -n "$suite" ] && [ -n "$thpbench" ] && [ -n "$wldir" ] || kp_usage
+[ -f "$suite" ] || kp_die "suite '$suite' not found"
+[ -x "$thpbench" ] || kp_die "thpbench binary '$thpbench' not found (build it with 'make static')"
+[ -d "$wldir" ] || kp_die "workloads directory '$wldir' not found"
+kp_need_cmd cpio gzip readelf
 
 # A dynamic binary would fail in the guest with a bare ENOENT from execve
 # (no loader there); say so here, where it can be fixed.
 check_static()
 {
 	if readelf -l "$1" 2>/dev/null | grep -q 'Requesting program interpreter'; then
-		die "'$1' is dynamically linked; the guest has no libc (build with 'make static')"
+		kp_die "'$1' is dynamically linked; the guest has no libc (build with 'make static')"
 	fi
 }
 
@@ -76,11 +70,11 @@ trap 'rm -rf "$stage"' EXIT
 mkdir -p "$stage"/{bin,workloads,etc/thpbench,dev,proc,sys,tmp,run}
 
 if [ -z "$init" ]; then
-	need_cmd gcc
+	kp_need_cmd gcc
 	init=$stage/init.bin
 	gcc -static -O2 -std=c11 -D_GNU_SOURCE -Wall -Wextra \
 		-o "$init" "$KP_DIR/init/init.c" ||
-		die "cannot build the static init from $KP_DIR/init/init.c (is the static libc, libc6-dev, installed?)"
+		kp_die "cannot build the static init from $KP_DIR/init/init.c (is the static libc, libc6-dev, installed?)"
 fi
 check_static "$init"
 install -m 0755 "$init" "$stage/init"
@@ -97,14 +91,14 @@ for w in "$wldir"/*; do
 	install -m 0755 "$w" "$stage/workloads/$(basename "$w")"
 	nwl=$((nwl + 1))
 done
-[ "$nwl" -gt 0 ] || die "no workload programs in '$wldir' (run 'make static' first)"
+[ "$nwl" -gt 0 ] || kp_die "no workload programs in '$wldir' (run 'make static' first)"
 
 install -m 0644 "$suite" "$stage/etc/thpbench/suite.conf"
 for fd in "${files[@]}"; do
 	fsrc=${fd%%:*}
 	fdst=${fd#*:}
-	case $fdst in /*) ;; *) die "--file $fd: DEST must be an absolute path" ;; esac
-	[ -f "$fsrc" ] || die "--file $fd: $fsrc not found"
+	case $fdst in /*) ;; *) kp_die "--file $fd: DEST must be an absolute path" ;; esac
+	[ -f "$fsrc" ] || kp_die "--file $fd: $fsrc not found"
 	install -D -m 0644 "$fsrc" "$stage$fdst"
 done
 {
@@ -130,9 +124,9 @@ for kx in "${kexecs[@]}"; do
 	rest=${kx#*:}
 	img=${rest%%:*}
 	rel=${rest#*:}
-	case $side in [A-Z]) ;; *) die "--kexec $kx: SIDE must be one capital letter" ;; esac
-	[ -f "$img" ] || die "--kexec $kx: $img not found"
-	[ -n "$rel" ] && [ "$rel" != "$rest" ] || die "--kexec $kx: no RELEASE"
+	case $side in [A-Z]) ;; *) kp_die "--kexec $kx: SIDE must be one capital letter" ;; esac
+	[ -f "$img" ] || kp_die "--kexec $kx: $img not found"
+	[ -n "$rel" ] && [ "$rel" != "$rest" ] || kp_die "--kexec $kx: no RELEASE"
 	install -D -m 0644 "$img" "$stage/boot/$side.bzImage"
 	printf '%s %s\n' "$side" "$rel" >> "$stage/etc/thpbench/kernels"
 done
@@ -149,4 +143,4 @@ else
 	{ cat "$wrap/boot/payload.cpio"; newc "$wrap"; } | gzip -9 > "$out.tmp"
 fi
 mv "$out.tmp" "$out"
-log "wrote $out ($nwl workloads, $(du -k "$out" | cut -f1) KiB)"
+kp_log "wrote $out ($nwl workloads, $(du -k "$out" | cut -f1) KiB)"

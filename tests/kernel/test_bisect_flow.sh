@@ -201,7 +201,7 @@ refuse "unknown case" "no case 'nope'" "${common[@]}" --metric nope:roi_usec
 refuse "bad ref" "is not a commit" "${common[@]}" --bad no-such-ref --metric mremap:roi_usec
 refuse "reversed" "not an ancestor" --tree "$t_tmp/tree" --good HEAD --bad "$(sha_of "$t_tmp/tree" 0)" \
 	--suite "$t_tmp/suite.conf" --metric mremap:roi_usec
-refuse "confidence" "between 0 and 1" "${common[@]}" --metric mremap:roi_usec --confidence 1.5
+refuse "confidence" "confidence must be a number in \[0.5, 1\]" "${common[@]}" --metric mremap:roi_usec --confidence 1.5
 refuse "resume nothing" "no plan.json" --resume "$t_tmp"
 refuse "out exists" "exists" "${common[@]}" --metric mremap:roi_usec --out "$t_tmp/b1"
 [ "$(find "$t_tmp/results" -mindepth 1 -maxdepth 1 2>/dev/null | wc -l)" = "$n0" ] ||

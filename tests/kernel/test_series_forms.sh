@@ -18,7 +18,7 @@ export GIT_AUTHOR_NAME=t GIT_AUTHOR_EMAIL=t@localhost GIT_COMMITTER_NAME=t \
 	GIT_COMMITTER_EMAIL=t@localhost GIT_CONFIG_NOSYSTEM=1 HOME=$t_tmp
 
 # The key build-kernel.sh caches kernel B under.
-key_of() { (export KP_DIR=$KP; . "$KP/scripts/common.sh"; series_hash "$1"); }
+key_of() { (export KP_DIR=$KP; . "$KP/scripts/common.sh"; kp_series_hash "$1"); }
 
 touched=$(cat "$KP"/*/*.patch | sed -n 's#^+++ b/##p; s#^--- a/##p' |
 	sed 's/[[:space:]].*//' | sort -u)

@@ -90,6 +90,6 @@ THPBENCH_BUILD_DIR=$t_tmp/build "$KP/scripts/build-kernel.sh" --kernel-src "$src
 	fail "--config of a missing file: exit $rc ($(cat "$t_tmp/err3"))"
 printf 'CONFIG_A=y\n# CONFIG_B is not set\nCONFIG_C=y\nCONFIG_D="x"\n' > "$t_tmp/frag"
 printf 'CONFIG_A=y\nCONFIG_D="x"\n# CONFIG_C is not set\n' > "$t_tmp/dotconfig"
-miss=$(export KP_DIR=$KP; . "$KP/scripts/common.sh"; config_missing "$t_tmp/frag" "$t_tmp/dotconfig")
+miss=$(export KP_DIR=$KP; . "$KP/scripts/common.sh"; kp_config_missing "$t_tmp/frag" "$t_tmp/dotconfig")
 [ "$miss" = CONFIG_C=y ] || fail "config_missing printed '$miss', want CONFIG_C=y"
 finish
