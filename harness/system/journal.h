@@ -31,6 +31,7 @@
 #include "snapshot.h"
 
 #define JOURNAL_VERSION 1
+#define JOURNAL_FILE "journal.json"	/* in the state dir */
 
 struct journal {
 	char *root;		/* mm sysfs root the knobs live under */

@@ -131,3 +131,9 @@ out:
 	}
 	return ret;
 }
+
+void state_file_path(const char *state_dir, const char *file, char *buf,
+		     size_t len)
+{
+	snprintf(buf, len, "%s/%s", state_dir, file);
+}

@@ -62,4 +62,8 @@ int state_file_read(const char *path, const struct state_file *f,
 		    struct state_head *head, state_knob_in in, void *arg,
 		    char *err, size_t errlen);
 
+/* state_dir/file into buf. */
+void state_file_path(const char *state_dir, const char *file, char *buf,
+		     size_t len);
+
 #endif
