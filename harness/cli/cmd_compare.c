@@ -14,8 +14,8 @@
 #include "util/util.h"
 
 struct cli {
-	struct cmp_opts o;
-	enum cmp_format format;
+	struct compare_opts o;
+	enum compare_format format;
 	bool fail_on_regression;
 	struct metric_override *ov;
 	size_t nov;
@@ -199,14 +199,14 @@ static int parse_opt(struct cli *c, int opt, const char *arg)
 
 	switch (opt) {
 	case 'f':
-		if ((v = cmp_format_parse(arg)) < 0)
+		if ((v = compare_format_parse(arg)) < 0)
 			goto bad;
-		c->format = (enum cmp_format)v;
+		c->format = (enum compare_format)v;
 		return 0;
 	case 'b':
-		if ((v = cmp_by_parse(arg)) < 0)
+		if ((v = compare_by_parse(arg)) < 0)
 			goto bad;
-		c->o.by = (enum cmp_by)v;
+		c->o.by = (enum compare_by)v;
 		return 0;
 	case OPT_BASE:
 		c->o.base_value = arg;
@@ -227,9 +227,9 @@ static int parse_opt(struct cli *c, int opt, const char *arg)
 		c->metrics[c->nmetrics++] = (char *)arg;
 		return 0;
 	case OPT_TEST:
-		if ((v = cmp_test_parse(arg)) < 0)
+		if ((v = compare_test_parse(arg)) < 0)
 			goto bad;
-		c->o.test = (enum cmp_test)v;
+		c->o.test = (enum compare_test)v;
 		return 0;
 	case OPT_OUTLIERS:
 		if ((v = outlier_method_parse(arg)) < 0)
@@ -276,15 +276,15 @@ static int parse_args(struct cli *c, int argc, char **argv)
 		}
 	}
 	npos = argc - optind;
-	if (c->o.by == CMP_FILES && npos != 2) {
+	if (c->o.by == COMPARE_FILES && npos != 2) {
 		tb_err("compare: expected BASE.json NEW.json (or one file with --by thp|label|mthp|mem)");
 		return -1;
 	}
-	if (c->o.by != CMP_FILES && npos != 1) {
+	if (c->o.by != COMPARE_FILES && npos != 1) {
 		tb_err("compare --by: expected exactly one RESULTS.json");
 		return -1;
 	}
-	if (c->o.base_value && c->o.by == CMP_FILES) {
+	if (c->o.base_value && c->o.by == COMPARE_FILES) {
 		tb_err("compare: --base only applies with --by");
 		return -1;
 	}
@@ -302,11 +302,11 @@ static void print_refusal(const struct comparison *cmp, const char *err)
 	tb_err("%s", err);
 	if (cmp->ndiffs) {
 		fputs("environment differences:\n", stderr);
-		cf_print_diffs(cmp, stderr, "  ");
+		compare_fmt_print_diffs(cmp, stderr, "  ");
 	}
 	if (cmp->nun) {
 		fputs("unmatched cases:\n", stderr);
-		cf_print_unmatched(cmp, stderr, "  ");
+		compare_fmt_print_unmatched(cmp, stderr, "  ");
 	}
 }
 
@@ -349,8 +349,8 @@ int compare_main(int argc, char **argv, FILE *out)
 	int rc;
 
 	memset(&c, 0, sizeof(c));
-	cmp_opts_init(&c.o);
-	c.format = CMP_FMT_TEXT;
+	compare_opts_init(&c.o);
+	c.format = COMPARE_FMT_TEXT;
 	/* before getopt_long permutes argv */
 	c.command = join_command(argc, argv);
 	c.o.command = c.command;

@@ -241,8 +241,13 @@ static int emit(const struct hist_cli *c, const struct history_result *r,
 	FILE *f = stdout;
 
 	if (c->cmd == HC_REPORT) {
-		if (history_report(r, n, &c->o, c->db, c->out))
+		char err[4200];
+
+		if (history_report(r, n, &c->o, c->db, c->out, err,
+				   sizeof(err))) {
+			tb_err("%s", err);
 			return -1;
+		}
 		printf("report: %s/index.html\n", c->out);
 		return 0;
 	}

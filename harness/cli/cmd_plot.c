@@ -26,7 +26,7 @@
 
 struct plot_cli {
 	const char *outdir;
-	struct cmp_opts o;
+	struct compare_opts o;
 	bool by;
 	char **files;
 	size_t nfiles;
@@ -75,11 +75,11 @@ static int parse_args(struct plot_cli *c, int argc, char **argv)
 			c->outdir = optarg;
 			break;
 		case 'B':
-			if ((by = cmp_by_parse(optarg)) < 0) {
+			if ((by = compare_by_parse(optarg)) < 0) {
 				tb_err("--by %s: expected thp, label, mthp or mem", optarg);
 				return -1;
 			}
-			c->o.by = (enum cmp_by)by;
+			c->o.by = (enum compare_by)by;
 			c->by = true;
 			break;
 		case 'b':
@@ -223,7 +223,7 @@ int cmd_plot(int argc, char **argv)
 	size_t i;
 	int rc;
 
-	cmp_opts_init(&c.o);
+	compare_opts_init(&c.o);
 	rc = parse_args(&c, argc, argv);
 	if (rc)
 		return rc > 0 ? TB_EXIT_OK : TB_EXIT_ERROR;

@@ -18,24 +18,24 @@ enum {
 };
 
 static const char *const test_names[] = {
-	[CMP_TEST_WELCH] = "welch",
-	[CMP_TEST_MW] = "mann-whitney",
-	[CMP_TEST_BOTH] = "both",
+	[COMPARE_TEST_WELCH] = "welch",
+	[COMPARE_TEST_MW] = "mann-whitney",
+	[COMPARE_TEST_BOTH] = "both",
 };
 
-const char *cmp_test_name(enum cmp_test t)
+const char *compare_test_name(enum compare_test t)
 {
 	if ((size_t)t < ARRAY_SIZE(test_names))
 		return test_names[t];
 	return "welch";
 }
 
-int cmp_test_parse(const char *s)
+int compare_test_parse(const char *s)
 {
 	size_t i;
 
 	if (!strcmp(s, "mw"))
-		return CMP_TEST_MW;
+		return COMPARE_TEST_MW;
 	for (i = 0; i < ARRAY_SIZE(test_names); i++)
 		if (!strcmp(s, test_names[i]))
 			return (int)i;
@@ -43,45 +43,46 @@ int cmp_test_parse(const char *s)
 }
 
 static const char *const by_names[] = {
-	[CMP_FILES] = "files",
-	[CMP_BY_THP] = "thp",
-	[CMP_BY_LABEL] = "label",
-	[CMP_BY_MTHP] = "mthp",
-	[CMP_BY_MEM] = "mem",
+	[COMPARE_FILES] = "files",
+	[COMPARE_BY_THP] = "thp",
+	[COMPARE_BY_LABEL] = "label",
+	[COMPARE_BY_MTHP] = "mthp",
+	[COMPARE_BY_MEM] = "mem",
 };
 
 static const char *const by_words[] = {
-	[CMP_FILES] = "file",
-	[CMP_BY_THP] = "THP mode",
-	[CMP_BY_LABEL] = "label",
-	[CMP_BY_MTHP] = "mTHP size",
-	[CMP_BY_MEM] = "memory state",
+	[COMPARE_FILES] = "file",
+	[COMPARE_BY_THP] = "THP mode",
+	[COMPARE_BY_LABEL] = "label",
+	[COMPARE_BY_MTHP] = "mTHP size",
+	[COMPARE_BY_MEM] = "memory state",
 };
 
-const char *cmp_by_name(enum cmp_by by)
+const char *compare_by_name(enum compare_by by)
 {
 	return (size_t)by < ARRAY_SIZE(by_names) ? by_names[by] : "files";
 }
 
-const char *cmp_by_what(enum cmp_by by)
+const char *compare_by_what(enum compare_by by)
 {
 	return (size_t)by < ARRAY_SIZE(by_words) ? by_words[by] : "file";
 }
 
-int cmp_by_parse(const char *s)
+int compare_by_parse(const char *s)
 {
 	size_t i;
 
-	for (i = CMP_BY_THP; i < ARRAY_SIZE(by_names); i++)
+	for (i = COMPARE_BY_THP; i < ARRAY_SIZE(by_names); i++)
 		if (!strcmp(s, by_names[i]))
 			return (int)i;
 	return -1;
 }
 
 /* The dimension a "by" compares along, NULL for thp and label. */
-static const char *by_dim(enum cmp_by by)
+static const char *by_dim(enum compare_by by)
 {
-	return by == CMP_BY_MTHP || by == CMP_BY_MEM ? by_names[by] : NULL;
+	return by == COMPARE_BY_MTHP || by == COMPARE_BY_MEM ? by_names[by]
+							     : NULL;
 }
 
 static const char *or_empty(const char *s)
@@ -89,23 +90,23 @@ static const char *or_empty(const char *s)
 	return s ? s : "";
 }
 
-const char *cmp_by_value(const struct tb_case *c, enum cmp_by by)
+const char *compare_by_value(const struct tb_case *c, enum compare_by by)
 {
-	if (by == CMP_BY_THP)
+	if (by == COMPARE_BY_THP)
 		return or_empty(c->thp);
-	if (by == CMP_BY_LABEL)
+	if (by == COMPARE_BY_LABEL)
 		return or_empty(c->label);
 	return or_empty(json_string_value(json_object_get(c->dims, by_dim(by))));
 }
 
-void cmp_opts_init(struct cmp_opts *o)
+void compare_opts_init(struct compare_opts *o)
 {
 	memset(o, 0, sizeof(*o));
-	o->by = CMP_FILES;
+	o->by = COMPARE_FILES;
 	o->confidence = 0.95;
 	o->threshold = 0.02;
 	o->power = 0.8;
-	o->test = CMP_TEST_WELCH;
+	o->test = COMPARE_TEST_WELCH;
 	o->outliers = OUTLIER_MAD;
 }
 
@@ -153,7 +154,7 @@ static void sb_dims(struct sbuf *b, const struct tb_case *c, const char *skip)
 	}
 }
 
-static char *case_key(const struct tb_case *c, int fields, enum cmp_by by)
+static char *case_key(const struct tb_case *c, int fields, enum compare_by by)
 {
 	struct sbuf b = { 0 };
 
@@ -188,7 +189,7 @@ static char *printable_owned(char *s)
 	return p;
 }
 
-static char *case_title(const struct tb_case *c, enum cmp_by by)
+static char *case_title(const struct tb_case *c, enum compare_by by)
 {
 	struct sbuf b = { 0 };
 
@@ -197,35 +198,36 @@ static char *case_title(const struct tb_case *c, enum cmp_by by)
 		sb_add(&b, " ");
 		sb_strv(&b, c->args, c->nargs, " ");
 	}
-	if (c->nenv && by != CMP_BY_LABEL) {
+	if (c->nenv && by != COMPARE_BY_LABEL) {
 		sb_add(&b, " [");
 		sb_strv(&b, c->env, c->nenv, " ");
 		sb_add(&b, "]");
 	}
 	sb_dims(&b, c, by_dim(by));
-	if (by != CMP_BY_THP && c->thp && *c->thp) {
+	if (by != COMPARE_BY_THP && c->thp && *c->thp) {
 		sb_add(&b, " thp=");
 		sb_add(&b, c->thp);
 	}
-	if (by == CMP_BY_THP && c->label && *c->label) {
+	if (by == COMPARE_BY_THP && c->label && *c->label) {
 		sb_add(&b, " label=");
 		sb_add(&b, c->label);
 	}
 	return b.s ? b.s : xstrdup("");
 }
 
-static char *side_name(const struct tb_case *c, enum cmp_by by,
+static char *side_name(const struct tb_case *c, enum compare_by by,
 		       const char *fallback)
 {
 	char buf[256];
 
-	if (by == CMP_BY_THP) {
+	if (by == COMPARE_BY_THP) {
 		snprintf(buf, sizeof(buf), "thp=%s",
 			 c->thp && *c->thp ? c->thp : "(as found)");
 		return xstrdup(buf);
 	}
 	if (by_dim(by)) {
-		snprintf(buf, sizeof(buf), "%s=%s", by_dim(by), cmp_by_value(c, by));
+		snprintf(buf, sizeof(buf), "%s=%s", by_dim(by),
+			 compare_by_value(c, by));
 		return xstrdup(buf);
 	}
 	if (c->label && *c->label)
@@ -236,7 +238,7 @@ static char *side_name(const struct tb_case *c, enum cmp_by by,
 static void add_unmatched(struct comparison *c, const struct tb_case *tc,
 			  const char *side, const char *why)
 {
-	struct cmp_unmatched *u;
+	struct compare_unmatched *u;
 
 	c->un = xgrow(c->un, sizeof(*c->un), &c->ucap, c->nun);
 	u = &c->un[c->nun++];
@@ -248,7 +250,7 @@ static void add_unmatched(struct comparison *c, const struct tb_case *tc,
 static void add_pair(struct comparison *c, const struct tb_case *a,
 		     const struct tb_case *b)
 {
-	struct cmp_pair *p;
+	struct compare_pair *p;
 
 	c->pairs = xgrow(c->pairs, sizeof(*c->pairs), &c->cap, c->npairs);
 	p = &c->pairs[c->npairs++];
@@ -259,7 +261,7 @@ static void add_pair(struct comparison *c, const struct tb_case *a,
 	p->title = printable_owned(case_title(a, c->opts.by));
 	p->a_name = printable_owned(side_name(a, c->opts.by, "base"));
 	p->b_name = printable_owned(side_name(b, c->opts.by, "new"));
-	if (c->opts.by == CMP_FILES && !strcmp(p->a_name, p->b_name)) {
+	if (c->opts.by == COMPARE_FILES && !strcmp(p->a_name, p->b_name)) {
 		free(p->a_name);
 		free(p->b_name);
 		p->a_name = xstrdup("base");
@@ -345,7 +347,8 @@ static long group_base(const struct comparison *c, char **keys, size_t i0)
 		return (long)i0;
 	for (j = i0; j < r->ncases; j++)
 		if (!strcmp(keys[j], keys[i0]) &&
-		    !strcmp(cmp_by_value(&r->cases[j], c->opts.by), c->opts.base_value))
+		    !strcmp(compare_by_value(&r->cases[j], c->opts.by),
+			    c->opts.base_value))
 			return (long)j;
 	return -1;
 }
@@ -354,7 +357,7 @@ static void pair_group(struct comparison *c, char **keys, bool *done,
 		       size_t i0)
 {
 	const struct tb_results *r = c->ra;
-	const char *what = cmp_by_what(c->opts.by);
+	const char *what = compare_by_what(c->opts.by);
 	long base = group_base(c, keys, i0);
 	size_t j, k, members = 0;
 	char why[300];
@@ -374,14 +377,17 @@ static void pair_group(struct comparison *c, char **keys, bool *done,
 			continue;
 		for (k = i0; k < j; k++)
 			if (!strcmp(keys[k], keys[j]) &&
-			    !strcmp(cmp_by_value(&r->cases[k], c->opts.by),
-				    cmp_by_value(&r->cases[j], c->opts.by)))
+			    !strcmp(compare_by_value(&r->cases[k], c->opts.by),
+				    compare_by_value(&r->cases[j], c->opts.by)))
 				break;
-		if (k < j || !strcmp(cmp_by_value(&r->cases[j], c->opts.by),
-				     cmp_by_value(&r->cases[base], c->opts.by))) {
+		if (k < j ||
+		    !strcmp(compare_by_value(&r->cases[j], c->opts.by),
+			    compare_by_value(&r->cases[base], c->opts.by))) {
 			snprintf(why, sizeof(why),
-				 "another case has the same workload, arguments and %s '%s': ambiguous",
-				 what, cmp_by_value(&r->cases[j], c->opts.by));
+				 "another case has the same workload, "
+				 "arguments and %s '%s': ambiguous",
+				 what,
+				 compare_by_value(&r->cases[j], c->opts.by));
 			add_unmatched(c, &r->cases[j], "", why);
 			continue;
 		}
@@ -397,9 +403,11 @@ static void pair_group(struct comparison *c, char **keys, bool *done,
 static void pair_by(struct comparison *c)
 {
 	const struct tb_results *r = c->ra;
-	int fields = c->opts.by == CMP_BY_THP ? KEY_ENV | KEY_LABEL | KEY_DIMS :
-		     c->opts.by == CMP_BY_LABEL ? KEY_THP | KEY_DIMS :
-		     KEY_ENV | KEY_LABEL | KEY_THP | KEY_DIMS;
+	int fields = c->opts.by == COMPARE_BY_THP
+			     ? KEY_ENV | KEY_LABEL | KEY_DIMS
+		     : c->opts.by == COMPARE_BY_LABEL
+			     ? KEY_THP | KEY_DIMS
+			     : KEY_ENV | KEY_LABEL | KEY_THP | KEY_DIMS;
 	char **keys = xcalloc(r->ncases + 1, sizeof(*keys));
 	bool *done = xcalloc(r->ncases + 1, sizeof(*done));
 	size_t i;
@@ -435,7 +443,7 @@ static void drop_unselected(struct comparison *c)
 	if (!c->opts.nmetrics)
 		return;
 	for (i = 0; i < c->npairs; i++) {
-		struct cmp_pair *p = &c->pairs[i];
+		struct compare_pair *p = &c->pairs[i];
 
 		if (!p->nm && !p->nonly_a && !p->nonly_b) {
 			compare_pair_free(p);
@@ -479,7 +487,7 @@ static void side_metrics(char **v, size_t n, char *buf, size_t len)
  */
 static void why_untested(const struct comparison *c, char *err, size_t len)
 {
-	const struct cmp_pair *p = &c->pairs[0];
+	const struct compare_pair *p = &c->pairs[0];
 	size_t i, na = 0, nb = 0;
 	char ma[300], mb[300];
 
@@ -513,7 +521,7 @@ static void why_untested(const struct comparison *c, char *err, size_t len)
 }
 
 int compare_build(struct comparison *c, const struct tb_results *ra,
-		  const struct tb_results *rb, const struct cmp_opts *opts,
+		  const struct tb_results *rb, const struct compare_opts *opts,
 		  char *err, size_t errlen)
 {
 	size_t i;
@@ -522,11 +530,11 @@ int compare_build(struct comparison *c, const struct tb_results *ra,
 	c->opts = *opts;
 	c->ra = ra;
 	c->rb = rb;
-	if (opts->by == CMP_FILES)
+	if (opts->by == COMPARE_FILES)
 		pair_files(c);
 	else
 		pair_by(c);
-	if (opts->by == CMP_FILES)
+	if (opts->by == COMPARE_FILES)
 		compare_env_check(c, all_modes_set(c));
 	for (i = 0; i < c->npairs; i++)
 		compare_settings_check(c, &c->pairs[i]);
@@ -576,7 +584,7 @@ size_t compare_count(const struct comparison *c, enum verdict v)
 	for (i = 0; i < c->npairs; i++)
 		for (j = 0; j < c->pairs[i].nm; j++)
 			n += c->pairs[i].m[j].verdict == v &&
-			     !cmp_metric_all_zero(&c->pairs[i].m[j]);
+			     !compare_metric_all_zero(&c->pairs[i].m[j]);
 	return n;
 }
 

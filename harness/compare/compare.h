@@ -52,38 +52,38 @@
 #include "stats/stats.h"
 #include "stats/verdict.h"
 
-enum cmp_by {
-	CMP_FILES,
-	CMP_BY_THP,
-	CMP_BY_LABEL,
-	CMP_BY_MTHP,	/* the "mthp" dimension of the cases (measure/axes.h) */
-	CMP_BY_MEM,	/* the "mem" dimension */
+enum compare_by {
+	COMPARE_FILES,
+	COMPARE_BY_THP,
+	COMPARE_BY_LABEL,
+	COMPARE_BY_MTHP,	/* the "mthp" dimension (measure/axes.h) */
+	COMPARE_BY_MEM,		/* the "mem" dimension */
 };
 
-enum cmp_test {
-	CMP_TEST_WELCH,
-	CMP_TEST_MW,
-	CMP_TEST_BOTH,	/* both must be significant */
+enum compare_test {
+	COMPARE_TEST_WELCH,
+	COMPARE_TEST_MW,
+	COMPARE_TEST_BOTH,	/* both must be significant */
 };
 
 /* "files", "thp", "label", "mthp", "mem"; -1 when s is none but files. */
-const char *cmp_by_name(enum cmp_by by);
-int cmp_by_parse(const char *s);
+const char *compare_by_name(enum compare_by by);
+int compare_by_parse(const char *s);
 /* In words: "THP mode", "label", "mTHP size", "memory state". */
-const char *cmp_by_what(enum cmp_by by);
+const char *compare_by_what(enum compare_by by);
 /* What a case is along by ("always", "64K"); "" when it has no value. */
-const char *cmp_by_value(const struct tb_case *c, enum cmp_by by);
+const char *compare_by_value(const struct tb_case *c, enum compare_by by);
 
-const char *cmp_test_name(enum cmp_test t);
-int cmp_test_parse(const char *s);
+const char *compare_test_name(enum compare_test t);
+int compare_test_parse(const char *s);
 
-struct cmp_opts {
-	enum cmp_by by;
+struct compare_opts {
+	enum compare_by by;
 	const char *base_value;	/* --base: THP mode or label; NULL: first */
 	double confidence;	/* 0.95 */
 	double threshold;	/* default noise threshold, 0.02 */
 	double power;		/* for the detectable change, 0.8 */
-	enum cmp_test test;
+	enum compare_test test;
 	enum outlier_method outliers;
 	char **metrics;		/* globs selecting metrics; none: all */
 	size_t nmetrics;
@@ -97,9 +97,9 @@ struct cmp_opts {
 	size_t ncharts;
 };
 
-void cmp_opts_init(struct cmp_opts *o);
+void compare_opts_init(struct compare_opts *o);
 
-struct cmp_side {
+struct compare_side {
 	double *v;
 	size_t n;
 	struct summary s;
@@ -111,10 +111,10 @@ struct cmp_side {
 				 * NAN when none recorded (not a counter) */
 };
 
-struct cmp_metric {
+struct compare_metric {
 	char *name;
 	struct metric_info info;
-	struct cmp_side a, b;
+	struct compare_side a, b;
 	bool tested;		/* both sides have >= VERDICT_MIN_N values */
 	bool judged;		/* tested, not all zero, not an unjudged gauge */
 	size_t family;		/* metrics in its family (1 when not judged) */
@@ -130,14 +130,14 @@ struct cmp_metric {
 
 /* 0 in every run on both sides: not judged, folded out of tables and the
  * tally (csv and json keep it). */
-bool cmp_metric_all_zero(const struct cmp_metric *m);
+bool compare_metric_all_zero(const struct compare_metric *m);
 
-struct cmp_pair {
+struct compare_pair {
 	const struct tb_case *a, *b;
 	char *title;		/* what was run: "mremap --size 1G thp=always" */
 	char *a_name, *b_name;	/* what differs: labels, or "thp=never" */
 	size_t a_bad, b_bad;	/* runs not ok, excluded */
-	struct cmp_metric *m;
+	struct compare_metric *m;
 	size_t nm;
 	char **only_a, **only_b;	/* metrics measured on one side only */
 	size_t nonly_a, nonly_b;
@@ -145,26 +145,26 @@ struct cmp_pair {
 	size_t nnotes;
 };
 
-struct cmp_unmatched {
+struct compare_unmatched {
 	const struct tb_case *c;
 	const char *side;	/* "base", "new", or the file for --by */
 	char *why;
 };
 
-struct env_diff {
+struct compare_diff {
 	char *what;		/* "hostname", "thp.defrag", "settings of mremap/..." */
 	char *a, *b;
 	bool blocking;
 };
 
 struct comparison {
-	struct cmp_opts opts;
+	struct compare_opts opts;
 	const struct tb_results *ra, *rb;
-	struct cmp_pair *pairs;
+	struct compare_pair *pairs;
 	size_t npairs, cap;
-	struct cmp_unmatched *un;
+	struct compare_unmatched *un;
 	size_t nun, ucap;
-	struct env_diff *diffs;
+	struct compare_diff *diffs;
 	size_t ndiffs, dcap;
 	bool blocking;		/* some diff invalidates the comparison */
 };
@@ -177,7 +177,7 @@ struct comparison {
  * filled (diffs, unmatched) for the caller to print, and must be freed.
  */
 int compare_build(struct comparison *c, const struct tb_results *ra,
-		  const struct tb_results *rb, const struct cmp_opts *opts,
+		  const struct tb_results *rb, const struct compare_opts *opts,
 		  char *err, size_t errlen);
 void compare_free(struct comparison *c);
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * cover format: the block a patch author pastes into a cover letter.
- * Plain text, at most 72 columns (compare_mail.h): what was compared
+ * Plain text, at most 72 columns (compare_email.h): what was compared
  * (the series and its patches as the author named them, kernel A and B),
  * the verdict table of the metrics that changed only, the environment in
  * one line (host CPU, VM or bare metal, and "emulated timings (TCG)"
@@ -11,7 +11,7 @@
  * files compared and their machine.
  */
 #include "compare_format.h"
-#include "compare_mail.h"
+#include "compare_email.h"
 #include "compare_print.h"
 
 #include <string.h>
@@ -66,23 +66,23 @@ static void cover_kernels(FILE *out, const struct comparison *c,
 	release_of(c->rb, rb, sizeof(rb));
 	snprintf(buf, sizeof(buf), "%s%s%s", ra, base ? ": " : "",
 		 base ? base : "");
-	mail_wrap(out, "  A: ", "     ", buf);
+	compare_email_wrap(out, "  A: ", "     ", buf);
 	if (!n) {
 		const char *what = str_of(p, "new");
 
 		snprintf(buf, sizeof(buf), "%s%s%s", rb, what ? ": " : "",
 			 what ? what : "");
-		mail_wrap(out, "  B: ", "     ", buf);
+		compare_email_wrap(out, "  B: ", "     ", buf);
 		return;
 	}
 	snprintf(buf, sizeof(buf), "%s: A + %zu patch%s", rb, n,
 		 n == 1 ? "" : "es");
-	mail_wrap(out, "  B: ", "     ", buf);
+	compare_email_wrap(out, "  B: ", "     ", buf);
 	json_array_foreach(patches, i, it) {
 		const char *name = patch_name(it);
 
 		if (name)
-			mail_wrap(out, "       ", "         ", name);
+			compare_email_wrap(out, "       ", "         ", name);
 	}
 }
 
@@ -94,30 +94,30 @@ static void cover_title(FILE *out, const struct comparison *c,
 
 	if (series) {
 		snprintf(buf, sizeof(buf), "Kernel A/B with thpbench: %s", series);
-		mail_wrap(out, "", "  ", buf);
+		compare_email_wrap(out, "", "  ", buf);
 		fputc('\n', out);
 		cover_kernels(out, c, p);
 		return;
 	}
 	snprintf(buf, sizeof(buf), "thpbench: %s vs %s", c->opts.base_path,
 		 c->opts.new_path ? c->opts.new_path : "");
-	mail_wrap(out, "", "  ", buf);
+	compare_email_wrap(out, "", "  ", buf);
 }
 
 /* Metrics of pair p shown in a table: not 0 everywhere. */
-static size_t shown(const struct cmp_pair *p, bool changed)
+static size_t shown(const struct compare_pair *p, bool changed)
 {
 	size_t i, n = 0;
 
 	for (i = 0; i < p->nm; i++)
-		if (!cmp_metric_all_zero(&p->m[i]) &&
+		if (!compare_metric_all_zero(&p->m[i]) &&
 		    verdict_is_change(p->m[i].verdict) == changed)
 			n++;
 	return n;
 }
 
 static void cover_pair(FILE *out, const struct comparison *c,
-		       const struct cmp_pair *p, bool ab)
+		       const struct compare_pair *p, bool ab)
 {
 	char head[600];
 	size_t i, rest = shown(p, false);
@@ -126,17 +126,17 @@ static void cover_pair(FILE *out, const struct comparison *c,
 		 ab ? "A" : p->a_name, case_ok_runs(p->a),
 		 ab ? "B" : p->b_name, case_ok_runs(p->b));
 	fputc('\n', out);
-	mail_wrap(out, "", "  ", head);
-	mail_table_head(out, ab ? "A" : "base", ab ? "B" : "new");
+	compare_email_wrap(out, "", "  ", head);
+	compare_email_head(out, ab ? "A" : "base", ab ? "B" : "new");
 	for (i = 0; i < p->nm; i++)
-		if (!cmp_metric_all_zero(&p->m[i]) &&
+		if (!compare_metric_all_zero(&p->m[i]) &&
 		    verdict_is_change(p->m[i].verdict))
-			mail_row(out, c, &p->m[i]);
+			compare_email_row(out, c, &p->m[i]);
 	if (rest) {
 		snprintf(head, sizeof(head), "and %zu more metric%s without a change "
 			 "(no change, inconclusive or too few runs)", rest,
 			 rest == 1 ? "" : "s");
-		mail_wrap(out, "  ", "  ", head);
+		compare_email_wrap(out, "  ", "  ", head);
 	}
 }
 
@@ -151,22 +151,24 @@ static void cover_table(FILE *out, const struct comparison *c, bool ab)
 	}
 	fputc('\n', out);
 	if (!changed) {
-		snprintf(buf, sizeof(buf), "No metric changed: %zu compared in %zu "
-			 "case%s, each no change, inconclusive or too few runs, "
-			 "at %s%% confidence (%s).", rest, c->npairs,
-			 c->npairs == 1 ? "" : "s",
-			 cf_level(c->opts.confidence, lvl, sizeof(lvl)),
-			 cf_test_desc(&c->opts));
-		mail_wrap(out, "", "", buf);
+		snprintf(
+			buf, sizeof(buf),
+			"No metric changed: %zu compared in %zu "
+			"case%s, each no change, inconclusive or too few runs, "
+			"at %s%% confidence (%s).",
+			rest, c->npairs, c->npairs == 1 ? "" : "s",
+			compare_fmt_level(c->opts.confidence, lvl, sizeof(lvl)),
+			compare_fmt_test_desc(&c->opts));
+		compare_email_wrap(out, "", "", buf);
 		return;
 	}
 	snprintf(buf, sizeof(buf), "What changed, at %s%% confidence (%s, "
 		 "Bonferroni per family of metrics). Columns: mean ±stddev in %% "
 		 "of the mean; change: ratio of the geometric means - 1, or "
 		 "Δ, the difference, where a value is 0.",
-		 cf_level(c->opts.confidence, lvl, sizeof(lvl)),
-		 cf_test_desc(&c->opts));
-	mail_wrap(out, "", "", buf);
+		 compare_fmt_level(c->opts.confidence, lvl, sizeof(lvl)),
+		 compare_fmt_test_desc(&c->opts));
+	compare_email_wrap(out, "", "", buf);
 	for (i = 0; i < c->npairs; i++)
 		if (shown(&c->pairs[i], true))
 			cover_pair(out, c, &c->pairs[i], ab);
@@ -248,17 +250,17 @@ static void cover_environment(FILE *out, const struct comparison *c,
 				 step < 2 ? virt : "", step < 2 ? ")" : "");
 		snprintf(line, sizeof(line), "%s%s, %s CPUs%s%s%s", label,
 			 *cpu ? cpu : "?", n, where, t ? "; " : "", t ? t : "");
-		if (cf_width(line) <= MAIL_COLS)
+		if (compare_fmt_width(line) <= COMPARE_EMAIL_COLS)
 			break;
 		if (step == 0 && (!strncmp(cpu, "Intel ", 6) || !strncmp(cpu, "AMD ", 4)))
 			cpu = strchr(cpu, ' ') + 1;
 		else if (step >= 2 && strrchr(cpu, ' '))
 			*strrchr(cpu, ' ') = '\0';
 		else if (step >= 2)
-			break;	/* one word left: mail_wrap keeps it whole */
+			break;	/* one word left: wrapping keeps it whole */
 	}
 	fputc('\n', out);
-	mail_wrap(out, "", "  ", line);
+	compare_email_wrap(out, "", "  ", line);
 }
 
 void compare_print_cover(const struct comparison *c, FILE *out)
@@ -276,11 +278,12 @@ void compare_print_cover(const struct comparison *c, FILE *out)
 			 str_of(p, "suite") ? str_of(p, "suite") : "",
 			 suite ? " (sha256:" : "", suite ? suite : "", suite ? ")" : "",
 			 str_of(p, "thpbench_version") ? str_of(p, "thpbench_version") : "?");
-		mail_wrap(out, "  ", "  ", buf);
+		compare_email_wrap(out, "  ", "  ", buf);
 	}
 	fputs("\nReproduce:\n", out);
-	mail_command(out, cmd ? cmd : c->opts.command ? c->opts.command :
-		     "thpbench compare");
+	compare_email_command(out, cmd		     ? cmd
+				   : c->opts.command ? c->opts.command
+						     : "thpbench compare");
 	if (!c->opts.ncharts)
 		return;
 	fputc('\n', out);
@@ -288,5 +291,5 @@ void compare_print_cover(const struct comparison *c, FILE *out)
 	for (i = 0; i < c->opts.ncharts; i++)
 		snprintf(buf + strlen(buf), sizeof(buf) - strlen(buf), "%s%s",
 			 i ? ", " : "", c->opts.charts[i]);
-	mail_wrap(out, "Charts: ", "  ", buf);
+	compare_email_wrap(out, "Charts: ", "  ", buf);
 }

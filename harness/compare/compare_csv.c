@@ -35,7 +35,7 @@ static void csv_num(FILE *out, double v)
 	fputc(',', out);
 }
 
-static void csv_side(FILE *out, const struct cmp_side *s)
+static void csv_side(FILE *out, const struct compare_side *s)
 {
 	char buf[600];
 
@@ -49,11 +49,11 @@ static void csv_side(FILE *out, const struct cmp_side *s)
 	csv_num(out, s->s.max);
 	csv_num(out, s->ci_lo);
 	csv_num(out, s->ci_hi);
-	csv_str(out, cf_outliers(s, buf, sizeof(buf)), false);
+	csv_str(out, compare_fmt_outliers(s, buf, sizeof(buf)), false);
 }
 
-static void csv_metric(FILE *out, const struct cmp_pair *p,
-		       const struct cmp_metric *m)
+static void csv_metric(FILE *out, const struct compare_pair *p,
+		       const struct compare_metric *m)
 {
 	csv_str(out, p->title, false);
 	csv_str(out, p->a->id, false);

@@ -24,7 +24,7 @@ static const char *const info_keys[] = {
 void compare_add_diff(struct comparison *c, const char *what, const char *a,
 		      const char *b, bool blocking)
 {
-	struct env_diff *d;
+	struct compare_diff *d;
 
 	c->diffs = xgrow(c->diffs, sizeof(*c->diffs), &c->dcap, c->ndiffs);
 	d = &c->diffs[c->ndiffs++];
@@ -65,7 +65,7 @@ static void diff_value(struct comparison *c, const char *what,
 	free(sb);
 }
 
-static int cmp_cstr(const void *x, const void *y)
+static int cstr_order(const void *x, const void *y)
 {
 	return strcmp(*(const char *const *)x, *(const char *const *)y);
 }
@@ -88,7 +88,7 @@ static size_t key_union(const json_t *a, const json_t *b, const char ***out)
 		}
 	}
 	if (n)
-		qsort(v, n, sizeof(*v), cmp_cstr);
+		qsort(v, n, sizeof(*v), cstr_order);
 	for (i = 0, j = 0; i < n; i++)
 		if (!j || strcmp(v[j - 1], v[i]))
 			v[j++] = v[i];
@@ -176,13 +176,13 @@ void compare_env_check(struct comparison *c, bool modes_set)
 			   json_object_get(eb, info_keys[i]), false);
 }
 
-void compare_settings_check(struct comparison *c, const struct cmp_pair *p)
+void compare_settings_check(struct comparison *c, const struct compare_pair *p)
 {
 	char prefix[512];
 
 	snprintf(prefix, sizeof(prefix), "settings of %s: ", p->title);
 	diff_objects(c, prefix, p->a->settings, p->b->settings, true,
-		     c->opts.by == CMP_BY_THP ? EXEMPT_MODE | EXEMPT_MTHP :
-		     c->opts.by == CMP_BY_MTHP ? EXEMPT_MTHP :
-		     c->opts.by == CMP_BY_MEM ? EXEMPT_MEM : 0, false);
+		     c->opts.by == COMPARE_BY_THP ? EXEMPT_MODE | EXEMPT_MTHP :
+		     c->opts.by == COMPARE_BY_MTHP ? EXEMPT_MTHP :
+		     c->opts.by == COMPARE_BY_MEM ? EXEMPT_MEM : 0, false);
 }

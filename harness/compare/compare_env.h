@@ -24,7 +24,7 @@ void compare_add_diff(struct comparison *c, const char *what, const char *a,
 void compare_env_check(struct comparison *c, bool modes_set);
 /* Per pair: the knobs each case applied must agree (bar the THP mode
  * knob under --by thp). */
-void compare_settings_check(struct comparison *c, const struct cmp_pair *p);
+void compare_settings_check(struct comparison *c, const struct compare_pair *p);
 /* The knob that sets the THP mode, in env.thp or case settings. */
 bool compare_is_mode_knob(const char *name);
 

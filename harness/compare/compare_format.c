@@ -9,7 +9,7 @@
 
 #include "util/util.h"
 
-const char *cf_num(double v, char *buf, size_t len)
+const char *compare_fmt_num(double v, char *buf, size_t len)
 {
 	if (isnan(v))
 		snprintf(buf, len, "-");
@@ -22,7 +22,7 @@ const char *cf_num(double v, char *buf, size_t len)
 	return buf;
 }
 
-const char *cf_pct(double rel, char *buf, size_t len)
+const char *compare_fmt_pct(double rel, char *buf, size_t len)
 {
 	double pct = rel * 100;
 
@@ -37,7 +37,7 @@ const char *cf_pct(double rel, char *buf, size_t len)
 	return buf;
 }
 
-const char *cf_sd(double cv, char *buf, size_t len)
+const char *compare_fmt_sd(double cv, char *buf, size_t len)
 {
 	if (isnan(cv))
 		buf[0] = 0;
@@ -48,19 +48,20 @@ const char *cf_sd(double cv, char *buf, size_t len)
 	return buf;
 }
 
-const char *cf_ci(double lo, double hi, char *buf, size_t len)
+const char *compare_fmt_ci(double lo, double hi, char *buf, size_t len)
 {
 	char a[32], b[32];
 
 	if (isnan(lo) || isnan(hi))
 		buf[0] = 0;
 	else
-		snprintf(buf, len, "[%s, %s]", cf_pct(lo, a, sizeof(a)),
-			 cf_pct(hi, b, sizeof(b)));
+		snprintf(buf, len, "[%s, %s]",
+			 compare_fmt_pct(lo, a, sizeof(a)),
+			 compare_fmt_pct(hi, b, sizeof(b)));
 	return buf;
 }
 
-const char *cf_p(double p, char *buf, size_t len)
+const char *compare_fmt_p(double p, char *buf, size_t len)
 {
 	if (isnan(p))
 		snprintf(buf, len, "-");
@@ -71,13 +72,14 @@ const char *cf_p(double p, char *buf, size_t len)
 	return buf;
 }
 
-const char *cf_level(double frac, char *buf, size_t len)
+const char *compare_fmt_level(double frac, char *buf, size_t len)
 {
 	snprintf(buf, len, "%g", frac * 100);
 	return buf;
 }
 
-const char *cf_kernel(const struct tb_results *r, char *buf, size_t len)
+const char *compare_fmt_kernel(const struct tb_results *r, char *buf,
+			       size_t len)
 {
 	char k[128];
 
@@ -86,7 +88,8 @@ const char *cf_kernel(const struct tb_results *r, char *buf, size_t len)
 	return buf;
 }
 
-const char *cf_machine(const struct tb_results *r, char *buf, size_t len)
+const char *compare_fmt_machine(const struct tb_results *r, char *buf,
+				size_t len)
 {
 	char host[128], cpu[160], n[32];
 
@@ -98,12 +101,12 @@ const char *cf_machine(const struct tb_results *r, char *buf, size_t len)
 	return buf;
 }
 
-const char *cf_test_desc(const struct cmp_opts *o)
+const char *compare_fmt_test_desc(const struct compare_opts *o)
 {
 	switch (o->test) {
-	case CMP_TEST_MW:
+	case COMPARE_TEST_MW:
 		return "Mann-Whitney U";
-	case CMP_TEST_BOTH:
+	case COMPARE_TEST_BOTH:
 		return "Welch's t and Mann-Whitney U";
 	default:
 		return "Welch's t";
@@ -121,60 +124,67 @@ static const char *needed_str(size_t n, char *buf, size_t len)
 	return buf;
 }
 
-const char *cf_change(const struct cmp_metric *m, char *buf, size_t len)
+const char *compare_fmt_change(const struct compare_metric *m, char *buf,
+			       size_t len)
 {
 	char d[32];
 
 	if (!m->tested)
 		buf[0] = 0;
 	else if (isfinite(m->ch.rel))
-		cf_pct(m->ch.rel, buf, len);
+		compare_fmt_pct(m->ch.rel, buf, len);
 	else if (m->ch.method == CHANGE_DIFF && m->ch.w.diff != 0)
 		snprintf(buf, len, "Δ%s%s", m->ch.w.diff > 0 ? "+" : "",
-			 cf_num(m->ch.w.diff, d, sizeof(d)));
+			 compare_fmt_num(m->ch.w.diff, d, sizeof(d)));
 	else
 		snprintf(buf, len, "n/a");
 	return buf;
 }
 
-const char *cf_interval(const struct cmp_metric *m, char *buf, size_t len)
+const char *compare_fmt_interval(const struct compare_metric *m, char *buf,
+				 size_t len)
 {
 	char a[32], b[32];
 
 	if (!m->tested || m->ch.method == CHANGE_NONE)
 		buf[0] = 0;
 	else if (m->ch.method == CHANGE_LOG)
-		cf_ci(m->ch.lo, m->ch.hi, buf, len);
+		compare_fmt_ci(m->ch.lo, m->ch.hi, buf, len);
 	else
-		snprintf(buf, len, "Δ[%s, %s]", cf_num(m->ch.w.ci_lo, a, sizeof(a)),
-			 cf_num(m->ch.w.ci_hi, b, sizeof(b)));
+		snprintf(buf, len, "Δ[%s, %s]",
+			 compare_fmt_num(m->ch.w.ci_lo, a, sizeof(a)),
+			 compare_fmt_num(m->ch.w.ci_hi, b, sizeof(b)));
 	return buf;
 }
 
 /* Power of the rule: the change it calls at this n, the runs for 2T. */
-static const char *power_str(const struct cmp_metric *m,
-			     const struct cmp_opts *o, char *buf, size_t len)
+static const char *power_str(const struct compare_metric *m,
+			     const struct compare_opts *o, char *buf,
+			     size_t len)
 {
 	char mde[32], tg[32], nn[64];
 
 	snprintf(buf, len,
-		 "at n = %zu vs %zu a true change of %s would be called with power %g%%; %s would call one of ±%s",
+		 "at n = %zu vs %zu a true change of %s would be called with "
+		 "power %g%%; %s would call one of ±%s",
 		 m->a.n, m->b.n,
-		 isfinite(m->mde) ? cf_pct(m->mde, mde, sizeof(mde)) + 1 : "(unknown)",
+		 isfinite(m->mde)
+			 ? compare_fmt_pct(m->mde, mde, sizeof(mde)) + 1
+			 : "(unknown)",
 		 o->power * 100, needed_str(m->n_needed, nn, sizeof(nn)),
-		 cf_pct(m->target, tg, sizeof(tg)) + 1);
+		 compare_fmt_pct(m->target, tg, sizeof(tg)) + 1);
 	return buf;
 }
 
-const char *cf_why(const struct cmp_metric *m, const struct cmp_opts *o,
-		   char *buf, size_t len)
+const char *compare_fmt_why(const struct compare_metric *m,
+			    const struct compare_opts *o, char *buf, size_t len)
 {
 	char t[32], lvl[16], pw[300], pv[32];
 	double thr = m->info.threshold, alpha = 1 - o->confidence;
 	int dir = change_beyond(&m->ch, thr);
 
 	snprintf(t, sizeof(t), "%g%%", thr * 100);
-	cf_level(m->ch.level, lvl, sizeof(lvl));
+	compare_fmt_level(m->ch.level, lvl, sizeof(lvl));
 	switch (m->verdict) {
 	case VERDICT_TOO_FEW:
 		snprintf(buf, len, "n = %zu vs %zu: fewer than %d values, no statistics",
@@ -194,9 +204,12 @@ const char *cf_why(const struct cmp_metric *m, const struct cmp_opts *o,
 	case VERDICT_INCONCLUSIVE:
 		power_str(m, o, pw, sizeof(pw));
 		if (dir)
-			snprintf(buf, len, "the %s%% interval lies beyond ±%s, but %s p %s (adjusted) is not below %g; %s",
-				 lvl, t, cf_test_desc(o), cf_p_eq(m->p, pv, sizeof(pv)),
-				 alpha, pw);
+			snprintf(buf, len,
+				 "the %s%% interval lies beyond ±%s, but %s p "
+				 "%s (adjusted) is not below %g; %s",
+				 lvl, t, compare_fmt_test_desc(o),
+				 compare_fmt_p_eq(m->p, pv, sizeof(pv)), alpha,
+				 pw);
 		else if (m->p < alpha)
 			snprintf(buf, len, "a difference is proven, but its %s%% interval reaches inside ±%s; %s",
 				 lvl, t, pw);
@@ -214,7 +227,8 @@ const char *cf_why(const struct cmp_metric *m, const struct cmp_opts *o,
 	return buf;
 }
 
-const char *cf_outliers(const struct cmp_side *s, char *buf, size_t len)
+const char *compare_fmt_outliers(const struct compare_side *s, char *buf,
+				 size_t len)
 {
 	size_t i, off = 0;
 	char num[32];
@@ -222,20 +236,21 @@ const char *cf_outliers(const struct cmp_side *s, char *buf, size_t len)
 	buf[0] = 0;
 	for (i = 0; i < s->n && off < len; i++)
 		if (s->outlier[i])
-			off += snprintf(buf + off, len - off, "%s#%zu = %s",
-					off ? ", " : "", i + 1,
-					cf_num(s->v[i], num, sizeof(num)));
+			off += snprintf(
+				buf + off, len - off, "%s#%zu = %s",
+				off ? ", " : "", i + 1,
+				compare_fmt_num(s->v[i], num, sizeof(num)));
 	return buf;
 }
 
-int cf_width(const char *s)
+int compare_fmt_width(const char *s)
 {
 	return text_width(s);
 }
 
-void cf_put(FILE *out, const char *s, int width)
+void compare_fmt_put(FILE *out, const char *s, int width)
 {
-	int pad = (width < 0 ? -width : width) - cf_width(s);
+	int pad = (width < 0 ? -width : width) - compare_fmt_width(s);
 
 	if (width > 0)
 		fprintf(out, "%*s", pad > 0 ? pad : 0, "");
@@ -244,14 +259,14 @@ void cf_put(FILE *out, const char *s, int width)
 		fprintf(out, "%*s", pad > 0 ? pad : 0, "");
 }
 
-void cf_print_sources(const struct comparison *c, FILE *out,
-		      const char *indent)
+void compare_fmt_print_sources(const struct comparison *c, FILE *out,
+			       const char *indent)
 {
 	char ka[160], kb[160], m[400], lvl[16];
 
-	cf_kernel(c->ra, ka, sizeof(ka));
-	cf_kernel(c->rb, kb, sizeof(kb));
-	if (c->opts.by == CMP_FILES) {
+	compare_fmt_kernel(c->ra, ka, sizeof(ka));
+	compare_fmt_kernel(c->rb, kb, sizeof(kb));
+	if (c->opts.by == COMPARE_FILES) {
 		fprintf(out, "%sbase: %s%s%s\n", indent, c->opts.base_path,
 			*ka ? ", " : "", ka);
 		fprintf(out, "%snew:  %s%s%s\n", indent, c->opts.new_path,
@@ -260,17 +275,19 @@ void cf_print_sources(const struct comparison *c, FILE *out,
 		fprintf(out, "%sfile: %s%s%s\n", indent, c->opts.base_path,
 			*ka ? ", " : "", ka);
 		fprintf(out, "%scompared: by %s, base %s\n", indent,
-			cmp_by_what(c->opts.by),
+			compare_by_what(c->opts.by),
 			c->opts.base_value ? c->opts.base_value :
 			"the first of each case in file order");
 	}
-	fprintf(out, "%smachine: %s\n", indent, cf_machine(c->ra, m, sizeof(m)));
+	fprintf(out, "%smachine: %s\n", indent,
+		compare_fmt_machine(c->ra, m, sizeof(m)));
 	fprintf(out, "%sconfidence: %s%%, %s, Bonferroni per family of metrics\n",
-		indent, cf_level(c->opts.confidence, lvl, sizeof(lvl)),
-		cf_test_desc(&c->opts));
+		indent, compare_fmt_level(c->opts.confidence, lvl, sizeof(lvl)),
+		compare_fmt_test_desc(&c->opts));
 }
 
-void cf_print_diffs(const struct comparison *c, FILE *out, const char *indent)
+void compare_fmt_print_diffs(const struct comparison *c, FILE *out,
+			     const char *indent)
 {
 	size_t i;
 
@@ -281,8 +298,8 @@ void cf_print_diffs(const struct comparison *c, FILE *out, const char *indent)
 			" [invalidates; forced]" : " [invalidates]");
 }
 
-void cf_print_unmatched(const struct comparison *c, FILE *out,
-			const char *indent)
+void compare_fmt_print_unmatched(const struct comparison *c, FILE *out,
+				 const char *indent)
 {
 	size_t i;
 
@@ -298,20 +315,20 @@ static size_t count_all_zero(const struct comparison *c)
 
 	for (i = 0; i < c->npairs; i++)
 		for (j = 0; j < c->pairs[i].nm; j++)
-			n += cmp_metric_all_zero(&c->pairs[i].m[j]);
+			n += compare_metric_all_zero(&c->pairs[i].m[j]);
 	return n;
 }
 
-const char *cf_verdict(const struct comparison *c, enum verdict v)
+const char *compare_fmt_verdict(const struct comparison *c, enum verdict v)
 {
-	if (c->opts.by != CMP_FILES && v == VERDICT_IMPROVEMENT)
+	if (c->opts.by != COMPARE_FILES && v == VERDICT_IMPROVEMENT)
 		return "better";
-	if (c->opts.by != CMP_FILES && v == VERDICT_REGRESSION)
+	if (c->opts.by != COMPARE_FILES && v == VERDICT_REGRESSION)
 		return "worse";
 	return verdict_name(v);
 }
 
-const char *cf_tally(const struct comparison *c, char *buf, size_t len)
+const char *compare_fmt_tally(const struct comparison *c, char *buf, size_t len)
 {
 	static const enum verdict order[] = {
 		VERDICT_REGRESSION, VERDICT_IMPROVEMENT, VERDICT_CHANGED,
@@ -324,7 +341,7 @@ const char *cf_tally(const struct comparison *c, char *buf, size_t len)
 	for (i = 0; i < ARRAY_SIZE(order) && off < len; i++)
 		off += snprintf(buf + off, len - off, "%s%zu %s",
 				i ? ", " : "", compare_count(c, order[i]),
-				cf_verdict(c, order[i]));
+				compare_fmt_verdict(c, order[i]));
 	if (levels && off < len)
 		off += snprintf(buf + off, len - off, "; %zu level%s not judged",
 				levels, levels == 1 ? "" : "s");
@@ -334,23 +351,24 @@ const char *cf_tally(const struct comparison *c, char *buf, size_t len)
 	return buf;
 }
 
-const char *cf_p_eq(double p, char *buf, size_t len)
+const char *compare_fmt_p_eq(double p, char *buf, size_t len)
 {
 	char v[32];
 
-	cf_p(p, v, sizeof(v));
+	compare_fmt_p(p, v, sizeof(v));
 	snprintf(buf, len, "%s%s", *v == '<' ? "" : "= ", v);
 	if (*v == '<')
 		snprintf(buf, len, "< %s", v + 1);
 	return buf;
 }
 
-void cf_print_zeros(const struct cmp_pair *p, FILE *out, const char *indent)
+void compare_fmt_print_zeros(const struct compare_pair *p, FILE *out,
+			     const char *indent)
 {
 	size_t i, n = 0;
 
 	for (i = 0; i < p->nm; i++)
-		n += cmp_metric_all_zero(&p->m[i]);
+		n += compare_metric_all_zero(&p->m[i]);
 	if (n)
 		fprintf(out, "%s(%zu metric%s 0 in every run on both sides, not shown;"
 			" csv and json list them)\n", indent, n, n == 1 ? " was" : "s were");

@@ -20,7 +20,7 @@ static json_t *pair_of(double lo, double hi)
 	return json_pack("[oo]", store_num(lo), store_num(hi));
 }
 
-static json_t *side_json(const struct cmp_side *s)
+static json_t *side_json(const struct compare_side *s)
 {
 	json_t *o = json_object(), *v = json_array(), *out = json_array();
 	size_t i;
@@ -46,7 +46,7 @@ static json_t *side_json(const struct cmp_side *s)
 	return o;
 }
 
-static json_t *tests_json(const struct cmp_metric *m)
+static json_t *tests_json(const struct compare_metric *m)
 {
 	json_t *w, *mw;
 
@@ -68,7 +68,7 @@ static json_t *tests_json(const struct cmp_metric *m)
 	return json_pack("{soso}", "welch", w, "mann_whitney", mw);
 }
 
-static json_t *metric_json(const struct cmp_metric *m)
+static json_t *metric_json(const struct compare_metric *m)
 {
 	json_t *o = json_object(), *ch = json_object();
 
@@ -99,7 +99,7 @@ static json_t *metric_json(const struct cmp_metric *m)
 	return o;
 }
 
-static json_t *pair_json(const struct cmp_pair *p)
+static json_t *pair_json(const struct compare_pair *p)
 {
 	json_t *o = json_object(), *ms = json_array();
 	size_t i;
@@ -120,14 +120,15 @@ static json_t *pair_json(const struct cmp_pair *p)
 
 static json_t *opts_json(const struct comparison *c)
 {
-	return json_pack("{s:s, s:s?, s:s?, s:s?, s:f, s:f, s:f, s:s, s:s, s:b, s:s?}",
-			 "by", cmp_by_name(c->opts.by), "base", c->opts.base_path,
-			 "new", c->opts.new_path, "base_value", c->opts.base_value,
-			 "confidence", c->opts.confidence,
-			 "threshold", c->opts.threshold, "power", c->opts.power,
-			 "test", cmp_test_name(c->opts.test),
-			 "outliers", outlier_method_name(c->opts.outliers),
-			 "forced", c->opts.force, "command", c->opts.command);
+	return json_pack(
+		"{s:s, s:s?, s:s?, s:s?, s:f, s:f, s:f, s:s, s:s, s:b, s:s?}",
+		"by", compare_by_name(c->opts.by), "base", c->opts.base_path,
+		"new", c->opts.new_path, "base_value", c->opts.base_value,
+		"confidence", c->opts.confidence, "threshold",
+		c->opts.threshold, "power", c->opts.power, "test",
+		compare_test_name(c->opts.test), "outliers",
+		outlier_method_name(c->opts.outliers), "forced", c->opts.force,
+		"command", c->opts.command);
 }
 
 void compare_print_json(const struct comparison *c, FILE *out)

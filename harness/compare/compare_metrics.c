@@ -10,10 +10,10 @@
 
 #include "util/util.h"
 
-static void add_note(struct cmp_pair *p, const char *fmt, ...)
+static void add_note(struct compare_pair *p, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
-static void add_note(struct cmp_pair *p, const char *fmt, ...)
+static void add_note(struct compare_pair *p, const char *fmt, ...)
 {
 	char buf[512];
 	va_list ap;
@@ -25,7 +25,7 @@ static void add_note(struct cmp_pair *p, const char *fmt, ...)
 	p->notes[p->nnotes++] = xstrdup(buf);
 }
 
-static bool selected(const struct cmp_opts *o, const char *name)
+static bool selected(const struct compare_opts *o, const char *name)
 {
 	size_t i;
 
@@ -51,8 +51,8 @@ static double counted_min(const struct tb_case *c, const char *name)
 	return lo;
 }
 
-static void side_fill(struct cmp_side *s, const struct tb_case *c,
-		      const char *name, const struct cmp_opts *o)
+static void side_fill(struct compare_side *s, const struct tb_case *c,
+		      const char *name, const struct compare_opts *o)
 {
 	s->counted_min = counted_min(c, name);
 	s->v = xcalloc(c->nruns ? c->nruns : 1, sizeof(*s->v));
@@ -63,17 +63,17 @@ static void side_fill(struct cmp_side *s, const struct tb_case *c,
 	s->noutliers = stats_outliers(s->v, s->n, o->outliers, s->outlier);
 }
 
-bool cmp_metric_all_zero(const struct cmp_metric *m)
+bool compare_metric_all_zero(const struct compare_metric *m)
 {
 	return m->a.n && m->b.n && m->a.s.min == 0 && m->a.s.max == 0 &&
 	       m->b.s.min == 0 && m->b.s.max == 0;
 }
 
 /* What needs no family: the two-sample tests at the nominal level. */
-static void metric_test(struct cmp_metric *m, const struct cmp_opts *o)
+static void metric_test(struct compare_metric *m, const struct compare_opts *o)
 {
 	m->tested = m->a.n >= VERDICT_MIN_N && m->b.n >= VERDICT_MIN_N;
-	m->judged = m->tested && !cmp_metric_all_zero(m) &&
+	m->judged = m->tested && !compare_metric_all_zero(m) &&
 		    (!m->info.gauge || o->judge_gauges);
 	m->family = 1;
 	m->p = m->p_welch_adj = m->p_mw_adj = NAN;
@@ -87,7 +87,7 @@ static void metric_test(struct cmp_metric *m, const struct cmp_opts *o)
 }
 
 /* Size of each judged metric's family: directional or neutral. */
-static void count_families(struct cmp_pair *p)
+static void count_families(struct compare_pair *p)
 {
 	size_t i, n[2] = { 0, 0 };
 
@@ -108,7 +108,8 @@ static double bonferroni(double p, size_t m)
  * The change, its interval at the family's level, the adjusted p of the
  * same test, the deciding p, the power of the rule and the verdict.
  */
-static void metric_decide(struct cmp_metric *m, const struct cmp_opts *o)
+static void metric_decide(struct compare_metric *m,
+			  const struct compare_opts *o)
 {
 	double alpha = 1 - o->confidence, a_adj = alpha / (double)m->family;
 	struct verdict_in in = {
@@ -127,10 +128,10 @@ static void metric_decide(struct cmp_metric *m, const struct cmp_opts *o)
 					    a_adj, o->power);
 	}
 	switch (o->test) {
-	case CMP_TEST_MW:
+	case COMPARE_TEST_MW:
 		m->p = m->p_mw_adj;
 		break;
-	case CMP_TEST_BOTH:
+	case COMPARE_TEST_BOTH:
 		m->p = fmax(m->p_welch_adj, m->p_mw_adj);
 		break;
 	default:
@@ -140,12 +141,14 @@ static void metric_decide(struct cmp_metric *m, const struct cmp_opts *o)
 	in.diff = m->ch.w.diff;
 	in.ch = m->ch;
 	m->verdict = m->tested && !m->judged && m->info.gauge &&
-		     !cmp_metric_all_zero(m) ? VERDICT_LEVEL : verdict_decide(&in);
+				     !compare_metric_all_zero(m)
+			     ? VERDICT_LEVEL
+			     : verdict_decide(&in);
 }
 
 /* Values no statistic can hold, or a GSL failure: refuse, naming them. */
-static int metric_sane(const struct cmp_pair *p, const struct cmp_metric *m,
-		       char *err, size_t errlen)
+static int metric_sane(const struct compare_pair *p,
+		       const struct compare_metric *m, char *err, size_t errlen)
 {
 	const char *gsl = stats_gsl_error();
 	double bad;
@@ -172,11 +175,11 @@ static void push_name(char ***v, size_t *n, char *name)
 	(*v)[(*n)++] = xstrdup(name);
 }
 
-static int add_metric(struct cmp_pair *p, char *name, const struct cmp_opts *o,
-		      char *err, size_t errlen)
+static int add_metric(struct compare_pair *p, char *name,
+		      const struct compare_opts *o, char *err, size_t errlen)
 {
 	const json_t *extras[2] = { p->a->extra, p->b->extra };
-	struct cmp_metric *m;
+	struct compare_metric *m;
 
 	p->m = xrealloc(p->m, (p->nm + 1) * sizeof(*p->m));
 	m = &p->m[p->nm++];
@@ -194,7 +197,7 @@ static int add_metric(struct cmp_pair *p, char *name, const struct cmp_opts *o,
 }
 
 /* Walk the two sorted name lists like a merge. */
-static int collect_metrics(struct cmp_pair *p, const struct cmp_opts *o,
+static int collect_metrics(struct compare_pair *p, const struct compare_opts *o,
 			   char *err, size_t errlen)
 {
 	char **na, **nb;
@@ -246,8 +249,8 @@ static size_t bad_runs(const struct tb_case *c, char *why, size_t len)
 	return n;
 }
 
-static void note_unsupported(struct cmp_pair *p, const struct tb_case *c,
-			     const char *side, const struct cmp_opts *o)
+static void note_unsupported(struct compare_pair *p, const struct tb_case *c,
+			     const char *side, const struct compare_opts *o)
 {
 	struct note_set seen = { 0 };
 	size_t i, j;
@@ -275,13 +278,13 @@ static void share_text(double pct, char *buf, size_t len)
 
 /* perf prints the share beside a scaled count; a comparison of scaled
  * counts says so too, and warns where one rests on a small part of a run. */
-static void note_multiplexed(struct cmp_pair *p)
+static void note_multiplexed(struct compare_pair *p)
 {
 	char a[32], b[32];
 	size_t i;
 
 	for (i = 0; i < p->nm; i++) {
-		const struct cmp_metric *m = &p->m[i];
+		const struct compare_metric *m = &p->m[i];
 		double lo = fmin(m->a.counted_min, m->b.counted_min);
 
 		if (!(lo < COUNTED_FULL_PCT))
@@ -296,7 +299,7 @@ static void note_multiplexed(struct cmp_pair *p)
 	}
 }
 
-static void note_runs(struct cmp_pair *p, const struct cmp_opts *o)
+static void note_runs(struct compare_pair *p, const struct compare_opts *o)
 {
 	size_t na = case_ok_runs(p->a), nb = case_ok_runs(p->b);
 	char why[400];
@@ -326,7 +329,7 @@ static void note_runs(struct cmp_pair *p, const struct cmp_opts *o)
 			 na, nb, minp);
 }
 
-int compare_pair_compute(struct cmp_pair *p, const struct cmp_opts *o,
+int compare_pair_compute(struct compare_pair *p, const struct compare_opts *o,
 			 char *err, size_t errlen)
 {
 	size_t i;
@@ -348,7 +351,7 @@ int compare_pair_compute(struct cmp_pair *p, const struct cmp_opts *o,
 	return 0;
 }
 
-static void side_free(struct cmp_side *s)
+static void side_free(struct compare_side *s)
 {
 	free(s->v);
 	free(s->outlier);
@@ -363,7 +366,7 @@ static void strv_free(char **v, size_t n)
 	free(v);
 }
 
-void compare_pair_free(struct cmp_pair *p)
+void compare_pair_free(struct compare_pair *p)
 {
 	size_t i;
 

@@ -14,8 +14,8 @@
  * Fill p->m, p->only_a/only_b and p->notes from p->a and p->b. -1 with
  * err set when a case's "extra" holds a malformed metric override.
  */
-int compare_pair_compute(struct cmp_pair *p, const struct cmp_opts *o,
+int compare_pair_compute(struct compare_pair *p, const struct compare_opts *o,
 			 char *err, size_t errlen);
-void compare_pair_free(struct cmp_pair *p);
+void compare_pair_free(struct compare_pair *p);
 
 #endif

@@ -38,19 +38,19 @@ struct ms_set {
 	double min, max, median, avg, sd;
 };
 
-static int cmp_double(const void *x, const void *y)
+static int double_order(const void *x, const void *y)
 {
 	double a = *(const double *)x, b = *(const double *)y;
 
 	return (a > b) - (a < b);
 }
 
-static void ms_set_init(struct ms_set *s, const struct cmp_side *side)
+static void ms_set_init(struct ms_set *s, const struct compare_side *side)
 {
 	s->n = side->n;
 	s->sorted = xmalloc((s->n ? s->n : 1) * sizeof(*s->sorted));
 	memcpy(s->sorted, side->v, s->n * sizeof(*s->sorted));
-	qsort(s->sorted, s->n, sizeof(*s->sorted), cmp_double);
+	qsort(s->sorted, s->n, sizeof(*s->sorted), double_order);
 	s->min = s->n ? s->sorted[0] : NAN;
 	s->max = s->n ? s->sorted[s->n - 1] : NAN;
 	s->median = s->n ? s->sorted[s->n / 2] : NAN;
@@ -208,7 +208,7 @@ static void ministat_vitals(FILE *out, const struct ms_set *s)
 			s[k].avg, s[k].sd);
 }
 
-static void ministat_pooled(FILE *out, const struct cmp_metric *m,
+static void ministat_pooled(FILE *out, const struct compare_metric *m,
 			    double confidence)
 {
 	struct pooled pt;
@@ -227,7 +227,7 @@ static void ministat_pooled(FILE *out, const struct cmp_metric *m,
 	fprintf(out, "\t(Student's t, pooled s = %g)\n", pt.s);
 }
 
-void compare_ministat_block(FILE *out, const struct cmp_metric *m,
+void compare_ministat_block(FILE *out, const struct compare_metric *m,
 			    const char *a_name, const char *b_name,
 			    double confidence)
 {
@@ -246,36 +246,39 @@ void compare_ministat_block(FILE *out, const struct cmp_metric *m,
 }
 
 static void side_outliers(FILE *out, const char *pfx, char sym,
-			  const struct cmp_side *s, const struct cmp_opts *o)
+			  const struct compare_side *s,
+			  const struct compare_opts *o)
 {
 	char buf[600];
 
 	if (s->noutliers)
 		fprintf(out, "%s%c outliers (%s, kept): %s\n", pfx, sym,
 			outlier_method_name(o->outliers),
-			cf_outliers(s, buf, sizeof(buf)));
+			compare_fmt_outliers(s, buf, sizeof(buf)));
 }
 
 /* The change and the verdict, after the block. */
 static void our_lines(FILE *out, const char *pfx, const struct comparison *c,
-		      const struct cmp_metric *m)
+		      const struct compare_metric *m)
 {
-	const struct cmp_opts *o = &c->opts;
+	const struct compare_opts *o = &c->opts;
 	char ch[64], ci[96], lvl[16], why[600];
 
 	side_outliers(out, pfx, 'x', &m->a, o);
 	side_outliers(out, pfx, '+', &m->b, o);
 	if (m->tested && m->ch.method != CHANGE_NONE)
 		fprintf(out, "%schange %s %s (%s scale, %s%% interval)\n", pfx,
-			cf_change(m, ch, sizeof(ch)), cf_interval(m, ci, sizeof(ci)),
+			compare_fmt_change(m, ch, sizeof(ch)),
+			compare_fmt_interval(m, ci, sizeof(ci)),
 			change_method_name(m->ch.method),
-			cf_level(m->ch.level, lvl, sizeof(lvl)));
-	fprintf(out, "%sverdict: %s (%s)\n", pfx, cf_verdict(c, m->verdict),
-		cf_why(m, o, why, sizeof(why)));
+			compare_fmt_level(m->ch.level, lvl, sizeof(lvl)));
+	fprintf(out, "%sverdict: %s (%s)\n", pfx,
+		compare_fmt_verdict(c, m->verdict),
+		compare_fmt_why(m, o, why, sizeof(why)));
 }
 
-static void welch_difference(FILE *out, const struct cmp_metric *m,
-			     const struct cmp_opts *o)
+static void welch_difference(FILE *out, const struct compare_metric *m,
+			     const struct compare_opts *o)
 {
 	double half = (m->w.ci_hi - m->w.ci_lo) / 2, base = m->a.s.mean;
 	char pw[32], pa[32], pm[32];
@@ -291,16 +294,16 @@ static void welch_difference(FILE *out, const struct cmp_metric *m,
 		fprintf(out, "\t%g%% +/- %g%%\n", m->w.diff * 100 / base,
 			half * 100 / base);
 	fprintf(out, "\t(Welch's t, df = %.4g, p %s unadjusted; not ministat's pooled t)\n",
-		m->w.df, cf_p_eq(m->w.p, pw, sizeof(pw)));
+		m->w.df, compare_fmt_p_eq(m->w.p, pw, sizeof(pw)));
 	fprintf(out, "\tMann-Whitney U = %g, p %s (%s); adjusted: Welch on the change's scale p %s, Mann-Whitney p %s (family of %zu)\n",
-		m->mw.u, cf_p_eq(m->mw.p, pm, sizeof(pm)),
+		m->mw.u, compare_fmt_p_eq(m->mw.p, pm, sizeof(pm)),
 		m->mw.exact ? "exact" : "normal approx.",
-		cf_p_eq(m->p_welch_adj, pa, sizeof(pa)),
-		cf_p_eq(m->p_mw_adj, pw, sizeof(pw)), m->family);
+		compare_fmt_p_eq(m->p_welch_adj, pa, sizeof(pa)),
+		compare_fmt_p_eq(m->p_mw_adj, pw, sizeof(pw)), m->family);
 }
 
-static void metric_head(FILE *out, const struct cmp_pair *p,
-			const struct cmp_metric *m)
+static void metric_head(FILE *out, const struct compare_pair *p,
+			const struct compare_metric *m)
 {
 	fprintf(out, "\n%s: %s (%s%s, threshold %g%%)\n", p->title, m->name,
 		better_name(m->info.better),
@@ -309,7 +312,8 @@ static void metric_head(FILE *out, const struct cmp_pair *p,
 }
 
 static void welch_metric(FILE *out, const struct comparison *c,
-			 const struct cmp_pair *p, const struct cmp_metric *m)
+			 const struct compare_pair *p,
+			 const struct compare_metric *m)
 {
 	struct ms_set s[2];
 
@@ -326,7 +330,8 @@ static void welch_metric(FILE *out, const struct comparison *c,
 }
 
 static void ministat_metric(FILE *out, const struct comparison *c,
-			    const struct cmp_pair *p, const struct cmp_metric *m)
+			    const struct compare_pair *p,
+			    const struct compare_metric *m)
 {
 	metric_head(out, p, m);
 	compare_ministat_block(out, m, p->a_name, p->b_name, c->opts.confidence);
@@ -337,13 +342,13 @@ static void print_blocks(const struct comparison *c, FILE *out, bool welch)
 {
 	size_t i, j;
 
-	cf_print_sources(c, out, "");
+	compare_fmt_print_sources(c, out, "");
 	if (c->ndiffs) {
 		fputs("environment differences:\n", out);
-		cf_print_diffs(c, out, "  ");
+		compare_fmt_print_diffs(c, out, "  ");
 	}
 	for (i = 0; i < c->npairs; i++) {
-		const struct cmp_pair *p = &c->pairs[i];
+		const struct compare_pair *p = &c->pairs[i];
 
 		for (j = 0; j < p->nm; j++)
 			(welch ? welch_metric : ministat_metric)(out, c, p, &p->m[j]);
@@ -352,7 +357,7 @@ static void print_blocks(const struct comparison *c, FILE *out, bool welch)
 	}
 	if (c->nun) {
 		fputs("\nunmatched cases (not compared):\n", out);
-		cf_print_unmatched(c, out, "  ");
+		compare_fmt_print_unmatched(c, out, "  ");
 	}
 }
 

@@ -24,20 +24,21 @@
 
 #include "compare.h"
 
-enum cmp_format {
-	CMP_FMT_TEXT,
-	CMP_FMT_MINISTAT,
-	CMP_FMT_EMAIL,
-	CMP_FMT_MD,
-	CMP_FMT_CSV,
-	CMP_FMT_JSON,
-	CMP_FMT_WELCH,
-	CMP_FMT_COVER,
+enum compare_format {
+	COMPARE_FMT_TEXT,
+	COMPARE_FMT_MINISTAT,
+	COMPARE_FMT_EMAIL,
+	COMPARE_FMT_MD,
+	COMPARE_FMT_CSV,
+	COMPARE_FMT_JSON,
+	COMPARE_FMT_WELCH,
+	COMPARE_FMT_COVER,
 };
 
 /* -1 when s names no format. */
-int cmp_format_parse(const char *s);
-void compare_print(const struct comparison *c, enum cmp_format f, FILE *out);
+int compare_format_parse(const char *s);
+void compare_print(const struct comparison *c, enum compare_format f,
+		   FILE *out);
 
 void compare_print_text(const struct comparison *c, FILE *out);
 void compare_print_ministat(const struct comparison *c, FILE *out);
@@ -49,7 +50,7 @@ void compare_print_welch(const struct comparison *c, FILE *out);
 void compare_print_cover(const struct comparison *c, FILE *out);
 
 /* ministat(1)'s output for the two sides of m, names on its x/+ lines. */
-void compare_ministat_block(FILE *out, const struct cmp_metric *m,
+void compare_ministat_block(FILE *out, const struct compare_metric *m,
 			    const char *a_name, const char *b_name,
 			    double confidence);
 

@@ -22,18 +22,18 @@ struct text_row {
 	char cell[NCOLS][96];
 };
 
-static void row_cells(const struct comparison *c, const struct cmp_metric *m,
-		      struct text_row *r)
+static void row_cells(const struct comparison *c,
+		      const struct compare_metric *m, struct text_row *r)
 {
-	cf_num(m->a.s.mean, r->cell[COL_BASE], sizeof(r->cell[0]));
-	cf_sd(m->a.s.cv, r->cell[COL_SD_A], sizeof(r->cell[0]));
-	cf_change(m, r->cell[COL_CHANGE], sizeof(r->cell[0]));
-	cf_interval(m, r->cell[COL_CI], sizeof(r->cell[0]));
-	cf_num(m->b.s.mean, r->cell[COL_NEW], sizeof(r->cell[0]));
-	cf_sd(m->b.s.cv, r->cell[COL_SD_B], sizeof(r->cell[0]));
-	cf_p(m->p, r->cell[COL_P], sizeof(r->cell[0]));
+	compare_fmt_num(m->a.s.mean, r->cell[COL_BASE], sizeof(r->cell[0]));
+	compare_fmt_sd(m->a.s.cv, r->cell[COL_SD_A], sizeof(r->cell[0]));
+	compare_fmt_change(m, r->cell[COL_CHANGE], sizeof(r->cell[0]));
+	compare_fmt_interval(m, r->cell[COL_CI], sizeof(r->cell[0]));
+	compare_fmt_num(m->b.s.mean, r->cell[COL_NEW], sizeof(r->cell[0]));
+	compare_fmt_sd(m->b.s.cv, r->cell[COL_SD_B], sizeof(r->cell[0]));
+	compare_fmt_p(m->p, r->cell[COL_P], sizeof(r->cell[0]));
 	snprintf(r->cell[COL_VERDICT], sizeof(r->cell[0]), "%s",
-		 cf_verdict(c, m->verdict));
+		 compare_fmt_verdict(c, m->verdict));
 }
 
 /*
@@ -47,11 +47,11 @@ static void fit_widths(const struct text_row *rows, size_t n,
 	size_t i, k;
 
 	for (k = 0; k < NCOLS; k++) {
-		int need = cf_width(head->cell[k]);
+		int need = compare_fmt_width(head->cell[k]);
 
 		for (i = 0; i < n; i++)
-			if (cf_width(rows[i].cell[k]) > need)
-				need = cf_width(rows[i].cell[k]);
+			if (compare_fmt_width(rows[i].cell[k]) > need)
+				need = compare_fmt_width(rows[i].cell[k]);
 		need++;
 		w[k] = col_min[k] > 0 ? (need > col_min[k] ? need : col_min[k]) :
 			(need > -col_min[k] ? -need : col_min[k]);
@@ -67,20 +67,21 @@ static void put_row(FILE *out, const char *mark, const struct text_row *r,
 	for (k = 0; k < NCOLS; k++) {
 		if (k == COL_CI || k == COL_VERDICT)
 			fputs("  ", out);
-		cf_put(out, r->cell[k], w[k]);
+		compare_fmt_put(out, r->cell[k], w[k]);
 	}
 	fprintf(out, "%s\n", name);
 }
 
 static void text_table(FILE *out, const struct comparison *c,
-		       const struct cmp_pair *p)
+		       const struct compare_pair *p)
 {
 	static const char *const head_words[NCOLS] = {
 		"base", "%stddev", "%change", NULL, "new", "%stddev", "p",
 		"verdict",
 	};
 	struct text_row head, *rows = xcalloc(p->nm + 1, sizeof(*rows));
-	const struct cmp_metric **shown = xcalloc(p->nm + 1, sizeof(*shown));
+	const struct compare_metric **shown = xcalloc(p->nm + 1,
+						      sizeof(*shown));
 	char lvl[16];
 	int w[NCOLS];
 	size_t i, k, n = 0;
@@ -89,9 +90,9 @@ static void text_table(FILE *out, const struct comparison *c,
 		snprintf(head.cell[k], sizeof(head.cell[k]), "%s",
 			 head_words[k] ? head_words[k] : "");
 	snprintf(head.cell[COL_CI], sizeof(head.cell[COL_CI]), "[%s%% CI]",
-		 cf_level(c->opts.confidence, lvl, sizeof(lvl)));
+		 compare_fmt_level(c->opts.confidence, lvl, sizeof(lvl)));
 	for (i = 0; i < p->nm; i++)
-		if (!cmp_metric_all_zero(&p->m[i])) {
+		if (!compare_metric_all_zero(&p->m[i])) {
 			shown[n] = &p->m[i];
 			row_cells(c, &p->m[i], &rows[n++]);
 		}
@@ -105,8 +106,8 @@ static void text_table(FILE *out, const struct comparison *c,
 }
 
 static void text_metric_notes(FILE *out, const struct comparison *c,
-			      const struct cmp_pair *p,
-			      const struct cmp_metric *m)
+			      const struct compare_pair *p,
+			      const struct compare_metric *m)
 {
 	char buf[600];
 
@@ -114,16 +115,17 @@ static void text_metric_notes(FILE *out, const struct comparison *c,
 		fprintf(out, "  %s: noise threshold %g%% (set for this metric)\n",
 			m->name, m->info.threshold * 100);
 	if (m->verdict == VERDICT_INCONCLUSIVE || m->verdict == VERDICT_LEVEL)
-		fprintf(out, "  %s: %s: %s\n", m->name, cf_verdict(c, m->verdict),
-			cf_why(m, &c->opts, buf, sizeof(buf)));
+		fprintf(out, "  %s: %s: %s\n", m->name,
+			compare_fmt_verdict(c, m->verdict),
+			compare_fmt_why(m, &c->opts, buf, sizeof(buf)));
 	if (m->a.noutliers)
 		fprintf(out, "  %s: outliers in %s (%s, kept): %s\n", m->name,
 			p->a_name, outlier_method_name(c->opts.outliers),
-			cf_outliers(&m->a, buf, sizeof(buf)));
+			compare_fmt_outliers(&m->a, buf, sizeof(buf)));
 	if (m->b.noutliers)
 		fprintf(out, "  %s: outliers in %s (%s, kept): %s\n", m->name,
 			p->b_name, outlier_method_name(c->opts.outliers),
-			cf_outliers(&m->b, buf, sizeof(buf)));
+			compare_fmt_outliers(&m->b, buf, sizeof(buf)));
 }
 
 static void text_only(FILE *out, const char *side, char **v, size_t n)
@@ -139,14 +141,14 @@ static void text_only(FILE *out, const char *side, char **v, size_t n)
 }
 
 static void text_pair(FILE *out, const struct comparison *c,
-		      const struct cmp_pair *p)
+		      const struct compare_pair *p)
 {
 	size_t i;
 
 	fprintf(out, "\n%s: %s (n=%zu) vs %s (n=%zu)\n", p->title, p->a_name,
 		case_ok_runs(p->a), p->b_name, case_ok_runs(p->b));
 	text_table(out, c, p);
-	cf_print_zeros(p, out, "  ");
+	compare_fmt_print_zeros(p, out, "  ");
 	for (i = 0; i < p->nm; i++)
 		text_metric_notes(out, c, p, &p->m[i]);
 	text_only(out, p->a_name, p->only_a, p->nonly_a);
@@ -160,24 +162,25 @@ void compare_print_text(const struct comparison *c, FILE *out)
 	char buf[300];
 	size_t i;
 
-	cf_print_sources(c, out, "");
+	compare_fmt_print_sources(c, out, "");
 	fprintf(out, "noise threshold: %g%%, unless noted; %%stddev: sample standard deviation / mean;\n"
 		"%%change: ratio of the geometric means - 1, its CI and Welch's t on the log scale;\n"
 		"  where a value is <= 0: the difference of the means (Δ) / |mean base|, CI of the difference;\n"
 		"p: Bonferroni-adjusted over the m metrics of its family, the CI at 1 - %g/m to match;\n"
 		"*: a change is claimed (%s, or changed for neutral counters)\n",
 		c->opts.threshold * 100, 1 - c->opts.confidence,
-		c->opts.by == CMP_FILES ? "improvement, regression" :
+		c->opts.by == COMPARE_FILES ? "improvement, regression" :
 		"better, worse: the right-hand side on that metric");
 	if (c->ndiffs) {
 		fputs("environment differences:\n", out);
-		cf_print_diffs(c, out, "  ");
+		compare_fmt_print_diffs(c, out, "  ");
 	}
 	for (i = 0; i < c->npairs; i++)
 		text_pair(out, c, &c->pairs[i]);
 	if (c->nun) {
 		fputs("\nunmatched cases (not compared):\n", out);
-		cf_print_unmatched(c, out, "  ");
+		compare_fmt_print_unmatched(c, out, "  ");
 	}
-	fprintf(out, "\nverdicts: %s\n", cf_tally(c, buf, sizeof(buf)));
+	fprintf(out, "\nverdicts: %s\n",
+		compare_fmt_tally(c, buf, sizeof(buf)));
 }

@@ -605,34 +605,37 @@ static void write_page(FILE *f, const struct history_result *r, size_t n,
 /* Draw the charts of the first max open or recent entries; drawn[i] says. */
 static int draw(const struct history_result *r,
 		const struct history_digest_item *d, size_t n, size_t max,
-		const char *dir, bool *drawn)
+		const char *dir, bool *drawn, char *err, size_t errlen)
 {
 	struct plot_set ps = { 0 };
-	char err[4096];
+	char why[4096];
 	size_t i, k = 0;
 	int rc = 0;
 
 	if (mkdir_p(dir, 0755)) {
-		tb_err("%s: cannot create: %s", dir, strerror(errno));
+		snprintf(err, errlen, "%s: cannot create: %s", dir, strerror(errno));
 		return -1;
 	}
 	for (i = 0; i < n && d[i].a != HA_QUIET && k < max; i++, k++) {
-		if (history_plot(&r[d[i].idx], 1, dir, &ps, err, sizeof(err))) {
-			tb_err("history report: %s", err);
+		if (history_plot(&r[d[i].idx], 1, dir, &ps, why, sizeof(why))) {
+			snprintf(err, errlen, "history report: %s", why);
 			rc = -1;
 			break;
 		}
 		drawn[i] = true;
 	}
-	if (!rc && plot_render(&ps, stderr) == PLOT_FAILED)
+	if (!rc && plot_render(&ps, stderr) == PLOT_FAILED) {
+		snprintf(err, errlen,
+			 "history report: gnuplot failed on a chart (its messages above); no index.html written");
 		rc = -1;
+	}
 	plot_set_free(&ps);
 	return rc;
 }
 
 int history_report(const struct history_result *r, size_t n,
 		   const struct history_check_opts *o, const char *source,
-		   const char *dir)
+		   const char *dir, char *err, size_t errlen)
 {
 	size_t counts[3], len = strlen(dir) + 64, recent = HISTORY_RECENT_NIGHTS;
 	struct history_digest_item *d = history_digest(r, n, o->fail_on, recent,
@@ -642,7 +645,7 @@ int history_report(const struct history_result *r, size_t n,
 	int rc = -1;
 	FILE *f;
 
-	if (draw(r, d, n, HISTORY_REPORT_CHARTS, dir, drawn))
+	if (draw(r, d, n, HISTORY_REPORT_CHARTS, dir, drawn, err, errlen))
 		goto out;
 	path = xmalloc(len);
 	tmp = xmalloc(len);
@@ -650,12 +653,12 @@ int history_report(const struct history_result *r, size_t n,
 	snprintf(tmp, len, "%s/.index.html.%d", dir, (int)getpid());
 	f = fopen(tmp, "w");
 	if (!f) {
-		tb_err("%s: cannot create: %s", tmp, strerror(errno));
+		snprintf(err, errlen, "%s: cannot create: %s", tmp, strerror(errno));
 		goto out;
 	}
 	write_page(f, r, n, o, source, dir, drawn, d, counts, recent);
 	if (ferror(f) | fclose(f) || rename(tmp, path)) {
-		tb_err("%s: write failed: %s", path, strerror(errno));
+		snprintf(err, errlen, "%s: write failed: %s", path, strerror(errno));
 		unlink(tmp);
 		goto out;
 	}

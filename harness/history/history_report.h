@@ -41,11 +41,12 @@
 
 /*
  * Write dir/index.html and the charts. source names the database (shown,
- * escaped). 0, or -1 with the error printed; gnuplot missing is not an
+ * escaped). 0, or -1 with err set (the caller prints it; what gnuplot
+ * says of a failed chart is on stderr already); gnuplot missing is not an
  * error (one line on stderr).
  */
 int history_report(const struct history_result *r, size_t n,
 		   const struct history_check_opts *o, const char *source,
-		   const char *dir);
+		   const char *dir, char *err, size_t errlen);
 
 #endif

@@ -57,11 +57,22 @@ void history_window_opts_init(struct history_window_opts *o)
 /*
  * Running sums over the current window (values shifted by `ref` so that
  * the sums of squares keep their digits): [i] holds nights [lo, lo + i).
- * "base" counts only nights that are not outliers.
  */
+struct run_sums {
+	double *n, *s, *q, *w;	/* count, sum, sum of squares, within */
+};
+
+/* "base" counts only nights that are not outliers, "all" every night. */
 struct sums {
-	double *n, *s, *q, *w;		/* base: count, sum, sum of squares, within */
-	double *an, *as, *aq, *aw;	/* all nights */
+	struct run_sums base, all;
+};
+
+/*
+ * A range of nights: count, mean (shifted by the scan's ref), sum of
+ * squared deviations from it, and the mean within-night variance.
+ */
+struct moments {
+	double n, mean, ss, within;
 };
 
 struct scan {
@@ -113,6 +124,38 @@ static void night_values(struct scan *sc)
 	}
 }
 
+static void run_sums_alloc(struct run_sums *r, size_t n)
+{
+	r->n = xmalloc(n * sizeof(*r->n));
+	r->s = xmalloc(n * sizeof(*r->s));
+	r->q = xmalloc(n * sizeof(*r->q));
+	r->w = xmalloc(n * sizeof(*r->w));
+}
+
+static void run_sums_free(struct run_sums *r)
+{
+	free(r->n);
+	free(r->s);
+	free(r->q);
+	free(r->w);
+}
+
+static void run_sums_start(struct run_sums *r)
+{
+	r->n[0] = r->s[0] = r->q[0] = r->w[0] = 0;
+}
+
+/* Night k of the window: value v (shifted), within-night variance wv,
+ * counted with weight keep (0 or 1). */
+static void run_sums_add(struct run_sums *r, size_t k, double keep, double v,
+			 double wv)
+{
+	r->n[k + 1] = r->n[k] + keep;
+	r->s[k + 1] = r->s[k] + keep * v;
+	r->q[k + 1] = r->q[k] + keep * v * v;
+	r->w[k + 1] = r->w[k] + keep * wv;
+}
+
 /* Outlier nights among [lo, hi) and the running sums over [lo, t]. */
 static void window_sums(struct scan *sc, size_t lo, size_t hi, size_t t)
 {
@@ -125,32 +168,30 @@ static void window_sums(struct scan *sc, size_t lo, size_t hi, size_t t)
 	memset(sc->flag, 0, (t + 1 - lo) * sizeof(*sc->flag));
 	if (hi > lo)
 		stats_outliers(sc->y + lo, hi - lo, OUTLIER_MAD, sc->flag);
-	m->n[0] = m->s[0] = m->q[0] = m->w[0] = 0;
-	m->an[0] = m->as[0] = m->aq[0] = m->aw[0] = 0;
+	run_sums_start(&m->base);
+	run_sums_start(&m->all);
 	for (i = lo, k = 0; i <= t; i++, k++) {
-		double v = sc->y[i] - sc->ref, keep = sc->flag[k] ? 0 : 1;
+		double v = sc->y[i] - sc->ref;
 
-		m->n[k + 1] = m->n[k] + keep;
-		m->s[k + 1] = m->s[k] + keep * v;
-		m->q[k + 1] = m->q[k] + keep * v * v;
-		m->w[k + 1] = m->w[k] + keep * sc->wv[i];
-		m->an[k + 1] = m->an[k] + 1;
-		m->as[k + 1] = m->as[k] + v;
-		m->aq[k + 1] = m->aq[k] + v * v;
-		m->aw[k + 1] = m->aw[k] + sc->wv[i];
+		run_sums_add(&m->base, k, sc->flag[k] ? 0 : 1, v, sc->wv[i]);
+		run_sums_add(&m->all, k, 1, v, sc->wv[i]);
 	}
 }
 
-/* Count, mean (shifted) and sum of squared deviations over [a, b). */
-static void range(const double *n, const double *s, const double *q,
-		  size_t lo, size_t a, size_t b, double *cnt, double *mean,
-		  double *ss)
+/* The moments of nights [a, b) of the window that starts at night lo. */
+static struct moments range(const struct run_sums *r, size_t lo, size_t a,
+			    size_t b)
 {
-	*cnt = n[b - lo] - n[a - lo];
-	*mean = *cnt > 0 ? (s[b - lo] - s[a - lo]) / *cnt : 0;
-	*ss = *cnt > 0 ? (q[b - lo] - q[a - lo]) - *cnt * *mean * *mean : 0;
-	if (*ss < 0)
-		*ss = 0;
+	struct moments m;
+
+	m.n = r->n[b - lo] - r->n[a - lo];
+	m.mean = m.n > 0 ? (r->s[b - lo] - r->s[a - lo]) / m.n : 0;
+	m.ss = m.n > 0 ? (r->q[b - lo] - r->q[a - lo]) - m.n * m.mean * m.mean :
+		0;
+	if (m.ss < 0)
+		m.ss = 0;
+	m.within = m.n > 0 ? (r->w[b - lo] - r->w[a - lo]) / m.n : 0;
+	return m;
 }
 
 static double relative(const struct scan *sc, double ya, double yb)
@@ -166,6 +207,44 @@ static double shown(const struct scan *sc, double y)
 }
 
 /*
+ * The variance of a night about its segment's level: the spread of the
+ * baseline (outliers out) pooled with the after nights' and, for a short
+ * baseline, the segment before's; never below the baseline's within-night
+ * part. *df: its degrees of freedom.
+ */
+static double pooled_var(const struct scan *sc, const struct moments *base,
+			 const struct moments *after, double *df)
+{
+	double ss = base->ss + after->ss, s2;
+
+	*df = (base->n > 1 ? base->n - 1 : 0) +
+	      (after->n > 1 ? after->n - 1 : 0);
+	if (base->n < BORROW_BELOW && sc->prev_df) {
+		ss += sc->prev_ss;
+		*df += (double)sc->prev_df;
+	}
+	s2 = *df > 0 ? ss / *df : 0;
+	return s2 < base->within ? base->within : s2;
+}
+
+/*
+ * The nights after must agree with each other as the nights before do:
+ * one wild night among them (an outlier, not a step) shows as a spread
+ * far beyond the baseline's (F test). 1 when either has fewer than 2.
+ */
+static double spread_p(const struct moments *base, const struct moments *after)
+{
+	double vb, va;
+
+	if (after->n < 2 || base->n < 2)
+		return 1;
+	vb = fmax(base->ss / (base->n - 1), base->within);
+	va = after->ss / (after->n - 1);
+	return vb > 0 ? gsl_cdf_fdist_Q(va / vb, after->n - 1, base->n - 1) :
+	       va > 0 ? 0 : 1;
+}
+
+/*
  * The night test of "after = [tau, t], before = [b0, tau)", the spread
  * pooled over [lo, tau) (outliers out), the after nights and, for a short
  * baseline, the segment before. With one night after, this is the
@@ -176,55 +255,48 @@ static void night_test(const struct scan *sc, size_t b0, size_t tau, size_t t,
 {
 	const struct sums *m = &sc->sm;
 	struct history_night_test *nt = &sp->nt;
-	double nb, mb, ssb, nv, mv, ssv, na, ma, ssa, w, wa, ss, s2, df, se;
+	/* before: the nights compared; base: the baseline of the spread */
+	struct moments before = range(&m->base, sc->lo, b0, tau);
+	struct moments base = range(&m->base, sc->lo, sc->lo, tau);
+	struct moments after = range(&m->all, sc->lo, tau, t + 1);
+	double s2, df, se, least;
 
-	range(m->n, m->s, m->q, sc->lo, b0, tau, &nb, &mb, &ssb);
-	range(m->n, m->s, m->q, sc->lo, sc->lo, tau, &nv, &mv, &ssv);
-	range(m->an, m->as, m->aq, sc->lo, tau, t + 1, &na, &ma, &ssa);
-	w = nv > 0 ? (m->w[tau - sc->lo] - m->w[0]) / nv : 0;
-	wa = na > 0 ? (m->aw[t + 1 - sc->lo] - m->aw[tau - sc->lo]) / na : 0;
 	sp->tau = tau;
 	sp->b0 = b0;
-	sp->ss_before = ssv;
-	sp->df_before = nv > 1 ? (size_t)nv - 1 : 0;
-	ss = ssv + ssa;
-	df = (nv > 1 ? nv - 1 : 0) + (na > 1 ? na - 1 : 0);
-	if (nv < BORROW_BELOW && sc->prev_df) {
-		ss += sc->prev_ss;
-		df += (double)sc->prev_df;
-	}
-	s2 = df > 0 ? ss / df : 0;
-	if (s2 < w)
-		s2 = w;
+	sp->ss_before = base.ss;
+	sp->df_before = base.n > 1 ? (size_t)base.n - 1 : 0;
+	s2 = pooled_var(sc, &base, &after, &df);
 	memset(nt, 0, sizeof(*nt));
-	nt->sd_within = sqrt(w);
+	nt->sd_within = sqrt(base.within);
 	nt->log_scale = sc->log_scale;
-	nt->nights_a = (size_t)nb;
-	nt->nights_b = (size_t)na;
-	nt->outliers_a = (size_t)(tau - b0) - (size_t)nb;
+	nt->nights_a = (size_t)before.n;
+	nt->nights_b = (size_t)after.n;
+	nt->outliers_a = (size_t)(tau - b0) - (size_t)before.n;
 	nt->df = (size_t)df;
 	nt->sd = sqrt(s2);
-	nt->mean_a = shown(sc, mb + sc->ref);
-	nt->mean_b = shown(sc, ma + sc->ref);
-	nt->change = relative(sc, mb + sc->ref, ma + sc->ref);
+	nt->mean_a = shown(sc, before.mean + sc->ref);
+	nt->mean_b = shown(sc, after.mean + sc->ref);
+	nt->change = relative(sc, before.mean + sc->ref, after.mean + sc->ref);
 	nt->level = level;
 	nt->t = NAN;
 	nt->p = 1;
 	sp->ratio = INFINITY;
-	if (nb < 1 || na < 1 || df < 1)
+	if (before.n < 1 || after.n < 1 || df < 1)
 		return;
-	se = sqrt(s2 * (1 / na + 1 / nb));
+	se = sqrt(s2 * (1 / after.n + 1 / before.n));
 	/*
 	 * The nights after carry their own repetitions' noise: a count that
 	 * was the same every night before (no spread at all) and is 0 or 1
 	 * tonight is not infinitely significant (Welch's form of the floor).
 	 */
-	if (se * se < w / nb + wa / na)
-		se = sqrt(w / nb + wa / na);
+	least = base.within / before.n + after.within / after.n;
+	if (se * se < least)
+		se = sqrt(least);
 	if (se > 0)
-		nt->t = (ma - mb) / se;
+		nt->t = (after.mean - before.mean) / se;
 	else
-		nt->t = ma == mb ? 0 : copysign(INFINITY, ma - mb);
+		nt->t = after.mean == before.mean ? 0 :
+			copysign(INFINITY, after.mean - before.mean);
 	/*
 	 * Student's tail is heavier than the normal one: where the normal
 	 * tail already misses the level, so does the test (and most splits of
@@ -238,18 +310,7 @@ static void night_test(const struct scan *sc, size_t b0, size_t tau, size_t t,
 	}
 	nt->p = isfinite(nt->t) ? gsl_cdf_tdist_Q(fabs(nt->t), df) :
 		isnan(nt->t) ? 1 : 0;
-	/*
-	 * The nights after must agree with each other as the nights before do:
-	 * one wild night among them (an outlier, not a step) shows as a spread
-	 * far beyond the baseline's (F test).
-	 */
-	nt->p_spread = 1;
-	if (na >= 2 && nv >= 2) {
-		double vb = fmax(ssv / (nv - 1), w), va = ssa / (na - 1);
-
-		nt->p_spread = vb > 0 ? gsl_cdf_fdist_Q(va / vb, na - 1, nv - 1) :
-			       va > 0 ? 0 : 1;
-	}
+	nt->p_spread = spread_p(&base, &after);
 	sp->ratio = nt->p / level;
 }
 
@@ -434,14 +495,13 @@ static bool confirm_split(struct scan *sc, size_t t, const struct split *sp)
 static void recoveries(struct scan *sc, size_t t)
 {
 	struct history_result *r = sc->r;
-	double n, mean, ss, cur, thr = sc->o->confirm.threshold;
+	double cur, thr = sc->o->confirm.threshold;
 	size_t i;
 
 	if (sc->seg_cp == SIZE_MAX || t + 1 - sc->c < sc->o->win.min_after)
 		return;
-	range(sc->sm.an, sc->sm.as, sc->sm.aq, sc->lo, sc->c > sc->lo ? sc->c : sc->lo,
-	      t + 1, &n, &mean, &ss);
-	cur = mean + sc->ref;
+	cur = range(&sc->sm.all, sc->lo, sc->c > sc->lo ? sc->c : sc->lo,
+		    t + 1).mean + sc->ref;
 	for (i = 0; i < sc->seg_cp; i++) {
 		struct history_cp *cp = &r->cp[i];
 		double before, worse;
@@ -510,14 +570,8 @@ void history_window_scan(const struct history_check_opts *o,
 	sc.y = xmalloc(n * sizeof(*sc.y));
 	sc.wv = xmalloc(n * sizeof(*sc.wv));
 	sc.flag = xcalloc(span + 2, sizeof(*sc.flag));
-	sc.sm.n = xmalloc((span + 2) * sizeof(double));
-	sc.sm.s = xmalloc((span + 2) * sizeof(double));
-	sc.sm.q = xmalloc((span + 2) * sizeof(double));
-	sc.sm.w = xmalloc((span + 2) * sizeof(double));
-	sc.sm.an = xmalloc((span + 2) * sizeof(double));
-	sc.sm.as = xmalloc((span + 2) * sizeof(double));
-	sc.sm.aq = xmalloc((span + 2) * sizeof(double));
-	sc.sm.aw = xmalloc((span + 2) * sizeof(double));
+	run_sums_alloc(&sc.sm.base, span + 2);
+	run_sums_alloc(&sc.sm.all, span + 2);
 	night_values(&sc);
 	for (t = 0; t < n; t++) {
 		size_t lo = t + 1 > span ? t + 1 - span : 0;
@@ -534,12 +588,6 @@ void history_window_scan(const struct history_check_opts *o,
 	free(sc.y);
 	free(sc.wv);
 	free(sc.flag);
-	free(sc.sm.n);
-	free(sc.sm.s);
-	free(sc.sm.q);
-	free(sc.sm.w);
-	free(sc.sm.an);
-	free(sc.sm.as);
-	free(sc.sm.aq);
-	free(sc.sm.aw);
+	run_sums_free(&sc.sm.base);
+	run_sums_free(&sc.sm.all);
 }

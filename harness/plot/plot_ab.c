@@ -22,8 +22,9 @@
 
 #define MAX_DIST 6
 
-static void write_side(FILE *f, const struct cmp_metric *m,
-		       const struct cmp_side *s, const char *side, size_t blk)
+static void write_side(FILE *f, const struct compare_metric *m,
+		       const struct compare_side *s, const char *side,
+		       size_t blk)
 {
 	size_t i;
 
@@ -39,7 +40,7 @@ static void write_side(FILE *f, const struct cmp_metric *m,
 	}
 }
 
-static void dist_panel(FILE *f, const struct cmp_metric *m, size_t k,
+static void dist_panel(FILE *f, const struct compare_metric *m, size_t k,
 		       const char *dat)
 {
 	double *all = xmalloc((m->a.n + m->b.n + 1) * sizeof(*all));
@@ -52,7 +53,8 @@ static void dist_panel(FILE *f, const struct cmp_metric *m, size_t k,
 	gp_axis_fit_spread(&ax, m->name, all, m->a.n + m->b.n);
 	free(all);
 	/* Panels are narrow: the change and verdict only, no interval. */
-	snprintf(note, sizeof(note), "%s: %s", cf_change(m, pct, sizeof(pct)),
+	snprintf(note, sizeof(note), "%s: %s",
+		 compare_fmt_change(m, pct, sizeof(pct)),
 		 verdict_name(m->verdict));
 	snprintf(title, sizeof(title), "%s\n%s", m->name, note);
 	fputc('\n', f);
@@ -85,10 +87,10 @@ static void dist_panel(FILE *f, const struct cmp_metric *m, size_t k,
  * fill the chart up (mremap has one timing, and its thp_fault_alloc is
  * what shows the THP path was taken).
  */
-static size_t pick_dist(const struct cmp_pair *p,
-			const struct cmp_metric ***out)
+static size_t pick_dist(const struct compare_pair *p,
+			const struct compare_metric ***out)
 {
-	const struct cmp_metric **perf, **cnt;
+	const struct compare_metric **perf, **cnt;
 	size_t np = pair_pick(p, PM_PERF, false, &perf);
 	size_t nc = pair_pick(p, PM_COUNTER, false, &cnt);
 	size_t i;
@@ -122,7 +124,8 @@ void plot_side_tics(const char *a, const char *b, char *ta, char *tb,
 		a = ea + 1;
 		b = eb + 1;
 	}
-	if (cf_width(a) > DIST_TIC_CHARS || cf_width(b) > DIST_TIC_CHARS) {
+	if (compare_fmt_width(a) > DIST_TIC_CHARS ||
+	    compare_fmt_width(b) > DIST_TIC_CHARS) {
 		for (i = 0; a[i] && a[i] == b[i]; i++)
 			if (a[i] == '-' || a[i] == '.' || a[i] == '/')
 				cut = i + 1;
@@ -131,7 +134,8 @@ void plot_side_tics(const char *a, const char *b, char *ta, char *tb,
 			b += cut;
 		}
 	}
-	if (cf_width(a) > DIST_TIC_CHARS || cf_width(b) > DIST_TIC_CHARS) {
+	if (compare_fmt_width(a) > DIST_TIC_CHARS ||
+	    compare_fmt_width(b) > DIST_TIC_CHARS) {
 		a = "base";
 		b = "new";
 	}
@@ -151,11 +155,11 @@ static void write_side_tics(FILE *f, const char *a, const char *b)
 	fputs(" 1)\n", f);
 }
 
-static int dist_chart(const struct comparison *c, const struct cmp_pair *p,
+static int dist_chart(const struct comparison *c, const struct compare_pair *p,
 		      const char *dir, const char *stem, struct plot_set *ps,
 		      char *err, size_t errlen)
 {
-	const struct cmp_metric **m;
+	const struct compare_metric **m;
 	struct gp_chart ch;
 	char what[2048], dat[512];
 	size_t n = pick_dist(p, &m), i, cols;

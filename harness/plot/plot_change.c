@@ -43,7 +43,7 @@ struct layout {
 	int pct_top, pct_bottom, cnt_top, cnt_bottom;
 };
 
-static void fit_change(struct change_axis *ax, const struct cmp_metric **m,
+static void fit_change(struct change_axis *ax, const struct compare_metric **m,
 		       size_t n)
 {
 	double lo = 0, hi = 0, pos = 1, span;
@@ -154,7 +154,8 @@ static void write_lin_tics(FILE *f, const struct change_axis *ax, double plot_px
  * for a change from a base of 0 (no relative change exists), the end of
  * the axis on the side the difference points to; 0 (no bar) otherwise.
  */
-static double bar_end(const struct cmp_metric *m, const struct change_axis *ax)
+static double bar_end(const struct compare_metric *m,
+		      const struct change_axis *ax)
 {
 	double far_up = ax->log ? ax->hi - 1 : ax->hi / 100;
 	double far_down = ax->log ? ax->lo - 1 : ax->lo / 100;
@@ -168,7 +169,7 @@ static double bar_end(const struct cmp_metric *m, const struct change_axis *ax)
 	return 0;
 }
 
-static void row_head(FILE *f, size_t row, const struct cmp_metric *m)
+static void row_head(FILE *f, size_t row, const struct compare_metric *m)
 {
 	fprintf(f, "%zu ", row);
 	gp_text(f, m->name, GP_DATA);
@@ -176,7 +177,7 @@ static void row_head(FILE *f, size_t row, const struct cmp_metric *m)
 	gp_text(f, verdict_name(m->verdict), GP_DATA);
 }
 
-static void write_pct_rows(FILE *f, const struct cmp_metric **m, size_t n,
+static void write_pct_rows(FILE *f, const struct compare_metric **m, size_t n,
 			   const struct change_axis *ax)
 {
 	size_t i, k;
@@ -203,7 +204,7 @@ static void write_pct_rows(FILE *f, const struct cmp_metric **m, size_t n,
 	}
 }
 
-static void write_cnt_rows(FILE *f, const struct cmp_metric **m, size_t n)
+static void write_cnt_rows(FILE *f, const struct compare_metric **m, size_t n)
 {
 	char na[32], nb[32];
 	size_t i;
@@ -227,15 +228,15 @@ static void write_cnt_rows(FILE *f, const struct cmp_metric **m, size_t n)
 		fputc(' ', f);
 		gp_num(f, top > 0 ? fabs(b) / top : 0);
 		fputc(' ', f);
-		gp_text(f, cf_num(a, na, sizeof(na)), GP_DATA);
+		gp_text(f, compare_fmt_num(a, na, sizeof(na)), GP_DATA);
 		fputc(' ', f);
-		gp_text(f, cf_num(b, nb, sizeof(nb)), GP_DATA);
+		gp_text(f, compare_fmt_num(b, nb, sizeof(nb)), GP_DATA);
 		fputc('\n', f);
 	}
 }
 
-static int write_dat(struct gp_chart *ch, const struct cmp_metric **pm,
-		     size_t np, const struct cmp_metric **cm, size_t nc,
+static int write_dat(struct gp_chart *ch, const struct compare_metric **pm,
+		     size_t np, const struct compare_metric **cm, size_t nc,
 		     const struct change_axis *ax, char *name, size_t len,
 		     char *err, size_t errlen)
 {
@@ -250,18 +251,18 @@ static int write_dat(struct gp_chart *ch, const struct cmp_metric **pm,
 
 /* A row's label: the metric, then its change and verdict as the tables
  * say them ("roi_usec\n+405.9%, regression"). */
-static void row_label(const struct comparison *c, const struct cmp_metric *m,
-		      char *buf, size_t len)
+static void row_label(const struct comparison *c,
+		      const struct compare_metric *m, char *buf, size_t len)
 {
 	char pct[48];
 
-	cf_change(m, pct, sizeof(pct));
+	compare_fmt_change(m, pct, sizeof(pct));
 	snprintf(buf, len, "%s\n%s%s%s", m->name, pct, *pct ? ", " : "",
-		 cf_verdict(c, m->verdict));
+		 compare_fmt_verdict(c, m->verdict));
 }
 
-static int label_chars(const struct comparison *c, const struct cmp_metric **m,
-		       size_t n)
+static int label_chars(const struct comparison *c,
+		       const struct compare_metric **m, size_t n)
 {
 	char buf[256], *nl;
 	int w = 0;
@@ -273,15 +274,17 @@ static int label_chars(const struct comparison *c, const struct cmp_metric **m,
 		nl = strchr(buf, '\n');
 		if (nl)
 			*nl = '\0';
-		w = cf_width(buf) > w ? cf_width(buf) : w;
+		w = compare_fmt_width(buf) > w ? compare_fmt_width(buf) : w;
 		if (nl)
-			w = cf_width(nl + 1) > w ? cf_width(nl + 1) : w;
+			w = compare_fmt_width(nl + 1) > w
+				    ? compare_fmt_width(nl + 1)
+				    : w;
 	}
 	return w;
 }
 
 static void write_row_tics(FILE *f, const struct comparison *c,
-			   const struct cmp_metric **m, size_t n)
+			   const struct compare_metric **m, size_t n)
 {
 	char buf[256];
 	size_t i;
@@ -350,7 +353,7 @@ static void panel_title(FILE *f, const struct layout *l, int top,
  * panel).
  */
 static void write_legend(FILE *f, const struct layout *l,
-			 const struct cmp_metric **m, size_t n, double t,
+			 const struct compare_metric **m, size_t n, double t,
 			 bool pct, bool cnt)
 {
 	const char *text[VERDICT_LEVEL + 4], *rgb[VERDICT_LEVEL + 4];
@@ -371,7 +374,7 @@ static void write_legend(FILE *f, const struct layout *l,
 		rgb[k++] = NULL;
 	}
 	for (i = 0; i < k; i++)
-		w[i] = 30 + cf_width(text[i]) * GP_CHAR_PX;
+		w[i] = 30 + compare_fmt_width(text[i]) * GP_CHAR_PX;
 	while (first < k) {
 		double y = (LEGEND_PX - 22.0 - 22.0 * (double)row) / l->height;
 		size_t last = first;
@@ -420,7 +423,7 @@ static void xcol(FILE *f, const struct change_axis *ax, int col)
 			col, col, ax->lo, col, ax->lo);
 }
 
-static bool any_finite(const struct cmp_metric **m, size_t n, bool ci)
+static bool any_finite(const struct compare_metric **m, size_t n, bool ci)
 {
 	size_t i;
 
@@ -432,15 +435,17 @@ static bool any_finite(const struct cmp_metric **m, size_t n, bool ci)
 }
 
 static void pct_panel(FILE *f, const struct comparison *c,
-		      const struct layout *l, const struct cmp_metric **m,
+		      const struct layout *l, const struct compare_metric **m,
 		      size_t n, const struct change_axis *ax, const char *dat)
 {
 	const char *zero = ax->log ? "1" : "0";
 	char lvl[16], xl[256];
 
 	margins(f, l, l->pct_bottom, l->pct_top);
-	snprintf(xl, sizeof(xl), "Timings and throughput: %% change, new vs base (bar), its "
-		 "%s%% interval (whisker)", cf_level(c->opts.confidence, lvl, sizeof(lvl)));
+	snprintf(xl, sizeof(xl),
+		 "Timings and throughput: %% change, new vs base (bar), its "
+		 "%s%% interval (whisker)",
+		 compare_fmt_level(c->opts.confidence, lvl, sizeof(lvl)));
 	panel_title(f, l, l->pct_top, xl);
 	write_row_tics(f, c, m, n);
 	fputs("set border 3\nset tics out\nset grid xtics lc rgb '#dddddd'\n"
@@ -485,7 +490,7 @@ static void pct_panel(FILE *f, const struct comparison *c,
 }
 
 static void cnt_panel(FILE *f, const struct comparison *c,
-		      const struct layout *l, const struct cmp_metric **m,
+		      const struct layout *l, const struct compare_metric **m,
 		      size_t n, const char *dat, int index)
 {
 	margins(f, l, l->cnt_bottom, l->cnt_top);
@@ -508,7 +513,7 @@ static void cnt_panel(FILE *f, const struct comparison *c,
 }
 
 /* One threshold for every row, or NAN. */
-static double common_threshold(const struct cmp_metric **m, size_t n)
+static double common_threshold(const struct compare_metric **m, size_t n)
 {
 	double t = n ? m[0]->info.threshold : NAN;
 	size_t i;
@@ -519,11 +524,11 @@ static double common_threshold(const struct cmp_metric **m, size_t n)
 	return t;
 }
 
-int plot_change_chart(const struct comparison *c, const struct cmp_pair *p,
+int plot_change_chart(const struct comparison *c, const struct compare_pair *p,
 		      const char *dir, const char *stem, struct plot_set *ps,
 		      char *err, size_t errlen)
 {
-	const struct cmp_metric **pm, **cm, **all;
+	const struct compare_metric **pm, **cm, **all;
 	size_t np = pair_pick(p, PM_PERF, true, &pm);
 	size_t nc = pair_pick(p, PM_COUNTER, true, &cm), dropped = 0, i;
 	struct change_axis ax = { false, -1, 1 };

@@ -25,7 +25,7 @@
 
 /* DIR/STEM.gp, .dat (and images) for pair p; 0 also when nothing is
  * charted; -1 with err set. */
-int plot_change_chart(const struct comparison *c, const struct cmp_pair *p,
+int plot_change_chart(const struct comparison *c, const struct compare_pair *p,
 		      const char *dir, const char *stem, struct plot_set *ps,
 		      char *err, size_t errlen);
 

@@ -42,7 +42,7 @@ void pair_write_vcolor(FILE *f)
 	fputs("0x999999\n", f);
 }
 
-size_t pair_verdicts_seen(const struct cmp_metric **m, size_t n,
+size_t pair_verdicts_seen(const struct compare_metric **m, size_t n,
 			  const char **text, const char **rgb)
 {
 	bool seen[VERDICT_LEVEL + 1] = { false };
@@ -59,7 +59,7 @@ size_t pair_verdicts_seen(const struct cmp_metric **m, size_t n,
 	return k;
 }
 
-bool pair_chartable(const struct cmp_metric *m)
+bool pair_chartable(const struct compare_metric *m)
 {
 	if (plot_metric_kind(m->name) == PM_OTHER || !m->a.n || !m->b.n)
 		return false;
@@ -69,16 +69,20 @@ bool pair_chartable(const struct cmp_metric *m)
 
 static int by_kind(const void *x, const void *y)
 {
-	const struct cmp_metric *a = *(const struct cmp_metric *const *)x;
-	const struct cmp_metric *b = *(const struct cmp_metric *const *)y;
+	const struct compare_metric *a = *(
+		const struct compare_metric *const *)x;
+	const struct compare_metric *b = *(
+		const struct compare_metric *const *)y;
 
 	return plot_metric_cmp(&a->name, &b->name);
 }
 
 static int changed_first(const void *x, const void *y)
 {
-	const struct cmp_metric *a = *(const struct cmp_metric *const *)x;
-	const struct cmp_metric *b = *(const struct cmp_metric *const *)y;
+	const struct compare_metric *a = *(
+		const struct compare_metric *const *)x;
+	const struct compare_metric *b = *(
+		const struct compare_metric *const *)y;
 	int ca = verdict_is_change(a->verdict), cb = verdict_is_change(b->verdict);
 
 	if (ca != cb)
@@ -86,10 +90,10 @@ static int changed_first(const void *x, const void *y)
 	return by_kind(x, y);
 }
 
-size_t pair_pick(const struct cmp_pair *p, enum pm_kind kind,
-		 bool changed, const struct cmp_metric ***out)
+size_t pair_pick(const struct compare_pair *p, enum pm_kind kind,
+		 bool changed, const struct compare_metric ***out)
 {
-	const struct cmp_metric **v = xcalloc(p->nm + 1, sizeof(*v));
+	const struct compare_metric **v = xcalloc(p->nm + 1, sizeof(*v));
 	size_t i, n = 0;
 
 	for (i = 0; i < p->nm; i++)
@@ -111,15 +115,15 @@ static const char *timings_note(const struct comparison *c)
 	return json_is_string(t) ? json_string_value(t) : NULL;
 }
 
-void pair_what(const struct comparison *c, const struct cmp_pair *p,
+void pair_what(const struct comparison *c, const struct compare_pair *p,
 	       const char *chart, char *buf, size_t len)
 {
 	char ka[128], kb[128];
 	const char *timings = timings_note(c);
 	size_t n;
 
-	cf_kernel(c->ra, ka, sizeof(ka));
-	cf_kernel(c->rb, kb, sizeof(kb));
+	compare_fmt_kernel(c->ra, ka, sizeof(ka));
+	compare_fmt_kernel(c->rb, kb, sizeof(kb));
 	/* Kernel A/B runs are labelled with the kernel: say it once. */
 	if (*p->a_name && strstr(ka, p->a_name))
 		ka[0] = '\0';

@@ -16,12 +16,11 @@
  * (and restores) the same. The reader of a journal checks every root
  * against the one it was configured with (settings.c).
  *
- * Written to a temp file, fsynced, renamed over the old one and the
- * directory fsynced: a crash leaves either the old or the new journal,
- * never a torn one, and the journal is on disk before any knob changes.
- * The journal and its temp file are never opened through a symlink and
- * must be regular files of ours (trust.h); the reader of a journal checks
- * its "root" against the sysfs root it was configured with (settings.c).
+ * A state file (state_file.h: one writer and reader for this file and
+ * unrestored.json): a crash leaves either the old or the new journal,
+ * never a torn one, and the journal is on disk before any knob changes;
+ * it is never opened through a symlink and must be a regular file of
+ * ours (trust.h).
  */
 #ifndef THPBENCH_JOURNAL_H
 #define THPBENCH_JOURNAL_H
@@ -32,6 +31,7 @@
 #include "snapshot.h"
 
 #define JOURNAL_VERSION 1
+#define JOURNAL_FILE "journal.json"	/* in the state dir */
 
 struct journal {
 	char *root;		/* mm sysfs root the knobs live under */

@@ -5,12 +5,16 @@
  *
  * The pieces, each in its own file: one knob's value (knob.h), which
  * knobs there are (knob_tree.h, hugetlb_pool.h), a snapshot of them and
- * its restore (snapshot.h), the journal on disk (journal.h), the lock
- * (lock.h) and the signal and exit path (settings_guard.h). This file is
- * the life cycle that ties them together.
+ * its restore (snapshot.h), the journal and the record of knobs that
+ * would not go back on disk (journal.h, unrestored.h, one shape:
+ * state_file.h), the lock (settings_lock.h over lock.h), a crashed run's
+ * knobs put back and `thpbench restore` (recover.h) and the signal and
+ * exit path (settings_guard.h). This file is the life cycle that ties
+ * them together; this header includes the lock's and recovery's, so a
+ * caller needs only it.
  *
  * Life cycle, as `thpbench run` uses it:
- *   settings_begin()   take the lock (/run/thpbench/lock-DEV-INO, named
+ *   settings_begin()   take the lock (settings_lock.h: /run/thpbench/lock-DEV-INO, named
  *                      after the sysfs root, whatever the state dir:
  *                      settings_lock_path; flock: a second harness gets
  *                      an error naming the holder's pid and command, or
@@ -49,7 +53,9 @@
 #include <sys/types.h>
 
 #include "knob.h"
+#include "recover.h"
 #include "settings_guard.h"
+#include "settings_lock.h"
 #include "snapshot.h"
 
 struct settings_ctx {
@@ -113,25 +119,5 @@ int settings_end(struct settings_ctx *ctx);
 typedef const char *(*settings_want_fn)(const char *name, void *arg);
 int settings_drift(struct settings_ctx *ctx, settings_want_fn want,
 		   void *arg, char *what, size_t len);
-
-/* Path of the lock guarding the knobs under root (see settings_begin).
- * 0, or -1 with err set. */
-int settings_lock_path(const char *root, char *buf, size_t len, char *err,
-		       size_t errlen);
-
-/*
- * `thpbench restore`: if state_dir holds a journal, write its values back,
- * verify, delete it; then try once more the knobs unrestored.json records.
- * Returns 0 and *restored = number of knobs written back (0 and no
- * journal: nothing to do), or -1 with err set (also when recorded knobs
- * still would not go back: err names them and the record stays).
- */
-int settings_restore_journal(struct settings_ctx *ctx, int *restored,
-			     char *err, size_t errlen);
-
-/* `thpbench restore --forget`: drop the record, keep the current values.
- * 0 and *forgotten knobs, or -1 with err set. */
-int settings_forget_unrestored(struct settings_ctx *ctx, size_t *forgotten,
-			       char *err, size_t errlen);
 
 #endif

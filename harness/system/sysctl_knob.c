@@ -59,3 +59,17 @@ void sysctl_knobs_snapshot(const char *root, struct snapshot *snap)
 		snapshot_add(snap, root, allowed[i], val);
 	}
 }
+
+int sysctl_knob_path(const char *mm_root, const char *sysctl_root,
+		     const char *name, char *buf, size_t len)
+{
+	const char *root = mm_root;
+
+	if (sysctl_knob_name_ok(name)) {
+		if (!sysctl_root)
+			return -1;
+		root = sysctl_root;
+	}
+	snprintf(buf, len, "%s/%s", root, name);
+	return 0;
+}

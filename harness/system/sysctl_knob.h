@@ -24,6 +24,7 @@
 #define THPBENCH_SYSCTL_KNOB_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 #include "snapshot.h"
 
@@ -41,5 +42,13 @@ bool sysctl_knob_name_ok(const char *name);
  * NULL.
  */
 void sysctl_knobs_snapshot(const char *root, struct snapshot *snap);
+
+/*
+ * Where a knob lives: sysctl_root/name for a sysctl knob, else
+ * mm_root/name. 0, or -1 when name is a sysctl knob and sysctl_root is
+ * NULL (no sysctl knobs in use).
+ */
+int sysctl_knob_path(const char *mm_root, const char *sysctl_root,
+		     const char *name, char *buf, size_t len);
 
 #endif

@@ -1,18 +1,25 @@
 // SPDX-License-Identifier: GPL-2.0-only
+/* unrestored - the record of knobs that would not go back (unrestored.h). */
 #include "unrestored.h"
 #include "knob.h"
-#include "trust.h"
+#include "state_file.h"
 #include "util/util.h"
 
 #include <errno.h>
-#include <fcntl.h>
-#include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #define UNRESTORED_VERSION 1
+
+static const struct state_file unrestored_file = {
+	.what = "record of unrestored knobs",
+	.fix = "delete it",
+	.knob_shape = "is not a huge-page knob with \"name\", \"want\", \"got\", \"why\"; delete the file",
+	.version = UNRESTORED_VERSION,
+	.time_key = "time",
+};
 
 void unrestored_add(struct unrestored *u, const char *name, const char *want,
 		    const char *got, const char *why)
@@ -65,13 +72,20 @@ void unrestored_describe(const struct unrestored *u, char *buf, size_t len)
 					 u->v[i].want, u->v[i].got, u->v[i].why);
 }
 
+static json_t *knob_out(size_t i, const void *arg)
+{
+	const struct unrestored_knob *k = &((const struct unrestored *)arg)->v[i];
+
+	return json_pack("{s:s, s:s, s:s, s:s}", "name", k->name, "want",
+			 k->want, "got", k->got, "why", k->why);
+}
+
 int unrestored_write(const char *path, const struct unrestored *u, char *err,
 		     size_t errlen)
 {
-	json_t *knobs, *doc;
-	char *text;
-	size_t i;
-	int ret;
+	const struct state_head head = {
+		.root = u->root, .pid = u->pid, .time = u->time,
+	};
 
 	if (!u->n) {
 		if (unlink(path) && errno != ENOENT) {
@@ -81,78 +95,38 @@ int unrestored_write(const char *path, const struct unrestored *u, char *err,
 		}
 		return 0;
 	}
-	knobs = json_array();
-	for (i = 0; i < u->n; i++)
-		json_array_append_new(knobs, json_pack("{s:s, s:s, s:s, s:s}",
-			"name", u->v[i].name, "want", u->v[i].want,
-			"got", u->v[i].got, "why", u->v[i].why));
-	doc = json_pack("{s:i, s:s, s:I, s:I, s:o}", "version",
-			UNRESTORED_VERSION, "root", u->root ? u->root : "",
-			"pid", (json_int_t)u->pid, "time", (json_int_t)u->time,
-			"knobs", knobs);
-	text = doc ? json_dumps(doc, JSON_INDENT(2)) : NULL;
-	json_decref(doc);
-	if (!text) {
-		snprintf(err, errlen, "cannot encode %s", path);
-		return -1;
-	}
-	ret = trust_replace(path, text, err, errlen);
-	free(text);
-	return ret;
+	return state_file_write(path, &unrestored_file, &head, u->n, knob_out,
+				u, err, errlen);
 }
 
-static int knobs_from_json(const char *path, json_t *arr, struct unrestored *u,
-			   char *err, size_t errlen)
+static int knob_in(json_t *k, const struct state_head *head, void *arg)
 {
 	const char *name, *want, *got, *why;
-	json_t *k;
-	size_t i;
 
-	json_array_foreach(arr, i, k) {
-		if (json_unpack(k, "{s:s, s:s, s:s, s:s}", "name", &name, "want",
-				&want, "got", &got, "why", &why) ||
-		    !knob_name_ok(name)) {
-			snprintf(err, errlen,
-				 "%s: knobs[%zu] is not a huge-page knob with \"name\", \"want\", \"got\", \"why\"; delete the file",
-				 path, i);
-			return -1;
-		}
-		unrestored_add(u, name, want, got, why);
-	}
+	(void)head;
+	if (json_unpack(k, "{s:s, s:s, s:s, s:s}", "name", &name, "want",
+			&want, "got", &got, "why", &why) ||
+	    !knob_name_ok(name))
+		return -1;
+	unrestored_add(arg, name, want, got, why);
 	return 0;
 }
 
 int unrestored_read(const char *path, struct unrestored *u, char *err,
 		    size_t errlen)
 {
-	json_int_t version = 0, pid = 0, t = 0;
-	const char *root;
-	json_error_t jerr;
-	json_t *doc, *arr = NULL;
-	int fd, ret = -1;
+	struct state_head head;
+	int r;
 
 	memset(u, 0, sizeof(*u));
-	fd = trust_open(path, O_RDONLY, 0, err, errlen);
-	if (fd < 0)
-		return errno == ENOENT ? 0 : -1;
-	doc = json_loadfd(fd, JSON_REJECT_DUPLICATES, &jerr);
-	close(fd);
-	if (!doc || json_unpack_ex(doc, &jerr, 0, "{s:I, s:s, s:I, s:I, s:o}",
-				   "version", &version, "root", &root, "pid",
-				   &pid, "time", &t, "knobs", &arr) ||
-	    !json_is_array(arr) || version != UNRESTORED_VERSION) {
-		snprintf(err, errlen,
-			 "%s:%d: not a record of unrestored knobs (%s); delete it",
-			 path, jerr.line, doc ? jerr.text : "corrupt JSON");
-		goto out;
-	}
-	u->root = xstrdup(root);
-	u->pid = (pid_t)pid;
-	u->time = t;
-	ret = knobs_from_json(path, arr, u, err, errlen) ? -1 : 1;
-out:
-	json_decref(doc);
-	if (ret < 0)
+	r = state_file_read(path, &unrestored_file, &head, knob_in, u, err,
+			    errlen);
+	if (r <= 0) {
 		unrestored_free(u);
-	return ret;
+		return r;
+	}
+	u->root = head.root;
+	u->pid = head.pid;
+	u->time = head.time;
+	return 1;
 }

@@ -13,8 +13,9 @@
  *     "knobs": [ { "name": "hugepages/hugepages-2048kB/nr_hugepages",
  *                  "want": "100", "got": "60", "why": "the kernel found
  *                  only 60 of 100 huge pages ..." } ] }
- * Written and read like the journal (trust.h): never through a symlink,
- * only a regular file of ours; its root must be the caller's.
+ * A state file like the journal (state_file.h, trust.h): never read
+ * through a symlink, only a regular file of ours; its root must be the
+ * caller's.
  */
 #ifndef THPBENCH_UNRESTORED_H
 #define THPBENCH_UNRESTORED_H

@@ -205,9 +205,8 @@ static void add_runs(struct tb_case *c, const char *metric, double base,
 static const double noise5[] = { 0.004, -0.006, 0.001, 0.008, -0.005 };
 static const double noise5b[] = { -0.003, 0.007, -0.008, 0.002, 0.004 };
 
-static const struct cmp_metric *find_metric(const struct comparison *c,
-					    const char *case_id,
-					    const char *metric)
+static const struct compare_metric *
+find_metric(const struct comparison *c, const char *case_id, const char *metric)
 {
 	size_t i, j;
 
@@ -224,7 +223,7 @@ static void test_pair_files(void **state)
 {
 	struct tb_results a = { 0 }, b = { 0 };
 	struct comparison c;
-	struct cmp_opts o;
+	struct compare_opts o;
 	char err[512];
 
 	(void)state;
@@ -245,7 +244,7 @@ static void test_pair_files(void **state)
 		 noise5, 5);
 	add_runs(add_case(&b, "g", "g", "always", "patched", NULL), "gbps",
 		 11.7 * 1.001, noise5b, 5);
-	cmp_opts_init(&o);
+	compare_opts_init(&o);
 	o.base_path = "a.json";
 	o.new_path = "b.json";
 	assert_int_equal(compare_build(&c, &a, &b, &o, err, sizeof(err)), 0);
@@ -274,7 +273,7 @@ static void test_env_refusal(void **state)
 {
 	struct tb_results a = { 0 }, b = { 0 };
 	struct comparison c;
-	struct cmp_opts o;
+	struct compare_opts o;
 	char err[512];
 	size_t i;
 	bool host = false, defrag = false;
@@ -286,7 +285,7 @@ static void test_env_refusal(void **state)
 		 noise5, 5);
 	add_runs(add_case(&b, "t", "t", "always", "", NULL), "roi_usec", 1000,
 		 noise5b, 5);
-	cmp_opts_init(&o);
+	compare_opts_init(&o);
 	assert_int_equal(compare_build(&c, &a, &b, &o, err, sizeof(err)), -1);
 	assert_non_null(strstr(err, "--force"));
 	assert_true(c.blocking);
@@ -311,7 +310,7 @@ static void test_env_mode_exempt(void **state)
 {
 	struct tb_results a = { 0 }, b = { 0 };
 	struct comparison c;
-	struct cmp_opts o;
+	struct compare_opts o;
 	char err[512];
 
 	(void)state;
@@ -323,7 +322,7 @@ static void test_env_mode_exempt(void **state)
 		 noise5, 5);
 	add_runs(add_case(&b, "t", "t", "always", "", NULL), "roi_usec", 1000,
 		 noise5b, 5);
-	cmp_opts_init(&o);
+	compare_opts_init(&o);
 	assert_int_equal(compare_build(&c, &a, &b, &o, err, sizeof(err)), 0);
 	assert_false(c.blocking);
 	compare_free(&c);
@@ -365,7 +364,7 @@ static void test_by_mthp(void **state)
 {
 	struct tb_results r = { 0 }, b = { 0 };
 	struct comparison c;
-	struct cmp_opts o;
+	struct compare_opts o;
 	char err[512];
 
 	(void)state;
@@ -375,8 +374,8 @@ static void test_by_mthp(void **state)
 	add_runs(add_mthp_case(&r, "64K", "always"), "roi_usec", 800, noise5b, 5);
 	add_runs(add_mthp_case(&r, "16K", "never"), "roi_usec", 1500, noise5, 5);
 	add_runs(add_mthp_case(&r, "64K", "never"), "roi_usec", 1500, noise5b, 5);
-	cmp_opts_init(&o);
-	o.by = CMP_BY_MTHP;
+	compare_opts_init(&o);
+	o.by = COMPARE_BY_MTHP;
 	assert_int_equal(compare_build(&c, &r, &r, &o, err, sizeof(err)), 0);
 	assert_false(c.blocking);
 	assert_int_equal(c.npairs, 2);
@@ -388,7 +387,7 @@ static void test_by_mthp(void **state)
 	assert_null(strstr(c.pairs[0].title, "mthp="));
 	assert_int_equal(c.pairs[0].m[0].verdict, VERDICT_IMPROVEMENT);
 	compare_free(&c);
-	o.by = CMP_BY_THP;
+	o.by = COMPARE_BY_THP;
 	assert_int_equal(compare_build(&c, &r, &r, &o, err, sizeof(err)), 0);
 	assert_false(c.blocking);
 	assert_int_equal(c.npairs, 2);
@@ -398,7 +397,7 @@ static void test_by_mthp(void **state)
 	compare_free(&c);
 	/* Two files: a case pairs only with the same size. */
 	add_runs(add_mthp_case(&b, "64K", "always"), "roi_usec", 800, noise5, 5);
-	o.by = CMP_FILES;
+	o.by = COMPARE_FILES;
 	assert_int_equal(compare_build(&c, &r, &b, &o, err, sizeof(err)), 0);
 	assert_int_equal(c.npairs, 1);
 	assert_string_equal(c.pairs[0].a->id, "a/mthp=64K/thp=always");
@@ -411,9 +410,9 @@ static void test_by_mthp(void **state)
 	assert_int_equal(compare_build(&c, &r, &b, &o, err, sizeof(err)), -1);
 	assert_true(c.blocking);
 	compare_free(&c);
-	assert_int_equal(cmp_by_parse("mem"), CMP_BY_MEM);
-	assert_int_equal(cmp_by_parse("files"), -1);
-	assert_string_equal(cmp_by_what(CMP_BY_MTHP), "mTHP size");
+	assert_int_equal(compare_by_parse("mem"), COMPARE_BY_MEM);
+	assert_int_equal(compare_by_parse("files"), -1);
+	assert_string_equal(compare_by_what(COMPARE_BY_MTHP), "mTHP size");
 	results_free(&r);
 	results_free(&b);
 }
@@ -422,7 +421,7 @@ static void test_by_thp(void **state)
 {
 	struct tb_results r = { 0 };
 	struct comparison c;
-	struct cmp_opts o;
+	struct compare_opts o;
 	char err[512];
 
 	(void)state;
@@ -436,8 +435,8 @@ static void test_by_thp(void **state)
 	/* other label: its own group, alone */
 	add_runs(add_case(&r, "m/always/y", "m", "always", "y", NULL),
 		 "roi_usec", 14800, noise5b, 5);
-	cmp_opts_init(&o);
-	o.by = CMP_BY_THP;
+	compare_opts_init(&o);
+	o.by = COMPARE_BY_THP;
 	assert_int_equal(compare_build(&c, &r, &r, &o, err, sizeof(err)), 0);
 	assert_int_equal(c.npairs, 2);
 	assert_string_equal(c.pairs[0].a_name, "thp=never");
@@ -466,7 +465,7 @@ static void test_by_label(void **state)
 {
 	struct tb_results r = { 0 };
 	struct comparison c;
-	struct cmp_opts o;
+	struct compare_opts o;
 	char err[512];
 
 	(void)state;
@@ -480,8 +479,8 @@ static void test_by_label(void **state)
 	/* a second tunable=1 case: ambiguous, listed */
 	add_runs(add_case(&r, "h/1b", "h", "madvise", "tunable=1", NULL),
 		 "page-faults", 1871, noise5b, 5);
-	cmp_opts_init(&o);
-	o.by = CMP_BY_LABEL;
+	compare_opts_init(&o);
+	o.by = COMPARE_BY_LABEL;
 	assert_int_equal(compare_build(&c, &r, &r, &o, err, sizeof(err)), 0);
 	assert_int_equal(c.npairs, 1);
 	assert_string_equal(c.pairs[0].a_name, "tunable=0");
@@ -501,7 +500,7 @@ static void test_by_mem_proactiveness(void **state)
 	struct tb_results r = { 0 };
 	struct tb_case *x, *y;
 	struct comparison c;
-	struct cmp_opts o;
+	struct compare_opts o;
 	char err[512];
 
 	(void)state;
@@ -514,8 +513,8 @@ static void test_by_mem_proactiveness(void **state)
 	add_runs(y, "roi_usec", 1000, noise5b, 5);
 	json_object_set_new(y->settings, "vm/compaction_proactiveness",
 			    json_string("0"));
-	cmp_opts_init(&o);
-	o.by = CMP_BY_MEM;
+	compare_opts_init(&o);
+	o.by = COMPARE_BY_MEM;
 	assert_int_equal(compare_build(&c, &r, &r, &o, err, sizeof(err)), 0);
 	assert_false(c.blocking);
 	assert_int_equal(c.npairs, 1);
@@ -534,7 +533,7 @@ static void test_settings_differ(void **state)
 {
 	struct tb_results r = { 0 };
 	struct comparison c;
-	struct cmp_opts o;
+	struct compare_opts o;
 	char err[512];
 	struct tb_case *x, *y;
 
@@ -548,8 +547,8 @@ static void test_settings_differ(void **state)
 			    json_string("never"));
 	json_object_set_new(y->settings, "transparent_hugepage/enabled",
 			    json_string("always"));
-	cmp_opts_init(&o);
-	o.by = CMP_BY_THP;
+	compare_opts_init(&o);
+	o.by = COMPARE_BY_THP;
 	assert_int_equal(compare_build(&c, &r, &r, &o, err, sizeof(err)), 0);
 	assert_int_equal(c.ndiffs, 0);
 	compare_free(&c);
@@ -566,7 +565,7 @@ static void test_too_few_refused(void **state)
 {
 	struct tb_results a = { 0 }, b = { 0 };
 	struct comparison c;
-	struct cmp_opts o;
+	struct compare_opts o;
 	char err[512];
 
 	(void)state;
@@ -576,7 +575,7 @@ static void test_too_few_refused(void **state)
 		 noise5, 2);
 	add_runs(add_case(&b, "t", "t", "always", "", NULL), "roi_usec", 2000,
 		 noise5b, 5);
-	cmp_opts_init(&o);
+	compare_opts_init(&o);
 	assert_int_equal(compare_build(&c, &a, &b, &o, err, sizeof(err)), -1);
 	assert_non_null(strstr(err, "fewer than 3"));
 	assert_int_equal(c.pairs[0].m[0].verdict, VERDICT_TOO_FEW);
@@ -591,9 +590,9 @@ static void test_holm_families(void **state)
 	struct tb_results a = { 0 }, b = { 0 };
 	struct tb_case *ca, *cb;
 	struct comparison c;
-	struct cmp_opts o;
+	struct compare_opts o;
 	char err[512], name[32];
-	const struct cmp_metric *m;
+	const struct compare_metric *m;
 	int i;
 
 	(void)state;
@@ -610,7 +609,7 @@ static void test_holm_families(void **state)
 			metric_set_put(&cb->runs[k].metrics, name, 100 + noise5b[k] * 1000);
 		}
 	}
-	cmp_opts_init(&o);
+	compare_opts_init(&o);
 	assert_int_equal(compare_build(&c, &a, &b, &o, err, sizeof(err)), 0);
 	m = find_metric(&c, "t", "roi_usec");
 	/* alone in its family: adjusted p is its own p, interval at 95% */
@@ -662,7 +661,7 @@ static void put_values(struct tb_case *c, const char *metric, const double *v,
 struct fixture {
 	struct tb_results a, b;
 	struct tb_case *ca, *cb;
-	struct cmp_opts o;
+	struct compare_opts o;
 	struct comparison c;
 	char err[1024];
 };
@@ -674,7 +673,7 @@ static void fx_init(struct fixture *f)
 	put_env(&f->b, "box", "madvise", "6.1");
 	f->ca = add_case(&f->a, "t", "t", "always", "", NULL);
 	f->cb = add_case(&f->b, "t", "t", "always", "", NULL);
-	cmp_opts_init(&f->o);
+	compare_opts_init(&f->o);
 }
 
 static void fx_put(struct fixture *f, const char *metric, const double *x,
@@ -698,7 +697,7 @@ static void fx_free(struct fixture *f)
 
 /* Not inlined: gcc took the memstream's buffer for a dangling local. */
 __attribute__((noinline))
-static char *print_to_string(const struct comparison *c, enum cmp_format f)
+static char *print_to_string(const struct comparison *c, enum compare_format f)
 {
 	char *buf = NULL;
 	size_t len = 0;
@@ -751,20 +750,20 @@ static void test_empty_side(void **state)
 		metric_set_put(&run->metrics, "roi_usec", 505);
 	}
 	assert_int_equal(fx_build(&f), 0);
-	text = print_to_string(&f.c, CMP_FMT_TEXT);
+	text = print_to_string(&f.c, COMPARE_FMT_TEXT);
 	line = row_after(text, "dead thp=always: base (n=5) vs new (n=0)\n", 1);
 	if (!strstr(line, "-  too few"))
 		fail_msg("text row: %s", line);
 	assert_null(strstr(line, " 0 "));
 	free(line);
 	assert_non_null(strstr(text, "5 of 5 runs not ok"));
-	csv = print_to_string(&f.c, CMP_FMT_CSV);
+	csv = print_to_string(&f.c, COMPARE_FMT_CSV);
 	/* new_n 0, then ten empty side cells, and no diff, p or n_needed */
 	line = row_after(csv, "\ndead thp=always,", 0);
 	if (!strstr(line, ",0,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,too few"))
 		fail_msg("csv row: %s", line);
 	free(line);
-	js = print_to_string(&f.c, CMP_FMT_JSON);
+	js = print_to_string(&f.c, COMPARE_FMT_JSON);
 	doc = json_loads(js, 0, NULL);
 	assert_non_null(doc);
 	side = json_object_get(json_array_get(json_object_get(
@@ -793,10 +792,10 @@ static void test_numbers_round_trip(void **state)
 	fx_init(&f);
 	fx_put(&f, "vmstat.pgfault", x, y, 5);
 	assert_int_equal(fx_build(&f), 0);
-	csv = print_to_string(&f.c, CMP_FMT_CSV);
+	csv = print_to_string(&f.c, COMPARE_FMT_CSV);
 	assert_non_null(strstr(csv, ",5,1000000000000003,1.5811388300841898,"));
 	assert_non_null(strstr(csv, ",1000000000000001,1000000000000005,"));
-	js = print_to_string(&f.c, CMP_FMT_JSON);
+	js = print_to_string(&f.c, COMPARE_FMT_JSON);
 	assert_non_null(strstr(js, "\"mean\": 1000000000000003.0,"));
 	doc = json_loads(js, 0, NULL);
 	assert_non_null(doc);
@@ -822,7 +821,7 @@ static void test_huge_values(void **state)
 	char path_a[] = "/tmp/tb-huge-a-XXXXXX", path_b[] = "/tmp/tb-huge-b-XXXXXX";
 	char *argv[] = { "compare", path_a, path_b, NULL };
 	struct fixture f;
-	const struct cmp_metric *m;
+	const struct compare_metric *m;
 
 	(void)state;
 	stats_gsl_trap();
@@ -856,7 +855,7 @@ static void test_negative_direction(void **state)
 	const double x[] = { -10.1, -9.9, -10.0, -10.2, -9.8 };
 	const double y[] = { -5.1, -4.9, -5.0, -5.2, -4.8 };
 	struct fixture f;
-	const struct cmp_metric *m;
+	const struct compare_metric *m;
 	char *out;
 
 	(void)state;
@@ -867,7 +866,7 @@ static void test_negative_direction(void **state)
 	assert_int_equal(m->ch.method, CHANGE_DIFF);
 	assert_true(fabs(m->ch.rel - 0.5) < 1e-12);
 	assert_int_equal(m->verdict, VERDICT_REGRESSION);
-	out = print_to_string(&f.c, CMP_FMT_TEXT);
+	out = print_to_string(&f.c, COMPARE_FMT_TEXT);
 	assert_non_null(strstr(out, "Δ[4."));
 	free(out);
 	fx_free(&f);
@@ -881,7 +880,7 @@ static void test_near_zero(void **state)
 	const double big[] = { 30000, 30010, 29990, 30005, 29995 };
 	const double pg[] = { 10, 12, 9, 11, 30 }, pg2[] = { 1, 0, 2, 0, 1 };
 	struct fixture f;
-	const struct cmp_metric *m;
+	const struct compare_metric *m;
 
 	(void)state;
 	fx_init(&f);
@@ -959,7 +958,7 @@ static void test_consistency(void **state)
 		fx_four(&f, 3 + (size_t)trial % 6, 0.03 * (trial % 5));
 		assert_int_equal(fx_build(&f), 0);
 		for (k = 0; k < f.c.pairs[0].nm; k++) {
-			const struct cmp_metric *m = &f.c.pairs[0].m[k];
+			const struct compare_metric *m = &f.c.pairs[0].m[k];
 			bool excl = m->ch.w.ci_lo > 0 || m->ch.w.ci_hi < 0;
 
 			if (!m->judged)
@@ -970,10 +969,10 @@ static void test_consistency(void **state)
 			if (verdict_is_change(m->verdict))
 				assert_true(m->p < 0.05);
 		}
-		out = print_to_string(&f.c, CMP_FMT_MINISTAT);
+		out = print_to_string(&f.c, COMPARE_FMT_MINISTAT);
 		assert_null(strstr(out, "No difference proven at 95.0% confidence\n\t"));
 		free(out);
-		out = print_to_string(&f.c, CMP_FMT_WELCH);
+		out = print_to_string(&f.c, COMPARE_FMT_WELCH);
 		welch_headings_agree(out);
 		free(out);
 		fx_free(&f);
@@ -1007,7 +1006,7 @@ static void test_multiplexed(void **state)
 	const double full[] = { 100, 100, 100, 100, 100 };
 	const double half[] = { 50, 49.5, 50, 50.5, 50 };
 	const double low[] = { 40, 12, 38, 41, 39 };
-	const struct cmp_metric *m;
+	const struct compare_metric *m;
 	struct fixture f;
 	json_t *j, *jm;
 	json_error_t jerr;
@@ -1041,7 +1040,7 @@ static void test_multiplexed(void **state)
 	assert_int_equal(find_metric(&f.c, "t", "tlb.dtlb_walks")->verdict,
 			 VERDICT_IMPROVEMENT);
 
-	out = print_to_string(&f.c, CMP_FMT_TEXT);
+	out = print_to_string(&f.c, COMPARE_FMT_TEXT);
 	assert_non_null(strstr(out, "note: tlb.dtlb_walks: counted 49.50% of the time at worst in base, 100.00% in new (multiplexed; values scaled by enabled/running)"));
 	assert_non_null(strstr(out, "note: warning: tlb.stlb_hits: counted 49.50% of the time at worst in base, 12.00% in new"));
 	assert_non_null(strstr(out, "extrapolates from a small part of the run"));
@@ -1050,11 +1049,11 @@ static void test_multiplexed(void **state)
 	assert_non_null(strstr(out, "tlb.load_walk_cycles not measured (<not counted>:"));
 	free(out);
 
-	out = print_to_string(&f.c, CMP_FMT_MD);
+	out = print_to_string(&f.c, COMPARE_FMT_MD);
 	assert_non_null(strstr(out, "tlb.dtlb_walks: counted 49.50%"));
 	free(out);
 
-	out = print_to_string(&f.c, CMP_FMT_JSON);
+	out = print_to_string(&f.c, COMPARE_FMT_JSON);
 	j = json_loads(out, 0, &jerr);
 	assert_non_null(j);
 	jm = NULL;
@@ -1083,7 +1082,7 @@ static void test_text_columns(void **state)
 	fx_init(&f);
 	fx_put(&f, "vmstat.thp_fault_alloc", x, y, 5);
 	assert_int_equal(fx_build(&f), 0);
-	out = print_to_string(&f.c, CMP_FMT_TEXT);
+	out = print_to_string(&f.c, COMPARE_FMT_TEXT);
 	assert_non_null(strstr(out, "±198%"));
 	assert_null(strstr(out, "%+"));
 	assert_null(strstr(out, "%-"));
@@ -1110,7 +1109,7 @@ static void test_gauges_and_tally(void **state)
 	assert_int_equal(find_metric(&f.c, "t", level)->verdict, VERDICT_LEVEL);
 	assert_int_equal(compare_count(&f.c, VERDICT_NO_CHANGE), 0);
 	assert_int_equal(compare_count(&f.c, VERDICT_CHANGED), 0);
-	cf_tally(&f.c, tally, sizeof(tally));
+	compare_fmt_tally(&f.c, tally, sizeof(tally));
 	assert_non_null(strstr(tally, "0 no change"));
 	assert_non_null(strstr(tally, "1 level not judged"));
 	assert_non_null(strstr(tally, "1 metric 0 in every run, not counted"));
@@ -1154,7 +1153,7 @@ static void test_aa_calibration(void **state)
 		struct tb_results a = { 0 }, b = { 0 };
 		double na[5], nb[5];
 		struct comparison c;
-		struct cmp_opts o;
+		struct compare_opts o;
 		char err[256];
 		int i;
 
@@ -1168,7 +1167,7 @@ static void test_aa_calibration(void **state)
 			 1000, na, 5);
 		add_runs(add_case(&b, "t", "t", "always", "", NULL), "roi_usec",
 			 1000, nb, 5);
-		cmp_opts_init(&o);
+		compare_opts_init(&o);
 		assert_int_equal(compare_build(&c, &a, &b, &o, err, sizeof(err)), 0);
 		claims += verdict_is_change(c.pairs[0].m[0].verdict);
 		compare_free(&c);
@@ -1218,7 +1217,7 @@ static void test_power_simulation(void **state)
 	fx_put(&f, "vmstat.x", z, v, 5);
 	f.o.threshold = 0.5;
 	assert_int_equal(fx_build(&f), 0);
-	cf_why(&f.c.pairs[0].m[0], &f.o, why, sizeof(why));
+	compare_fmt_why(&f.c.pairs[0].m[0], &f.o, why, sizeof(why));
 	assert_null(strstr(why, "about 0 runs"));
 	fx_free(&f);
 }
@@ -1243,7 +1242,7 @@ static void test_aa_false_positives(void **state)
 		fx_four(&f, 3 + (size_t)trial % 8, 0);
 		assert_int_equal(fx_build(&f), 0);
 		for (k = 0; k < f.c.pairs[0].nm; k++) {
-			const struct cmp_metric *m = &f.c.pairs[0].m[k];
+			const struct compare_metric *m = &f.c.pairs[0].m[k];
 
 			if (m->info.better == BETTER_NEUTRAL)
 				neu |= m->p < 0.05;

@@ -26,7 +26,7 @@ static int try_env(bool thp, const char *key, const char *val, bool *listed,
 {
 	struct tb_results a, b;
 	struct comparison c;
-	struct cmp_opts o;
+	struct compare_opts o;
 	char err[512], what[128];
 	size_t i;
 	int rc;
@@ -36,7 +36,7 @@ static int try_env(bool thp, const char *key, const char *val, bool *listed,
 	json_object_set_new(thp ? json_object_get(b.env, "thp") : b.env, key,
 			    json_string(val));
 	snprintf(what, sizeof(what), "%s%s", thp ? "thp." : "", key);
-	cmp_opts_init(&o);
+	compare_opts_init(&o);
 	rc = compare_build(&c, &a, &b, &o, err, sizeof(err));
 	*listed = *blocking = false;
 	for (i = 0; i < c.ndiffs; i++)

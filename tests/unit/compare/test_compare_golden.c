@@ -470,14 +470,14 @@ static void test_aa_fixture(void **state)
 {
 	struct tb_results a, b;
 	struct comparison c;
-	struct cmp_opts o;
+	struct compare_opts o;
 	char err[512];
 	size_t i, j, metrics = 0;
 
 	(void)state;
 	assert_int_equal(store_load(FIX "aa_a.json", &a, err, sizeof(err)), 0);
 	assert_int_equal(store_load(FIX "aa_b.json", &b, err, sizeof(err)), 0);
-	cmp_opts_init(&o);
+	compare_opts_init(&o);
 	assert_int_equal(compare_build(&c, &a, &b, &o, err, sizeof(err)), 0);
 	for (i = 0; i < c.npairs; i++)
 		for (j = 0; j < c.pairs[i].nm; j++) {

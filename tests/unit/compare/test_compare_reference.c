@@ -106,7 +106,7 @@ static bool agree(double got, double want)
 	return fabs(got - want) <= 1e-6 * fabs(want) + 1e-300;
 }
 
-static void fill_side(struct cmp_side *s, double *v, size_t n)
+static void fill_side(struct compare_side *s, double *v, size_t n)
 {
 	memset(s, 0, sizeof(*s));
 	s->v = v;
@@ -116,7 +116,7 @@ static void fill_side(struct cmp_side *s, double *v, size_t n)
 
 static bool ministat_agrees(struct ref_case *c, double confidence)
 {
-	struct cmp_metric m;
+	struct compare_metric m;
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&buf, &len);
@@ -277,7 +277,7 @@ static void test_ministat_counters(void **state)
 	char exact[64], got[64], theirs[64], *ours;
 	int n = 0, small = 0, same = 0, big = 0, ministat_wrong = 0, side;
 	int huge = 0, huge_wrong = 0;
-	struct cmp_metric m;
+	struct compare_metric m;
 	size_t len;
 	FILE *o;
 

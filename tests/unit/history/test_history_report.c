@@ -110,9 +110,10 @@ static char *slurp_file(const char *path)
 
 static char *page(struct fx *fx)
 {
-	char path[128];
+	char path[128], err[4200];
 
-	assert_int_equal(history_report(fx->r, NS, &fx->o, "db<&>", fx->dir), 0);
+	assert_int_equal(history_report(fx->r, NS, &fx->o, "db<&>", fx->dir, err,
+					 sizeof(err)), 0);
 	snprintf(path, sizeof(path), "%s/index.html", fx->dir);
 	return slurp_file(path);
 }
@@ -267,11 +268,12 @@ static void test_triaged_shown(void **state)
 static char *watch_page(struct fx *fx, struct history_series *s,
 			struct history_result *r)
 {
-	char path[128];
+	char path[128], err[4200];
 
 	history_check_series(s, &fx->o, r);
 	assert_true(r->watch.present);
-	assert_int_equal(history_report(r, 1, &fx->o, "db", fx->dir), 0);
+	assert_int_equal(history_report(r, 1, &fx->o, "db", fx->dir, err,
+					 sizeof(err)), 0);
 	snprintf(path, sizeof(path), "%s/index.html", fx->dir);
 	return slurp_file(path);
 }

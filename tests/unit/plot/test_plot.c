@@ -543,7 +543,7 @@ static void test_compare_base_zero(void **state)
 	struct tb_results ra = { 0 }, rb = { 0 };
 	struct plot_set ps = { 0 };
 	struct comparison c;
-	struct cmp_opts o;
+	struct compare_opts o;
 	struct tb_case *a, *b;
 	char err[512], dir[128], *s, *p, la[16], lb[16];
 	double ma, mb, ba, bb;
@@ -558,7 +558,7 @@ static void test_compare_base_zero(void **state)
 	}
 	ra.env = json_pack("{s:s}", "kernel", "6.1.0");
 	rb.env = json_pack("{s:s}", "kernel", "6.1.0-new");
-	cmp_opts_init(&o);
+	compare_opts_init(&o);
 	assert_int_equal(compare_build(&c, &ra, &rb, &o, err, sizeof(err)), 0);
 	snprintf(dir, sizeof(dir), "%s/ab", tmpdir);
 	assert_int_equal(plot_compare(&c, dir, &ps, err, sizeof(err)), 0);
@@ -610,7 +610,7 @@ static void test_compare_same_slug(void **state)
 	struct tb_results ra = { 0 }, rb = { 0 };
 	struct plot_set ps = { 0 };
 	struct comparison c;
-	struct cmp_opts o;
+	struct compare_opts o;
 	char err[512], dir[128], name[128], *s;
 	size_t i;
 	int k;
@@ -628,7 +628,7 @@ static void test_compare_same_slug(void **state)
 	}
 	ra.env = json_pack("{s:s}", "kernel", "6.1.0");
 	rb.env = json_pack("{s:s}", "kernel", "6.1.0-new");
-	cmp_opts_init(&o);
+	compare_opts_init(&o);
 	assert_int_equal(compare_build(&c, &ra, &rb, &o, err, sizeof(err)), 0);
 	assert_int_equal(c.npairs, 3);
 	snprintf(dir, sizeof(dir), "%s/same-slug", tmpdir);
@@ -681,7 +681,7 @@ static void test_compare_emulated(void **state)
 	struct tb_results ra = { 0 }, rb = { 0 };
 	struct plot_set ps = { 0 };
 	struct comparison c;
-	struct cmp_opts o;
+	struct compare_opts o;
 	struct tb_case *a, *b;
 	char err[512], dir[128], *s;
 	int i;
@@ -701,8 +701,8 @@ static void test_compare_emulated(void **state)
 	rb.env = json_pack("{s:s}", "kernel", "6.1.158-tb-000-mremap-thp-pmd-move");
 	ra.meta = json_pack("{s:s}", "timings", "emulated (qemu TCG): times are not hardware timings");
 	rb.meta = json_incref(ra.meta);
-	cmp_opts_init(&o);
-	o.by = CMP_FILES;
+	compare_opts_init(&o);
+	o.by = COMPARE_FILES;
 	assert_int_equal(compare_build(&c, &ra, &rb, &o, err, sizeof(err)), 0);
 	snprintf(dir, sizeof(dir), "%s/emu", tmpdir);
 	assert_int_equal(plot_compare(&c, dir, &ps, err, sizeof(err)), 0);
@@ -747,7 +747,7 @@ static void test_size_dimension(void **state)
 	struct tb_results r = { 0 };
 	struct plot_set ps = { 0 };
 	struct comparison c;
-	struct cmp_opts o;
+	struct compare_opts o;
 	char err[512], dir[128], *s;
 	size_t i, m;
 	int k;
@@ -781,8 +781,8 @@ static void test_size_dimension(void **state)
 	gnuplot_clean(dir, "alloc-counters.gp");
 	plot_set_free(&ps);
 
-	cmp_opts_init(&o);
-	o.by = CMP_BY_MTHP;
+	compare_opts_init(&o);
+	o.by = COMPARE_BY_MTHP;
 	assert_int_equal(compare_build(&c, &r, &r, &o, err, sizeof(err)), 0);
 	assert_int_equal(c.npairs, 2);
 	snprintf(dir, sizeof(dir), "%s/by-size", tmpdir);
