@@ -94,7 +94,7 @@ $TB run --memory-state fragmented --fragment-share 0.05 -r 1 --warmup 0 -- sleep
 	> "$TMPD/kill.log" 2>&1 &
 pid=$!
 i=0
-while ! pgrep -x -P "$pid" sleep > /dev/null && [ $i -lt 1200 ]; do
+while ! pgrep -x -P "$pid" sleep > /dev/null && kill -0 "$pid" 2>/dev/null && [ $i -lt 1200 ]; do
 	sleep 0.1
 	i=$((i + 1))
 done
