@@ -1,28 +1,67 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-only
-# The one entry point for users.
-#
-#   ./run.sh                 install missing packages, build, run configs/quick.conf,
-#                            print the summary, write results and plots under results/
-#   ./run.sh SUITE           the same with configs/SUITE.conf (e.g. seeds)
-#   ./run.sh check           build and run all tests (same as make check)
-#   ./run.sh bench           harness overhead vs perf stat -r
-#   ./run.sh ab PATCHDIR ... kernel A/B in qemu (kernel-patches/README.md)
-#   ./run.sh bisect --tree DIR --good REF --bad REF --suite S --metric CASE:METRIC
-#                            performance bisection, each step decided statistically
-#   ./run.sh pmu-check [-o DIR]  can this machine count TLB walks, and truly?
-#   ./run.sh guest SUITE [--nodes N --cpus N --mem SIZE --gib-pages N]
-#                            run a suite in a qemu guest of that topology
-#   ./run.sh nightly [--kernel-id ID] [--db DB]   run configs/nightly.conf, record
-#                            it in the history, check it, write JUnit + report
-#   ./run.sh run|compare|plot|restore|list|history ...   thpbench sub-commands
+# The one entry point for users; `./run.sh help` lists what it does (the
+# usage text below). Help (./run.sh help, --help, -h, and COMMAND --help
+# of a command that is a script) is printed at once, before anything is
+# installed or built.
 set -e
 cd "$(dirname "$0")"
+
+usage() {
+	cat <<'EOF'
+usage: ./run.sh [COMMAND] [ARGS...]
+
+  (none)          install missing packages, build, run configs/quick.conf,
+                  print the summary, write results and plots under results/
+  SUITE           the same with configs/SUITE.conf (e.g. seeds) or a .conf file
+  check           build and run all tests (same as make check)
+  bench           harness overhead vs perf stat -r (tests/bench/overhead.sh)
+  ab PATCHDIR...  kernel A/B in qemu (kernel-patches/README.md)
+  bisect --tree DIR --good REF --bad REF --suite S --metric CASE:METRIC
+                  performance bisection, each step decided statistically
+  guest SUITE [--nodes N --cpus N --mem SIZE --gib-pages N]
+                  run a suite in a qemu guest of that topology
+  nightly [--kernel-id ID] [--db DB]
+                  run configs/nightly.conf, record it in the history, check
+                  it, write JUnit + report
+  pmu-check [-o DIR]
+                  can this machine count TLB walks, and truly?
+  run|compare|merge|show|plot|restore|list|history ...
+                  thpbench's commands (harness/thpbench COMMAND --help)
+  help, --help, -h
+                  this list
+
+./run.sh COMMAND --help for a command's options.
+EOF
+}
+
+cmd=${1:-quick}
+# Help needs nothing installed or built; a script's own --help neither.
+case $cmd in
+help|--help|-h)
+	usage
+	exit 0 ;;
+-*)
+	echo "run.sh: unknown option \"$cmd\" (./run.sh --help lists the commands)" >&2
+	exit 2 ;;
+esac
+case ${2:-} in
+--help|-h)
+	case $cmd in
+	check|test) usage; exit 0 ;;
+	bench) exec sh tests/bench/overhead.sh --help ;;
+	ab) THPBENCH_AB_CALLER="$0 ab" exec kernel-patches/scripts/ab.sh --help ;;
+	bisect) exec kernel-patches/scripts/bisect.sh --help ;;
+	guest) exec kernel-patches/scripts/guest.sh --help ;;
+	nightly) exec sh scripts/nightly.sh --help ;;
+	pmu-check) exec sh scripts/pmu-check.sh --help ;;
+	esac
+	help_suite=1 ;;
+esac
 
 scripts/install-deps.sh
 make -s -j"$(nproc)"
 
-cmd=${1:-quick}
 case $cmd in
 check|test)
 	# The kernel tests check the bundled patches against Debian's 6.1 source.
@@ -46,9 +85,11 @@ nightly)
 pmu-check)
 	shift
 	exec sh scripts/pmu-check.sh "$@" ;;
-run|compare|plot|restore|list|history)
+run|compare|merge|show|plot|restore|list|history)
 	exec ./harness/thpbench "$@" ;;
 esac
+# ./run.sh SUITE --help: the options after SUITE are thpbench run's.
+[ -z "${help_suite:-}" ] || exec ./harness/thpbench run --help
 
 [ $# -gt 0 ] && shift
 suite=configs/$cmd.conf

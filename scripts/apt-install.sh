@@ -7,6 +7,12 @@
 # Usage: scripts/apt-install.sh PKG...   (root)
 # Exit 0 installed; 2 apt-get failed (its last lines are shown) or the
 # lock stayed taken.
+case ${1:-} in
+-h|--help)
+	echo "usage: $0 PKG...   (root)"
+	awk 'NR > 2 && !/^#/ { exit } NR > 2 && !/^# Usage/ { sub(/^# ?/, "  "); print }' "$0"
+	exit 0 ;;
+esac
 [ $# -gt 0 ] || { echo "usage: $0 PKG..." >&2; exit 2; }
 export DEBIAN_FRONTEND=noninteractive
 log=$(mktemp)

@@ -4,6 +4,16 @@
 # only those that are missing. Needs root (apt-get) when something is.
 # Usage: scripts/install-deps.sh [--check]   (--check: list missing, exit 1 if any)
 set -e
+case ${1:-} in
+-h|--help)
+	echo "usage: $0 [--check]"
+	echo "  Install the Debian packages thpbench needs to build, test and plot,"
+	echo "  only those that are missing (root, apt-get, when something is)."
+	echo "  --check  list the missing ones and exit 1 if any, install nothing"
+	exit 0 ;;
+''|--check) ;;
+*) echo "$0: unknown option \"$1\" (--help)" >&2; exit 2 ;;
+esac
 PKGS="build-essential g++ make pkg-config bc libpfm4-dev libnuma-dev libgsl-dev
 libjansson-dev libinih-dev libcmocka-dev gnuplot-nox jq libxml2-utils file
 clang libclang-rt-14-dev cppcheck valgrind libsqlite3-dev libpq-dev libssl-dev zlib1g-dev sqlite3

@@ -9,11 +9,16 @@ set -u
 cd "$(dirname "$0")/.."
 tb=./harness/thpbench
 out=results/pmu-check-$(date +%Y%m%d-%H%M%S)
+usage="usage: ./run.sh pmu-check [-o DIR]"
 case ${1:-} in
--o) [ $# -eq 2 ] || { echo "usage: ./run.sh pmu-check [-o DIR]" >&2; exit 2; }
+-h|--help)
+	echo "$usage"
+	awk 'NR > 2 && !/^#/ { exit } NR > 2 { sub(/^# ?/, "  "); print }' "$0"
+	exit 0 ;;
+-o) [ $# -eq 2 ] || { echo "$usage" >&2; exit 2; }
     out=$2 ;;
 '') ;;
-*) echo "usage: ./run.sh pmu-check [-o DIR]" >&2; exit 2 ;;
+*) echo "$usage" >&2; exit 2 ;;
 esac
 "$tb" pmu-check --probe || exit $?
 echo

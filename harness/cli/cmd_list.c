@@ -187,8 +187,19 @@ static int list_platform(void)
 	return 0;
 }
 
+static const char list_usage[] =
+	"usage: thpbench list [--platform]\n"
+	"  The workloads, suites, huge-page settings and events usable here,\n"
+	"  and the TLB profile of this CPU.\n"
+	"  --platform  what bounds a claim here (VM or bare metal, page-table\n"
+	"              mode), as JSON\n";
+
 int cmd_list(int argc, char **argv)
 {
+	if (argc == 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
+		fputs(list_usage, stdout);
+		return 0;
+	}
 	if (argc == 2 && !strcmp(argv[1], "--platform"))
 		return list_platform();
 	if (argc > 1) {

@@ -20,7 +20,9 @@ int cmd_show(int argc, char **argv)
 	char err[512];
 
 	if (argc == 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
-		printf("usage: thpbench show RESULTS.json\n");
+		printf("usage: thpbench show RESULTS.json\n"
+		       "  Print a results file's summary and claim table, as the run printed\n"
+		       "  them.\n");
 		return 0;
 	}
 	if (argc != 2) {

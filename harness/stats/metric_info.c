@@ -54,6 +54,9 @@ static const struct better_rule rules[] = {
 	{ "*_misses", BETTER_LOWER },
 	{ "*faults*", BETTER_LOWER },
 	{ "*-fault*", BETTER_LOWER },
+	/* getrusage's names (and a workload's roi_minflt): faults too */
+	{ "*minflt", BETTER_LOWER },
+	{ "*majflt", BETTER_LOWER },
 	{ "tlb:*", BETTER_LOWER },
 	{ "tlb.instructions", BETTER_NEUTRAL },
 	{ "tlb.*", BETTER_LOWER },
@@ -96,8 +99,8 @@ bool metric_is_gauge(const char *name)
 
 /* Directed metrics that count events rather than time them. */
 static const char *const count_patterns[] = {
-	"*-misses", "*_misses", "*faults*", "*-fault*", "tlb:*",
-	"exceptions:*",
+	"*-misses", "*_misses", "*faults*", "*-fault*", "*minflt", "*majflt",
+	"tlb:*", "exceptions:*",
 };
 
 bool metric_is_timing(const char *name)

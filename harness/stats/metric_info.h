@@ -4,11 +4,11 @@
  * noise.
  *
  * Direction comes from the first matching name pattern of a table
- * (metric_info.c): times, misses, faults and TLB tracepoints are lower-is-
- * better; GB/s, throughput and ops are higher-is-better; vmstat.* and any
- * other counter is neutral (a change is reported as "changed", never as an
- * improvement or a regression: more thp_fault_alloc is good or bad
- * depending on the experiment).
+ * (metric_info.c): times, misses, faults (minflt, majflt too) and TLB
+ * tracepoints are lower-is-better; GB/s, throughput and ops are
+ * higher-is-better; vmstat.* and any other counter is neutral (a change
+ * is reported as "changed", never as an improvement or a regression: more
+ * thp_fault_alloc is good or bad depending on the experiment).
  *
  * Gauges: vmstat.nr_* are levels (pages in use at a moment), not counts
  * of events; a run records them as levels (vmstat.h), and compare leaves

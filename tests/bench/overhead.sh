@@ -6,6 +6,14 @@
 # thpbench/perf (below 1: thpbench is cheaper). Not a test: numbers vary.
 #   tests/bench/overhead.sh [REPETITIONS]   (default 200)
 set -e
+case ${1:-} in
+-h|--help)
+	echo "usage: ./run.sh bench [REPETITIONS]   (tests/bench/overhead.sh; default 200)"
+	awk 'NR > 2 && !/^#/ { exit } NR > 2 && !/^#   tests/ { sub(/^# ?/, "  "); print }' "$0"
+	exit 0 ;;
+''|*[!0-9]*|0*)
+	[ -z "${1:-}" ] || { echo "overhead: REPETITIONS \"$1\" is not a whole number >= 1 (--help)" >&2; exit 2; } ;;
+esac
 cd "$(dirname "$0")/../.."
 N=${1:-200}
 TB=./harness/thpbench

@@ -66,7 +66,13 @@ for sig in KILL INT TERM HUP; do
 		-o "$TMPD/s-$sig" -- /bin/sh -c "$WL" \
 		> "$TMPD/s-$sig.out" 2>&1 &
 	pid=$!
-	sleep 2
+	# Mid-run: once two repetitions have started (however long this
+	# machine takes to get there; the bound only ends a run that hangs).
+	i=0
+	while [ "$(wc -l 2>/dev/null < "$M" || echo 0)" -lt 2 ] && [ $i -lt 1200 ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
 	kill -$sig $pid
 	wait $pid
 	rc=$?
@@ -94,6 +100,11 @@ kill -TERM $pid
 wait $pid
 end
 
+# A child left behind must not hold the run: the repetition ends when the
+# workload exits (not a timeout at --timeout 5), and the child is killed
+# (end: none left). How long that took is printed, not asserted; so is the
+# status, ok or invalid: whether --thp always saw a huge page in the window
+# (system-wide vmstat) is up to the other processes on the machine.
 for how in '' setsid; do
 	scenario "leftover ${how:-background} child"
 	t0=$(date +%s)
@@ -101,8 +112,9 @@ for how in '' setsid; do
 		/bin/sh -c "$how sleep 31.4159 & exit 0" > "$TMPD/lo$how.out" 2>&1
 	rc=$?
 	t1=$(date +%s)
-	expect "leftover ${how:-background} child: done in $((t1 - t0)) s (< 5), exit $rc" \
-		'[ $((t1 - t0)) -lt 5 ] && [ $rc -ne 2 ]'
+	st=$(jq -r .cases[0].runs[0].status "$TMPD/lo$how/results.json")
+	expect "leftover ${how:-background} child: the run ended with the workload ($st, exit $rc, $((t1 - t0)) s), not at the timeout" \
+		'[ $rc -ne 2 ] && { [ "$st" = ok ] || [ "$st" = invalid ]; }'
 	expect "leftover ${how:-background} child: reported" \
 		'[ "$(jq .cases[0].runs[0].leftover_processes "$TMPD/lo$how/results.json")" = 1 ] &&
 		grep -q leftover_processes "$TMPD/lo$how.out"'
@@ -131,8 +143,10 @@ mount -t tmpfs -o size=48k tmpfs "$MNT"
 $TB run -r 60 --warmup 0 --thp always,never -o "$MNT/r" -- /bin/true > "$TMPD/full.out" 2>&1
 rc=$?
 n=$(grep -c '"run":' "$MNT/r/results.jsonl" 2>/dev/null)
+# How many runs fit in 48 KiB depends on how many metrics this host
+# records per run (mTHP sizes, events): at least one, not all 120.
 expect "full disk: exit 2 ($rc), $n finished runs kept in results.jsonl, said so" \
-	'[ $rc -eq 2 ] && [ "${n:-0}" -ge 10 ] && grep -q "are in $MNT/r/results.jsonl" "$TMPD/full.out"'
+	'[ $rc -eq 2 ] && [ "${n:-0}" -ge 1 ] && [ "$n" -lt 120 ] && grep -q "are in $MNT/r/results.jsonl" "$TMPD/full.out"'
 check "full disk: the log reads as results" \
 	env THPBENCH_GNUPLOT= $TB plot "$MNT/r/results.jsonl" -o "$TMPD/fullplot"
 umount "$MNT"

@@ -25,7 +25,10 @@ for p in 000 001 002 003 004; do
 		sh -c "echo '$v' | grep -Eq '^((reproduced|direction only|inconclusive|superseded|not reproduced|not measurable|not comparable here|derived|as expected|not as expected|see [0-9a-z-]+|reported),?)+$'"
 done
 verdict() { jq -r --arg id "$1" '.meta.claims[] | select(.id == $id) | .verdict' "$R"; }
-check "002 (glibc tunable cuts faults) reproduced" [ "$(verdict 002)" = reproduced ]
+# 002's verdict is the machine's: how many faults glibc.malloc.hugetlb=1
+# saves depends on the THPs free memory gives it, and on glibc. Printed.
+echo "002 (glibc tunable cuts faults), reported, not asserted: $(verdict 002)" \
+	"($(jq -r '.meta.claims[] | select(.id == "002") | .measured // .reason' "$R"))"
 # The magnitude rule: nothing called reproduced more than 2x off its claim.
 check "no 'reproduced' whose factor is more than 2x from the claimed one" \
 	[ "$(jq '[.meta.claims[] | select(.verdict == "reproduced" and .of_claimed != null

@@ -5,7 +5,9 @@
 # a state directory of the test's own (the real knobs are never touched):
 # without --wait the second run exits 2 at once naming the holder's pid
 # and command; --wait=0.5 gives up after half a second (exit 2); --wait
-# says who it is waiting for and runs once the first is done.
+# says who it is waiting for and runs once the first is done. The first
+# run's workload holds the lock until the test lets it go (removes a
+# file), not for some seconds: how long each step takes is the machine's.
 . tests/integration/lib.sh
 trap 'kill "$first" 2>/dev/null; rm -rf "$TMPD"' EXIT
 first=
@@ -19,7 +21,12 @@ put hugepages/hugepages-2048kB/nr_hugepages 0
 put hugepages/hugepages-2048kB/nr_overcommit_hugepages 0
 export THPBENCH_SYSFS_ROOT="$root" THPBENCH_STATE_DIR="$TMPD/state"
 
-$TB run -r 1 --warmup 0 -- sleep 4 > "$TMPD/o1" 2>&1 &
+# hold: a workload that runs while $HOLD exists (the exit trap's rm ends
+# it too; a bound only ends one a failed test left).
+hold='i=0; while [ -e "$HOLD" ] && [ $i -lt 3000 ]; do sleep 0.1; i=$((i + 1)); done'
+export HOLD="$TMPD/hold"
+touch "$HOLD"
+$TB run -r 1 --warmup 0 -- sh -c "$hold" > "$TMPD/o1" 2>&1 &
 first=$!
 i=0
 while [ ! -f "$TMPD/state/journal.json" ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
@@ -28,14 +35,21 @@ check "the first run holds the lock (its journal is written)" test -f "$TMPD/sta
 $TB run -r 1 -- true > "$TMPD/o2" 2>&1
 check "no --wait: exit 2 at once" [ $? -eq 2 ]
 check "no --wait: names the holder's pid and command, and --wait" \
-	grep -q "another thpbench (pid $first: .*thpbench run -r 1 --warmup 0 -- sleep 4) .*--wait" "$TMPD/o2"
+	grep -q "another thpbench (pid $first: .*thpbench run -r 1 --warmup 0 -- sh -c .*) .*--wait" "$TMPD/o2"
 
 $TB run --wait=0.5 -r 1 -- true > "$TMPD/o3" 2>&1
 check "--wait=0.5: exit 2" [ $? -eq 2 ]
-check "--wait=0.5: says it waited and who holds the lock" \
-	grep -q "pid $first: .*still, after waiting 0\.[5-9]" "$TMPD/o3"
+# It gives up once 0.5 s have passed; how much later is the machine's.
+waited=$(sed -n 's/.*still, after waiting \([0-9.]*\) s.*/\1/p' "$TMPD/o3")
+check "--wait=0.5: says it waited ($waited s, at least 0.5) and who holds the lock" \
+	sh -c "grep -q 'pid $first: ' '$TMPD/o3' && awk -v w='$waited' 'BEGIN { exit !(w ~ /^[0-9.]+\$/ && w >= 0.5) }'"
 
-$TB run --wait -r 1 -- true > "$TMPD/o4" 2>&1
+$TB run --wait -r 1 -- true > "$TMPD/o4" 2>&1 &
+waiter=$!
+i=0
+while ! grep -q 'waiting for another thpbench' "$TMPD/o4" && [ $i -lt 1200 ]; do sleep 0.1; i=$((i + 1)); done
+rm -f "$HOLD"
+wait "$waiter"
 check "--wait: exit 0 once the first is done" [ $? -eq 0 ]
 check "--wait: says whom it waits for" \
 	grep -q "waiting for another thpbench (pid $first: " "$TMPD/o4"
@@ -53,7 +67,8 @@ check "--wait=soon: exit 2 naming the option" \
 # in /run/thpbench for good. One a SIGKILLed run left, the next run removes.
 lock=/run/thpbench/$(printf 'lock-%x-%x' $(stat -c '%d %i' "$root"))
 check "no lock file left for this tree" test ! -e "$lock"
-$TB run -r 1 --warmup 0 -- sleep 4 > "$TMPD/o6" 2>&1 &
+touch "$HOLD"
+$TB run -r 1 --warmup 0 -- sh -c "$hold" > "$TMPD/o6" 2>&1 &
 first=$!
 i=0
 while [ ! -f "$TMPD/state/journal.json" ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
@@ -61,6 +76,7 @@ check "held, the lock file names the holder" grep -qx "$first" "$lock"
 kill -KILL "$first"
 wait "$first" 2>/dev/null
 first=
+rm -f "$HOLD"
 check "a SIGKILLed holder leaves its lock file" test -e "$lock"
 $TB run -r 1 -- true > "$TMPD/o7" 2>&1
 check "the next run goes on (exit 0)" [ $? -eq 0 ]

@@ -149,3 +149,17 @@ static_standins()
 	cp "$t_tmp/prog" "$t_tmp/static/harness/thpbench"
 	for w in "$@"; do cp "$t_tmp/prog" "$t_tmp/static/workloads/$w"; done
 }
+
+# settled CMD...: what CMD (a process listing) prints once it has stopped
+# printing anything, or after 10 s: processes just signalled take a moment
+# to go, longer on a loaded machine; one left behind stays.
+settled()
+{
+	local out
+	for _ in $(seq 1 100); do
+		out=$("$@")
+		[ -z "$out" ] && return 0
+		sleep 0.1
+	done
+	printf '%s\n' "$out"
+}

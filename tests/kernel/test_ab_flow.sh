@@ -83,8 +83,7 @@ timeout 120 bash -c '"$@" 2>&1 | cat; exit "${PIPESTATUS[0]}"' _ "${ab[@]}" --fa
 [ "$rc" = 1 ] || fail "--fail-on regression: exit $rc, want 1 ($(tail -n 5 "$t_tmp/out1"))"
 grep -q 'regression' "$t_tmp/out1" || fail "the comparison was not printed"
 grep -q 'times and GB/s are emulated' "$t_tmp/out1" || fail "no 'emulated' note in the printed comparison"
-sleep 0.5
-left=$(leftovers)
+left=$(settled leftovers)
 [ -z "$left" ] || fail "processes left behind: $left"
 out=$(find "$t_tmp/results" -mindepth 1 -maxdepth 1 -type d | head -n 1)
 j=$out/ab.json
@@ -203,8 +202,7 @@ for _ in $(seq 1 100); do
 done
 interrupt_job "$apid" "ab.sh during a boot"
 [ "$int_rc" = 130 ] || fail "ab.sh after SIGINT: exit $int_rc, want 130 ($(tail -n 2 "$t_tmp/int.out"))"
-sleep 0.5
-left=$(leftovers)
+left=$(settled leftovers)
 [ -z "$left" ] || fail "processes left after SIGINT: $left"
 [ "$T_FAILS" -eq 0 ] && ok "Ctrl-C during a boot: stopped at once, exit 130, nothing left"
 
@@ -230,8 +228,7 @@ done
 pgrep -f "sleep $hang" > /dev/null || fail "the stand-in build never started ($(tail -n 3 "$t_tmp/bint.out"))"
 interrupt_job "$apid" "ab.sh during a build"
 [ "$int_rc" = 130 ] || fail "SIGINT during a build: exit $int_rc, want 130 ($(tail -n 2 "$t_tmp/bint.out"))"
-sleep 0.5
-left=$(pgrep -af "sleep $hang" || true)
+left=$(settled pgrep -af "sleep $hang")
 [ -z "$left" ] || fail "the build kept running after SIGINT: $left"
 flock -n "$bdir/build.lock" true || fail "build.lock still held after SIGINT"
 [ "$(ndirs)" = "$n0" ] || fail "SIGINT before the first boot left a results directory"

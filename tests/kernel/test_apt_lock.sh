@@ -37,10 +37,14 @@ grep -q 'waiting' "$t_tmp/err" || fail "no 'waiting' message"
 rm -f "$t_tmp/n"
 rc=0
 t0=$(date +%s)
-FAKE_LOCKED=always THPBENCH_APT_LOCK_WAIT=2 "$ai" foo > /dev/null 2> "$t_tmp/err2" || rc=$?
+# It waits at least the 2 s asked and then gives up by itself: the
+# watchdog (exit 124) only catches one that never does; how much past 2 s
+# it took is the machine's, printed.
+FAKE_LOCKED=always THPBENCH_APT_LOCK_WAIT=2 timeout 300 "$ai" foo > /dev/null 2> "$t_tmp/err2" || rc=$?
 t=$(( $(date +%s) - t0 ))
-[ "$rc" = 2 ] || fail "lock never free: exit $rc, want 2"
+[ "$rc" = 2 ] || fail "lock never free: exit $rc, want 2 (124: it never gave up)"
 grep -q 'Could not get lock' "$t_tmp/err2" || fail "apt's message not shown: $(cat "$t_tmp/err2")"
-[ "$t" -ge 2 ] && [ "$t" -lt 30 ] || fail "gave up after $t s (wait was 2 s)"
+[ "$t" -ge 2 ] || fail "gave up after $t s, before the 2 s wait"
+echo "$T_NAME: gave up after $t s (wait 2 s)"
 [ "$T_FAILS" -eq 0 ] && ok "gives up with exit 2 and apt's message when the lock stays taken"
 finish

@@ -27,13 +27,15 @@ printf '\r\033[K[1/2] mremap rep 1/2\r\033[K[2/2] mremap rep 2/2\r\033[K\r\n'
 printf 'QUJDREVGR0hJSktMTU5PUFFSU1RVVldYWVo=\r\n'
 case $FAKE_MODE in
 hang) while :; do sleep 0.2; done ;;
-*) sleep 3; printf 'guest late line\r\n' ;;
+*) # until the test has seen the early line (or a minute: a test gone wrong)
+	i=0; while [ ! -e "$FAKE_GO" ] && [ $i -lt 600 ]; do sleep 0.1; i=$((i + 1)); done
+	printf 'guest late line\r\n' ;;
 esac
 FAKE
 chmod +x "$fake"
 : > "$t_tmp/bzImage"
 : > "$t_tmp/initrd"
-export THPBENCH_QEMU=$fake
+export THPBENCH_QEMU=$fake FAKE_GO=$t_tmp/go
 boot=("$KP/scripts/boot.sh" --kernel "$t_tmp/bzImage" --initrd "$t_tmp/initrd"
 	--accel tcg --timeout 60)
 
@@ -44,9 +46,15 @@ leftovers() { pgrep -af -- "$t_tmp" | grep -v "^$$ " || true; }
 FAKE_MODE=finish timeout 30 bash -c '"$@" 2>&1 | cat' _ "${boot[@]}" \
 	--log "$t_tmp/c1.log" > "$t_tmp/out1" &
 pipe_pid=$!
-sleep 1.5
+# The early line shows while the guest still runs: the stand-in waits for
+# FAKE_GO, which comes only once the line is seen (or after 60 s, a fail).
+for _ in $(seq 1 600); do
+	grep -q 'guest| guest early line' "$t_tmp/out1" && break
+	sleep 0.1
+done
 grep -q 'guest| guest early line' "$t_tmp/out1" ||
 	fail "guest output not shown while the guest runs (buffered): '$(cat "$t_tmp/out1")'"
+touch "$FAKE_GO"
 rc=0
 wait "$pipe_pid" || rc=$?
 [ "$rc" = 0 ] || fail "piped boot.sh did not return by itself (exit $rc; 124 = still running after 30 s)"
@@ -57,8 +65,7 @@ grep -q '^guest| \[1/2\] mremap rep 1/2$' "$t_tmp/out1" && grep -q '^guest| \[2/
 grep -q $'\e' "$t_tmp/out1" && fail "escape codes in the piped output"
 grep -q '^guest| $' "$t_tmp/out1" && fail "empty guest lines in the piped output"
 grep -q '^accel=tcg' "$t_tmp/out1" || fail "no accel= line on stdout"
-sleep 0.5
-left=$(leftovers)
+left=$(settled leftovers)
 [ -z "$left" ] || fail "processes left behind after the boot: $left"
 [ "$T_FAILS" -eq 0 ] && ok "piped boot returns, progress live, nothing left running"
 
@@ -85,8 +92,7 @@ fi
 rc=0
 wait "$bpid" || rc=$?
 [ "$rc" = 130 ] || fail "after SIGINT exit $rc, want 130 ($(cat "$t_tmp/err2"))"
-sleep 0.5
-left=$(leftovers)
+left=$(settled leftovers)
 [ -z "$left" ] || fail "processes left behind after SIGINT: $left"
 [ "$T_FAILS" -eq 0 ] && ok "SIGINT stops the guest in $(( $(date +%s) - t0 )) s, nothing left"
 # Never leave a stand-in running, whatever failed above.

@@ -108,7 +108,6 @@ rc=0
 [ "$rc" = 2 ] || fail "a kernel without NUMA_EMU for 2 nodes: exit $rc, want 2"
 grep -q 'CONFIG_NUMA_EMU' "$t_tmp/err" || fail "the refusal does not name CONFIG_NUMA_EMU"
 [ "$(ndirs)" = "$n0" ] || fail "a refused run left a results directory"
-sleep 0.3
-left=$(leftovers)
+left=$(settled leftovers)
 [ -z "$left" ] || fail "processes left behind: $left"
 finish

@@ -30,11 +30,14 @@ mode=$(thp_enabled)
 if [ "$mode" = never ] || [ -z "$mode" ]; then
 	skip "--madvise gives THP (THP enabled='$mode')"
 else
+	fb=$(vmstat_count thp_fault_fallback)
 	check_metric_fd "--madvise run" region_anon_huge_kb \
 		"$bin" --size 64M --madvise --no-verify
 	kb=$(metric_value "$tmp/metrics" region_anon_huge_kb)
 	if [ "${kb:-0}" -gt 0 ]; then
 		pass "--madvise: moved region is THP-backed ($kb kB)"
+	elif thp_refused "$fb"; then
+		skip "--madvise: no THP could be had now (thp_fault_fallback rose)"
 	else
 		fail "--madvise: moved region has no AnonHugePages (THP $mode)"
 	fi

@@ -127,6 +127,32 @@ static void test_metric_direction(void **state)
 				 better_name(t[i].b));
 }
 
+/*
+ * getrusage's fault counts (minflt, majflt; a workload's roi_minflt) are
+ * fewer-is-better counts, the same whichever case declares them: ./run.sh's
+ * own comparison called one case's minflt "worse" and another's
+ * "changed" (issue 29). Counts, not timings: an emulated machine does
+ * not change them.
+ */
+static void test_fault_counts_direction(void **state)
+{
+	static const char *const names[] = {
+		"minflt", "majflt", "roi_minflt", "roi_majflt", "MINFLT",
+	};
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		if (metric_default_better(names[i]) != BETTER_LOWER)
+			fail_msg("%s: %s, expected lower", names[i],
+				 better_name(metric_default_better(names[i])));
+		if (metric_is_timing(names[i]))
+			fail_msg("%s: taken for a timing, it is a count", names[i]);
+	}
+	/* The kernel's own counters stay neutral. */
+	assert_int_equal(metric_default_better("vmstat.pgmajfault"), BETTER_NEUTRAL);
+}
+
 static void test_metric_overrides(void **state)
 {
 	json_t *extra = json_loads("{\"metric\": {\"gbps\": {\"threshold\": 0.05},"
@@ -1266,6 +1292,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_verdict_rules),
 		cmocka_unit_test(test_metric_direction),
+		cmocka_unit_test(test_fault_counts_direction),
 		cmocka_unit_test(test_metric_overrides),
 		cmocka_unit_test(test_pair_files),
 		cmocka_unit_test(test_empty_side),

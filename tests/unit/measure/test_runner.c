@@ -80,16 +80,22 @@ static void test_metric_fd(void **state)
 	run_free(&run);
 }
 
-/* Faults before the region are many (a big awk array); inside, few. */
+/*
+ * Faults before the region are many (100 programs started, each faulting
+ * in its loader and libc: base pages whatever THP is set to, where a big
+ * awk array's heap would be a handful of THP faults under "always");
+ * inside, few (shell builtins).
+ */
+#define MANY_EXECS "i=0; while [ $i -lt 100 ]; do /bin/true; i=$((i + 1)); done; "
+
 static void test_roi_limits_counting(void **state)
 {
 	const char *script =
-		"awk 'BEGIN{for(i=0;i<300000;i++)a[i]=i}'; "
+		MANY_EXECS
 		"echo enable >&$PERF_CTL_FD; read a <&$PERF_ACK_FD; "
 		"[ \"$a\" = ack ] || exit 9; "
 		"echo disable >&$PERF_CTL_FD; read a <&$PERF_ACK_FD";
-	struct tb_run whole = run_sh("awk 'BEGIN{for(i=0;i<300000;i++)a[i]=i}'",
-				     "page-faults", 0);
+	struct tb_run whole = run_sh(MANY_EXECS, "page-faults", 0);
 	struct tb_run roi = run_sh(script, "page-faults", 0);
 
 	(void)state;
@@ -117,8 +123,10 @@ static void test_statuses(void **state)
 	assert_int_equal(invalid.status, RUN_INVALID);
 	assert_int_equal(killed.status, RUN_SIGNALED);
 	assert_int_equal(killed.signal, 15);
+	/* killed at the timeout, not left to finish its 10 s: a timeout is
+	 * a kill (how soon after 0.3 s is the machine's) */
 	assert_int_equal(slow.status, RUN_TIMEOUT);
-	assert_true(metric(&slow, "wall_usec") < 5e6);
+	assert_int_equal(slow.signal, SIGKILL);
 	run_free(&failed);
 	run_free(&invalid);
 	run_free(&killed);
@@ -232,20 +240,20 @@ static void test_fake_vmstat_deltas(void **state)
 
 /*
  * A background child holds the metric fd after the leader exits: the
- * repetition still ends at the leader's exit (alarm: a hang fails the
- * test), with the child killed and counted, its pid's metric kept.
+ * repetition still ends at the leader's exit, with the child killed and
+ * counted, its pid's metric kept. No timeout: a runner that waited for
+ * the child (a 974 s sleep) would be ended by the alarm, a hang guard,
+ * not a measure of how soon it ended.
  */
 static void check_leftover(const char *script, int want)
 {
 	struct tb_run run;
-	double t0 = now_usec();
 	pid_t left;
 
-	alarm(20);
-	run = run_sh(script, NULL, 5);
+	alarm(120);
+	run = run_sh(script, NULL, 0);
 	alarm(0);
 	assert_int_equal(run.status, RUN_OK);
-	assert_true(now_usec() - t0 < 4e6);
 	assert_int_equal(run.leftover, want);
 	left = (pid_t)metric(&run, "left");
 	assert_true(left > 1);
@@ -257,9 +265,9 @@ static void test_leftover_children(void **state)
 {
 	(void)state;
 	check_leftover("sleep 974 & echo \"left $!\" >&$THPBENCH_METRIC_FD; exit 0", 1);
-	check_leftover("setsid sleep 8 & echo \"left $!\" >&$THPBENCH_METRIC_FD; exit 0", 1);
+	check_leftover("setsid sleep 974 & echo \"left $!\" >&$THPBENCH_METRIC_FD; exit 0", 1);
 	/* Double fork: the orphan is re-parented to the harness, not init. */
-	check_leftover("(sleep 60 & echo \"left $!\" >&$THPBENCH_METRIC_FD) ; "
+	check_leftover("(sleep 974 & echo \"left $!\" >&$THPBENCH_METRIC_FD) ; "
 		       "sleep 0.2; exit 0", 1);
 }
 

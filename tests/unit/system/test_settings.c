@@ -25,6 +25,7 @@
 #include <sys/stat.h>
 #include <sys/time.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -1282,6 +1283,23 @@ static void set_cancel(int sig)
 	g_cancel = 1;
 }
 
+/* The lock holder's cue: the waiter has said so in the captured stderr
+ * (a minute at most: a test gone wrong). */
+static void wait_for_waiter(void)
+{
+	const struct timespec tick = { 0, 20 * 1000 * 1000 };
+	char path[PATH_MAX], buf[4096];
+	int i;
+
+	snprintf(path, sizeof(path), "%s/stderr", g_base);
+	for (i = 0; i < 3000; i++) {
+		if (!read_file_str(path, buf, sizeof(buf)) &&
+		    strstr(buf, "waiting for another thpbench"))
+			return;
+		nanosleep(&tick, NULL);
+	}
+}
+
 /*
  * --wait: a second run queues behind the first, saying who holds the
  * lock; it gives up after wait_s, stops when cancelled (Ctrl-C), and gets
@@ -1292,12 +1310,13 @@ static void test_lock_wait(void **state)
 	struct itimerval it = { .it_value = { 0, 300 * 1000 } };
 	struct settings_ctx ctx, other;
 	char err[1024] = "", out[4096], who[64], c;
-	int ready[2], status, saved;
+	int ready[2], go[2], status, saved;
 	double t0;
 	pid_t pid;
 
 	(void)state;
 	assert_int_equal(pipe(ready), 0);
+	assert_int_equal(pipe(go), 0);
 	fflush(NULL);
 	pid = fork();
 	assert_true(pid >= 0);
@@ -1307,10 +1326,17 @@ static void test_lock_wait(void **state)
 			_exit(3);
 		if (write(ready[1], "r", 1) != 1)
 			_exit(4);
-		sleep(3);
+		/* Held until the parent says go and is waiting (its message in
+		 * the captured stderr), not for some seconds that a loaded
+		 * machine may spend before its waits. */
+		close(go[1]);
+		if (read(go[0], &c, 1) != 1)
+			_exit(6);
+		wait_for_waiter();
 		_exit(settings_end(&other) ? 5 : 0);
 	}
 	close(ready[1]);
+	close(go[0]);
 	assert_int_equal(read(ready[0], &c, 1), 1);
 	snprintf(who, sizeof(who), "(pid %d: ", (int)pid);
 	/* gives up after wait_s, naming the holder and its command (the
@@ -1344,6 +1370,8 @@ static void test_lock_wait(void **state)
 	g_cancel = 0;
 	ctx.wait_s = 60;
 	saved = capture_start();
+	assert_int_equal(write(go[1], "g", 1), 1);
+	close(go[1]);
 	if (settings_begin(&ctx, err, sizeof(err))) {
 		capture_stop(saved, out, sizeof(out));
 		fail_msg("waiting for the lock: %s", err);
