@@ -1,6 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * thpbench run SUITE.conf [opts] | thpbench run [opts] -- COMMAND [ARGS...]
+ *
+ * Parses the options, runs the session (measure/session.h: load, begin,
+ * run, end), and prints: the report and the claims on stdout and in
+ * summary.txt, results.json (session_save), the charts. Exit 0; 2 on an
+ * error or a knob that would not go back; 3 when nothing valid was
+ * measured; 128 + SIGINT when stopped by a signal.
  */
 #include <getopt.h>
 #include <signal.h>
