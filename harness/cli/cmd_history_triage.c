@@ -108,30 +108,6 @@ static int parse(struct triage_cli *c, int argc, char **argv)
 	return history_triage_check(&c->t) ? -1 : 0;
 }
 
-/* The change point whose id starts with id; NULL (said) when none or many. */
-static const struct history_cp *find(const struct history_analysis *a,
-				     const char *id, size_t *series)
-{
-	const struct history_cp *hit = NULL;
-	size_t i, j, n = 0;
-
-	for (i = 0; i < a->n; i++)
-		for (j = 0; j < a->r[i].ncp; j++)
-			if (!strncmp(a->r[i].cp[j].id, id, strlen(id))) {
-				hit = &a->r[i].cp[j];
-				*series = i;
-				n++;
-			}
-	if (n == 1)
-		return hit;
-	if (!n)
-		tb_err("history triage: no confirmed change point %s in the history (history check lists them with their ids)",
-		       id);
-	else
-		tb_err("history triage: %zu change points start with %s: give more digits", n, id);
-	return NULL;
-}
-
 int cmd_history_triage(int argc, char **argv)
 {
 	struct triage_cli c = { .db = HISTORY_DB_DEFAULT };
@@ -140,6 +116,7 @@ int cmd_history_triage(int argc, char **argv)
 	const struct history_cp *cp;
 	const struct history_series *s;
 	struct history_db *db;
+	char err[1024];
 	size_t i;
 	int rc;
 
@@ -149,8 +126,9 @@ int cmd_history_triage(int argc, char **argv)
 	history_check_opts_init(&o);
 	if (history_analyse(c.db, &c.f, &o, &a))
 		return TB_EXIT_ERROR;
-	cp = find(&a, c.id, &i);
+	cp = history_analysis_find_cp(&a, c.id, &i, err, sizeof(err));
 	if (!cp) {
+		tb_err("history triage: %s", err);
 		history_analysis_free(&a);
 		return TB_EXIT_ERROR;
 	}

@@ -12,12 +12,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "commands.h"
 #include "results/merge.h"
-#include "results/results.h"
-#include "results/store.h"
 #include "util/util.h"
 
 static void usage(FILE *f)
@@ -40,32 +37,6 @@ static const struct option long_opts[] = {
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
-
-/* Write j to a temporary file, load it back as results, store it at out. */
-static int write_checked(json_t *j, const char *out)
-{
-	char tmp[4096], err[1024];
-	struct tb_results r;
-
-	snprintf(tmp, sizeof(tmp), "%s.merge.%ld", out, (long)getpid());
-	if (json_dump_file(j, tmp, JSON_INDENT(1))) {
-		tb_err("%s: cannot write", tmp);
-		return -1;
-	}
-	if (store_load(tmp, &r, err, sizeof(err))) {
-		unlink(tmp);
-		tb_err("merged file invalid: %s", err);
-		return -1;
-	}
-	unlink(tmp);
-	if (store_write(&r, out, err, sizeof(err))) {
-		results_free(&r);
-		tb_err("%s", err);
-		return -1;
-	}
-	results_free(&r);
-	return 0;
-}
 
 int cmd_merge(int argc, char **argv)
 {
@@ -123,7 +94,9 @@ int cmd_merge(int argc, char **argv)
 		tb_err("%s", err);
 		goto out;
 	}
-	if (!write_checked(merged, out))
+	if (merge_write_checked(merged, out, err, sizeof(err)))
+		tb_err("%s", err);
+	else
 		rc = TB_EXIT_OK;
 	json_decref(merged);
 out:

@@ -13,7 +13,6 @@
  * one line says how to install it, and the exit code is still 0.
  */
 #include <getopt.h>
-#include <libgen.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -112,41 +111,6 @@ static int parse_args(struct plot_cli *c, int argc, char **argv)
 	return 0;
 }
 
-/* NAME of a results file: "base" for base.json and base/results.json. */
-static void file_name(const char *path, char *buf, size_t len)
-{
-	char *p = xstrdup(path), *d = xstrdup(path);
-	char *base = basename(p), *dot = strrchr(base, '.');
-
-	if (dot && !strcmp(dot, ".json"))
-		*dot = '\0';
-	if (!strcmp(base, "results") || !*base)
-		base = basename(dirname(d));
-	snprintf(buf, len, "%s", base);
-	free(p);
-	free(d);
-}
-
-/* DIR/NAME for the i-th file; NAME-2... when an earlier file has NAME. */
-static char *file_dir(const struct plot_cli *c, size_t i)
-{
-	char name[256], other[256], *out;
-	size_t k, dup = 0, n;
-
-	file_name(c->files[i], name, sizeof(name));
-	for (k = 0; k < i; k++) {
-		file_name(c->files[k], other, sizeof(other));
-		dup += !strcmp(name, other);
-	}
-	n = strlen(c->outdir) + strlen(name) + 24;
-	out = xmalloc(n);
-	if (dup)
-		snprintf(out, n, "%s/%s-%zu", c->outdir, name, dup + 1);
-	else
-		snprintf(out, n, "%s/%s", c->outdir, name);
-	return out;
-}
-
 static int load_all(struct plot_cli *c, struct tb_results *r)
 {
 	char err[4096];
@@ -190,7 +154,7 @@ static int plot_files(struct plot_cli *c, struct tb_results *r,
 	int rc = 0;
 
 	for (i = 0; i < c->nfiles && !rc; i++) {
-		dir = c->nfiles == 1 ? xstrdup(c->outdir) : file_dir(c, i);
+		dir = c->nfiles == 1 ? xstrdup(c->outdir) : plot_file_dir(c->outdir, c->files, i);
 		if (plot_results(&r[i], dir, ps, err, sizeof(err))) {
 			tb_err("plot: %s", err);
 			rc = -1;

@@ -3,6 +3,7 @@
 #include "history_gate.h"
 #include "history_triage.h"
 
+#include <stdio.h>
 #include <string.h>
 
 #include "util/util.h"
@@ -43,4 +44,29 @@ void history_analysis_free(struct history_analysis *a)
 	history_results_free(a->r, a->n);
 	history_series_array_free(a->v, a->n);
 	memset(a, 0, sizeof(*a));
+}
+
+const struct history_cp *history_analysis_find_cp(const struct history_analysis *a,
+						  const char *id, size_t *series,
+						  char *err, size_t errlen)
+{
+	const struct history_cp *hit = NULL;
+	size_t i, j, n = 0;
+
+	for (i = 0; i < a->n; i++)
+		for (j = 0; j < a->r[i].ncp; j++)
+			if (!strncmp(a->r[i].cp[j].id, id, strlen(id))) {
+				hit = &a->r[i].cp[j];
+				*series = i;
+				n++;
+			}
+	if (n == 1)
+		return hit;
+	if (!n)
+		snprintf(err, errlen, "no confirmed change point %s in the history (history check lists them with their ids)",
+			 id);
+	else
+		snprintf(err, errlen, "%zu change points start with %s: give more digits",
+			 n, id);
+	return NULL;
 }

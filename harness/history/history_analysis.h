@@ -26,4 +26,13 @@ int history_analyse(const char *dbspec, const struct history_filter *f,
 		    struct history_analysis *a);
 void history_analysis_free(struct history_analysis *a);
 
+/*
+ * The confirmed change point whose id starts with id (`history triage
+ * ID`: a prefix will do when only one matches), and in *series the index
+ * of its series. NULL with err set when none or several match.
+ */
+const struct history_cp *history_analysis_find_cp(const struct history_analysis *a,
+						  const char *id, size_t *series,
+						  char *err, size_t errlen);
+
 #endif

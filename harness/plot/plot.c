@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * plot - drawing what a plotting job wrote (plot_set.h) with gnuplot,
- * and a run's charts written and drawn in one call. The charts
- * themselves are in plot_run.c and plot_ab.c.
+ * a run's charts written and drawn in one call, and where each file's
+ * charts go. The charts themselves are in plot_run.c and plot_ab.c.
  */
 #include "plot.h"
 
+#include <libgen.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -99,4 +101,38 @@ int plot_results_dir(const struct tb_results *r, const char *outdir,
 			fprintf(out, "chart script: %s\n", ps.scripts[i]);
 	plot_set_free(&ps);
 	return st == PLOT_FAILED ? -1 : 0;
+}
+
+/* NAME of a results file: "base" for base.json and base/results.json. */
+static void file_name(const char *path, char *buf, size_t len)
+{
+	char *p = xstrdup(path), *d = xstrdup(path);
+	char *base = basename(p), *dot = strrchr(base, '.');
+
+	if (dot && !strcmp(dot, ".json"))
+		*dot = '\0';
+	if (!strcmp(base, "results") || !*base)
+		base = basename(dirname(d));
+	snprintf(buf, len, "%s", base);
+	free(p);
+	free(d);
+}
+
+char *plot_file_dir(const char *outdir, char *const *files, size_t i)
+{
+	char name[256], other[256], *out;
+	size_t k, dup = 0, n;
+
+	file_name(files[i], name, sizeof(name));
+	for (k = 0; k < i; k++) {
+		file_name(files[k], other, sizeof(other));
+		dup += !strcmp(name, other);
+	}
+	n = strlen(outdir) + strlen(name) + 24;
+	out = xmalloc(n);
+	if (dup)
+		snprintf(out, n, "%s/%s-%zu", outdir, name, dup + 1);
+	else
+		snprintf(out, n, "%s/%s", outdir, name);
+	return out;
 }

@@ -82,4 +82,12 @@ enum plot_render_status plot_render(struct plot_set *ps, FILE *msg);
 int plot_results_dir(const struct tb_results *r, const char *outdir,
 		     FILE *out);
 
+/*
+ * For `thpbench plot` of several files: where the charts of files[i] go,
+ * outdir/NAME, NAME the file's name without .json (its directory's name
+ * for a results.json); NAME-2, NAME-3 ... when an earlier file of
+ * files[0..i-1] has that NAME. malloc'd.
+ */
+char *plot_file_dir(const char *outdir, char *const *files, size_t i);
+
 #endif

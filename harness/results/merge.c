@@ -3,7 +3,9 @@
 
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
+#include "store.h"
 #include "util/util.h"
 
 /* env keys that must be equal: a different value is another setup. */
@@ -248,4 +250,28 @@ fail:
 	json_decref(cases);
 	json_decref(from);
 	return NULL;
+}
+
+int merge_write_checked(json_t *merged, const char *out, char *err,
+			size_t errlen)
+{
+	char tmp[4096], why[1024];
+	struct tb_results r;
+	int rc = 0;
+
+	snprintf(tmp, sizeof(tmp), "%s.merge.%ld", out, (long)getpid());
+	if (json_dump_file(merged, tmp, JSON_INDENT(1))) {
+		snprintf(err, errlen, "%s: cannot write", tmp);
+		return -1;
+	}
+	if (store_load(tmp, &r, why, sizeof(why))) {
+		unlink(tmp);
+		snprintf(err, errlen, "merged file invalid: %s", why);
+		return -1;
+	}
+	unlink(tmp);
+	if (store_write(&r, out, err, errlen))
+		rc = -1;
+	results_free(&r);
+	return rc;
 }

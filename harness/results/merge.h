@@ -39,4 +39,13 @@ struct merge_opts {
 json_t *merge_results(json_t *const *in, const char *const *paths, size_t n,
 		      const struct merge_opts *o, char *err, size_t errlen);
 
+/*
+ * Store merged (a merge_results object) at out, checked: it is written
+ * to out.merge.PID, loaded back as results (store.h) and only then
+ * stored at out with its summaries, atomically. 0, or -1 with err set
+ * (out untouched, the temporary file removed).
+ */
+int merge_write_checked(json_t *merged, const char *out, char *err,
+			size_t errlen);
+
 #endif
