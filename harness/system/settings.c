@@ -7,6 +7,7 @@
 #include "sysctl_knob.h"
 #include "trust.h"
 #include "unrestored.h"
+#include "util/kept_file.h"
 #include "util/util.h"
 
 #include <errno.h>
@@ -604,6 +605,36 @@ int settings_end(struct settings_ctx *ctx)
 
 /* ---- after each repetition ------------------------------------------ */
 
+/*
+ * A knob as hugetlb_knob_read_path() reads it, through a descriptor kept
+ * open (util/kept_file.h): the check runs after every repetition, and
+ * opening some forty sysfs files each time cost more than a short
+ * repetition. A pool size (nr_hugepages, read with its surplus) is read
+ * the plain way.
+ */
+static int drift_read(const char *abspath, char *buf, size_t len)
+{
+	char raw[KNOB_MAX], surplus[PATH_MAX];
+	size_t off, n;
+	ssize_t got;
+
+	if (hugetlb_surplus_path(abspath, surplus, sizeof(surplus)))
+		return hugetlb_knob_read_path(abspath, buf, len);
+	got = kept_read(abspath, raw, sizeof(raw));
+	if (got < 0)
+		return -1;
+	while (got > 0 && (raw[got - 1] == '\n' || raw[got - 1] == ' '))
+		raw[--got] = '\0';
+	knob_value_span(raw, (size_t)got, &off, &n);
+	if (n >= len) {
+		errno = EOVERFLOW;
+		return -1;
+	}
+	memcpy(buf, raw + off, n);
+	buf[n] = '\0';
+	return 0;
+}
+
 int settings_drift(struct settings_ctx *ctx, settings_want_fn want,
 		   void *arg, char *what, size_t len)
 {
@@ -622,7 +653,7 @@ int settings_drift(struct settings_ctx *ctx, settings_want_fn want,
 		exp = want ? want(k->name, arg) : k->value;
 		if (!exp)
 			continue;
-		if (hugetlb_knob_read_path(k->abspath, cur, sizeof(cur)) ||
+		if (drift_read(k->abspath, cur, sizeof(cur)) ||
 		    !strcmp(cur, exp))
 			continue;
 		n++;
