@@ -570,6 +570,7 @@ static void run_all(struct session *ss, const char *order_mode,
 			if (!strcmp(order_mode, "shuffle"))
 				gsl_ran_shuffle(rng, order, ss->plan.n, sizeof(*order));
 			run_round(ss, order, ss->plan.n, rep);
+			store_log_sync(&ss->log);
 		}
 	}
 	progress_finish(&ss->prog);
