@@ -14,6 +14,7 @@
 
 struct kept {
 	char *path;
+	unsigned long hash;	/* of path: most paths share a long prefix */
 	int fd;
 	bool one_read;	/* sysfs: a short read is the end */
 };
@@ -32,12 +33,22 @@ static bool regenerated(int fd, bool *one_read)
 	       sf.f_type == DEBUGFS_MAGIC;
 }
 
-static struct kept *find(const char *path)
+/* FNV-1a: a cheap test before strcmp. */
+static unsigned long path_hash(const char *s)
+{
+	unsigned long h = 2166136261u;
+
+	while (*s)
+		h = (h ^ (unsigned char)*s++) * 16777619u;
+	return h;
+}
+
+static struct kept *find(const char *path, unsigned long hash)
 {
 	size_t i;
 
 	for (i = 0; i < nkept; i++)
-		if (!strcmp(kept[i].path, path))
+		if (kept[i].hash == hash && !strcmp(kept[i].path, path))
 			return &kept[i];
 	return NULL;
 }
@@ -77,7 +88,8 @@ static ssize_t read_from_start(int fd, char *buf, size_t len, bool one_read)
 
 ssize_t kept_read(const char *path, char *buf, size_t len)
 {
-	struct kept *k = find(path);
+	unsigned long hash = path_hash(path);
+	struct kept *k = find(path, hash);
 	ssize_t n;
 	bool one_read = false;
 	int fd, saved;
@@ -101,7 +113,8 @@ ssize_t kept_read(const char *path, char *buf, size_t len)
 	saved = errno;
 	if (n >= 0 && nkept < KEPT_MAX && regenerated(fd, &one_read)) {
 		kept[nkept++] = (struct kept){
-			.path = xstrdup(path), .fd = fd, .one_read = one_read,
+			.path = xstrdup(path), .hash = hash, .fd = fd,
+			.one_read = one_read,
 		};
 	} else {
 		close(fd);
