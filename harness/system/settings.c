@@ -96,6 +96,36 @@ int settings_knob_path(const struct settings_ctx *ctx, const char *name,
 	return 0;
 }
 
+/*
+ * A knob as hugetlb_knob_read_path() reads it, through a descriptor kept
+ * open (util/kept_file.h): the drift check reads every knob after each
+ * repetition, the run reads the knobs it sets before each, and opening
+ * some forty sysfs files each time cost more than a short repetition. A
+ * pool size (nr_hugepages, read with its surplus) is read the plain way.
+ */
+static int kept_knob_read(const char *abspath, char *buf, size_t len)
+{
+	char raw[KNOB_MAX], surplus[PATH_MAX];
+	size_t off, n;
+	ssize_t got;
+
+	if (hugetlb_surplus_path(abspath, surplus, sizeof(surplus)))
+		return hugetlb_knob_read_path(abspath, buf, len);
+	got = kept_read(abspath, raw, sizeof(raw));
+	if (got < 0)
+		return -1;
+	while (got > 0 && (raw[got - 1] == '\n' || raw[got - 1] == ' '))
+		raw[--got] = '\0';
+	knob_value_span(raw, (size_t)got, &off, &n);
+	if (n >= len) {
+		errno = EOVERFLOW;
+		return -1;
+	}
+	memcpy(buf, raw + off, n);
+	buf[n] = '\0';
+	return 0;
+}
+
 int settings_read(const struct settings_ctx *ctx, const char *name,
 		  char *buf, size_t len)
 {
@@ -103,7 +133,7 @@ int settings_read(const struct settings_ctx *ctx, const char *name,
 
 	if (settings_knob_path(ctx, name, path, sizeof(path)))
 		return -1;
-	return hugetlb_knob_read_path(path, buf, len);
+	return kept_knob_read(path, buf, len);
 }
 
 static void path_in(const struct settings_ctx *ctx, const char *file,
@@ -605,36 +635,6 @@ int settings_end(struct settings_ctx *ctx)
 
 /* ---- after each repetition ------------------------------------------ */
 
-/*
- * A knob as hugetlb_knob_read_path() reads it, through a descriptor kept
- * open (util/kept_file.h): the check runs after every repetition, and
- * opening some forty sysfs files each time cost more than a short
- * repetition. A pool size (nr_hugepages, read with its surplus) is read
- * the plain way.
- */
-static int drift_read(const char *abspath, char *buf, size_t len)
-{
-	char raw[KNOB_MAX], surplus[PATH_MAX];
-	size_t off, n;
-	ssize_t got;
-
-	if (hugetlb_surplus_path(abspath, surplus, sizeof(surplus)))
-		return hugetlb_knob_read_path(abspath, buf, len);
-	got = kept_read(abspath, raw, sizeof(raw));
-	if (got < 0)
-		return -1;
-	while (got > 0 && (raw[got - 1] == '\n' || raw[got - 1] == ' '))
-		raw[--got] = '\0';
-	knob_value_span(raw, (size_t)got, &off, &n);
-	if (n >= len) {
-		errno = EOVERFLOW;
-		return -1;
-	}
-	memcpy(buf, raw + off, n);
-	buf[n] = '\0';
-	return 0;
-}
-
 int settings_drift(struct settings_ctx *ctx, settings_want_fn want,
 		   void *arg, char *what, size_t len)
 {
@@ -653,7 +653,7 @@ int settings_drift(struct settings_ctx *ctx, settings_want_fn want,
 		exp = want ? want(k->name, arg) : k->value;
 		if (!exp)
 			continue;
-		if (drift_read(k->abspath, cur, sizeof(cur)) ||
+		if (kept_knob_read(k->abspath, cur, sizeof(cur)) ||
 		    !strcmp(cur, exp))
 			continue;
 		n++;
