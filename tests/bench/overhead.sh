@@ -10,7 +10,7 @@
 # its PAIRS runs), the ratio thpbench/perf of those medians (below 1:
 # thpbench is cheaper), the load average before and after, and the date.
 # Not a test: nothing is asserted, the numbers depend on the host and its
-# load. Measured figures, dated, are in tests/bench/overhead.md.
+# load. Measured figures, dated, with the load average: tests/bench/overhead.md.
 #   tests/bench/overhead.sh [REPETITIONS [PAIRS]]   (default 200 5)
 set -e
 cd "$(dirname "$0")/../.."
