@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/kept_file.h"
 #include "util/util.h"
 
 #define PMD_ORDER 9
@@ -67,19 +68,39 @@ static void new_zone(struct buddyinfo *b, const char *name, const char *rest)
 	parse_counts(b, z, rest);
 }
 
+/*
+ * The next line of *text into line, cut at its size as fgets would (the
+ * rest of a long line is dropped, not taken for the next); NULL at the end.
+ */
+static const char *next_line(const char **text, char *line, size_t len)
+{
+	const char *s = *text;
+	size_t n = strcspn(s, "\n");
+
+	if (!*s)
+		return NULL;
+	snprintf(line, len, "%.*s", (int)(n < len - 1 ? n : len - 1), s);
+	*text = s + n + (s[n] == '\n');
+	return line;
+}
+
+/* The files' text: one reader at a time (the runner). */
+static char *text_buf;
+static size_t text_cap;
+
 /* extfrag_index / unusable_index: "Node 0, zone Normal -1.000 0.123 ...". */
 static void read_index(struct buddyinfo *b, const char *path, bool extfrag)
 {
 	char line[1024], name[48], *end;
 	struct buddy_zone *z;
-	const char *p;
+	const char *p, *text;
 	double v;
-	FILE *f = fopen(path, "re");
 	int o;
 
-	if (!f)
+	if (kept_read_all(path, &text_buf, &text_cap) < 0)
 		return;
-	while (fgets(line, sizeof(line), f)) {
+	text = text_buf;
+	while (next_line(&text, line, sizeof(line))) {
 		p = zone_prefix(line, name, sizeof(name));
 		z = p ? find_zone(b, name) : NULL;
 		for (o = 0; z && o < BUDDY_ORDERS; o++) {
@@ -91,23 +112,22 @@ static void read_index(struct buddyinfo *b, const char *path, bool extfrag)
 			p = end;
 		}
 	}
-	fclose(f);
 }
 
 int buddyinfo_read(const char *path, const char *debugfs, struct buddyinfo *b)
 {
 	char line[1024], name[48], idx[PATH_MAX];
-	const char *rest;
-	FILE *f = fopen(path ? path : "/proc/buddyinfo", "re");
+	const char *rest, *text;
 
 	memset(b, 0, sizeof(*b));
-	if (!f)
+	if (kept_read_all(path ? path : "/proc/buddyinfo", &text_buf,
+			  &text_cap) < 0)
 		return -1;
-	while (fgets(line, sizeof(line), f))
+	text = text_buf;
+	while (next_line(&text, line, sizeof(line)))
 		if ((rest = zone_prefix(line, name, sizeof(name))) &&
 		    !find_zone(b, name))
 			new_zone(b, name, rest);
-	fclose(f);
 	if (!b->n)
 		return -1;
 	debugfs = debugfs ? debugfs : "/sys/kernel/debug";

@@ -2,6 +2,7 @@
 #include "tp_pin.h"
 
 #include <linux/perf_event.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -11,6 +12,16 @@
 static int *pinned;
 static size_t npinned;
 
+/* Tracepoints, and software events that have a static key (tp_pin.h). */
+static bool wants_pin(const struct event_spec *ev)
+{
+	if (ev->source == EVSRC_TRACEPOINT)
+		return true;
+	return ev->attr.type == PERF_TYPE_SOFTWARE &&
+	       ev->attr.config != PERF_COUNT_SW_CPU_CLOCK &&
+	       ev->attr.config != PERF_COUNT_SW_TASK_CLOCK;
+}
+
 size_t tp_pin(const struct event_spec *evs, size_t n)
 {
 	struct perf_event_attr attr;
@@ -19,7 +30,7 @@ size_t tp_pin(const struct event_spec *evs, size_t n)
 
 	pinned = xrealloc(pinned, (npinned + n) * sizeof(*pinned));
 	for (i = 0; i < n; i++) {
-		if (evs[i].source != EVSRC_TRACEPOINT)
+		if (!wants_pin(&evs[i]))
 			continue;
 		attr = evs[i].attr;
 		attr.disabled = 1;

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/kept_file.h"
 #include "util/util.h"
 
 int vmstat_wanted(const char *name)
@@ -24,14 +25,26 @@ int vmstat_wanted(const char *name)
 
 int vmstat_read(const char *path, struct vmstat_snap *s)
 {
-	char name[128];
+	static char *text;	/* one reader at a time: the runner */
+	static size_t cap;
 	unsigned long long v;
-	FILE *f = fopen(path ? path : "/proc/vmstat", "re");
+	char *p, *name, *end;
+	size_t len;
 
 	memset(s, 0, sizeof(*s));
-	if (!f)
+	if (kept_read_all(path ? path : "/proc/vmstat", &text, &cap) < 0)
 		return -1;
-	while (fscanf(f, "%127s %llu", name, &v) == 2) {
+	/* "NAME VALUE" pairs, as fscanf("%127s %llu") would take them. */
+	for (p = text;; p = end) {
+		name = p + strspn(p, " \t\n");
+		len = strcspn(name, " \t\n");
+		if (!len || len > 127)
+			break;
+		p = name + len + strspn(name + len, " \t\n");
+		if (*p < '0' || *p > '9')
+			break;
+		v = strtoull(p, &end, 10);
+		name[len] = '\0';
 		if (!vmstat_wanted(name))
 			continue;
 		s->names = xgrow(s->names, sizeof(*s->names), &s->cap, s->n);
@@ -39,13 +52,16 @@ int vmstat_read(const char *path, struct vmstat_snap *s)
 		s->names[s->n] = xstrdup(name);
 		s->vals[s->n++] = v;
 	}
-	fclose(f);
 	return 0;
 }
 
-static int find(const struct vmstat_snap *s, const char *name)
+/* The file lists its counters in one order: try the same place first. */
+static int find(const struct vmstat_snap *s, const char *name, size_t hint)
 {
 	size_t i;
+
+	if (hint < s->n && !strcmp(s->names[hint], name))
+		return (int)hint;
 
 	for (i = 0; i < s->n; i++)
 		if (!strcmp(s->names[i], name))
@@ -61,7 +77,7 @@ void vmstat_delta(const struct vmstat_snap *before,
 	int j;
 
 	for (i = 0; i < after->n; i++) {
-		j = find(before, after->names[i]);
+		j = find(before, after->names[i], i);
 		if (j < 0)
 			continue;
 		if (!strncmp(after->names[i], "nr_", 3)) {

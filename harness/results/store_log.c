@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <jansson.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,8 +29,9 @@ static int fsync_parent(const char *path)
 	return rc;
 }
 
-/* One line, all or nothing: a failed write is cut back. */
-static int append_line(struct store_log *lg, json_t *o)
+/* One line, all or nothing: a failed write is cut back. Synced now when
+ * sync is set; else by store_log_sync(), when it is due or asked. */
+static int append_line(struct store_log *lg, json_t *o, bool sync)
 {
 	char *text = json_dumps(o, JSON_COMPACT | JSON_REAL_PRECISION(17));
 	size_t len, done = 0;
@@ -55,8 +57,10 @@ static int append_line(struct store_log *lg, json_t *o)
 	}
 	saved = done == len ? 0 : errno ? errno : ENOSPC;
 	free(text);
-	if (!saved && !fsync(lg->fd))
+	if (!saved && (!sync || !fsync(lg->fd))) {
+		lg->dirty |= !sync;
 		return 0;
+	}
 	if (!saved)
 		saved = errno;
 	if (start >= 0 && ftruncate(lg->fd, start) == 0)
@@ -80,6 +84,8 @@ int store_log_open(struct store_log *lg, const char *path,
 	size_t i;
 
 	lg->nruns = 0;
+	lg->dirty = false;
+	lg->synced_usec = now_usec();
 	lg->path = xstrdup(path);
 	lg->fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_APPEND |
 		      O_NOFOLLOW | O_CLOEXEC, 0644);
@@ -91,14 +97,16 @@ int store_log_open(struct store_log *lg, const char *path,
 	head = json_pack("{s:s, s:o, s:o}", "schema", RESULTS_LOG_SCHEMA,
 			 "env", r->env ? json_incref(r->env) : json_object(),
 			 "meta", r->meta ? json_incref(r->meta) : json_object());
-	if (append_line(lg, head))
+	if (append_line(lg, head, false))
 		goto fail;
 	for (i = 0; i < r->ncases; i++)
 		if (append_line(lg, json_pack("{s:o}", "case",
-					      store_case_json(&r->cases[i], false))))
+					      store_case_json(&r->cases[i], false)), false))
 			goto fail;
-	if (!fsync_parent(path))
+	if (!fsync(lg->fd) && !fsync_parent(path)) {
+		lg->dirty = false;
 		return 0;
+	}
 fail:
 	snprintf(err, errlen, "%s: cannot write: %s", path, strerror(errno));
 	close(lg->fd);
@@ -112,14 +120,31 @@ void store_log_run(struct store_log *lg, size_t case_idx,
 	if (lg->fd < 0)
 		return;
 	if (append_line(lg, json_pack("{s:I, s:o}", "case", (json_int_t)case_idx,
-				      "run", store_run_json(run))))
+				      "run", store_run_json(run)), false)) {
 		give_up(lg);
-	else
-		lg->nruns++;
+		return;
+	}
+	lg->nruns++;
+	if (now_usec() - lg->synced_usec >= STORE_LOG_SYNC_USEC)
+		store_log_sync(lg);
+}
+
+void store_log_sync(struct store_log *lg)
+{
+	if (lg->fd < 0 || !lg->dirty)
+		return;
+	if (fsync(lg->fd)) {
+		give_up(lg);
+		return;
+	}
+	lg->dirty = false;
+	lg->synced_usec = now_usec();
 }
 
 void store_log_close(struct store_log *lg, bool remove)
 {
+	if (!remove)
+		store_log_sync(lg);
 	if (lg->fd >= 0)
 		close(lg->fd);
 	lg->fd = -1;

@@ -1,11 +1,18 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * store_log - DIR/results.jsonl: every completed repetition on disk the
- * moment it completes, so a run that is killed, loses power or fills the
+ * store_log - DIR/results.jsonl: every completed repetition in the file
+ * the moment it completes, so a run that is killed, loses power or fills the
  * disk keeps what it measured.
  *
  * Append-only, one JSON object per line, each line written with one
- * write(2) and fsynced:
+ * write(2) as its repetition ends, so a thpbench killed (even with -9)
+ * loses nothing: the kernel has the line. fsync(2) is not per line, it
+ * costs more than a short repetition: the header and cases are synced
+ * when the log is opened, the repetitions by store_log_sync() at the end
+ * of each round (cmd_run) and by store_log_run() once STORE_LOG_SYNC_USEC
+ * have passed since the last sync, and when the log is closed and kept;
+ * a power loss loses at most what came after the last sync (a round, or
+ * a second of one), never a line in the middle:
  *   {"schema":"thpbench-results-log/1","env":{...},"meta":{...}}
  *   {"case":{"id":...,"workload":...}}            one per case, up front
  *   {"case":N,"run":{"status":"ok",...}}          one per repetition
@@ -28,11 +35,14 @@
 #include "results.h"
 
 #define RESULTS_LOG_SCHEMA "thpbench-results-log/1"
+#define STORE_LOG_SYNC_USEC 1e6	/* at most this long unsynced in a round */
 
 struct store_log {
 	int fd;			/* -1: closed, or given up after an error */
 	char *path;
-	size_t nruns;		/* repetitions on disk */
+	size_t nruns;		/* repetitions written */
+	bool dirty;		/* written since the last fsync */
+	double synced_usec;	/* when it was (now_usec) */
 };
 
 /* Create path (truncating), write the header and r's cases. -1 with err
@@ -42,6 +52,9 @@ int store_log_open(struct store_log *lg, const char *path,
 /* Append one completed repetition of case case_idx. */
 void store_log_run(struct store_log *lg, size_t case_idx,
 		   const struct tb_run *run);
+/* fsync what was appended since the last sync (a round's end); a sync
+ * that fails gives the log up, with one warning, as a failed write does. */
+void store_log_sync(struct store_log *lg);
 /* Close; delete the file when results.json now holds everything. */
 void store_log_close(struct store_log *lg, bool remove);
 

@@ -9,6 +9,7 @@
 #include "sysctl_knob.h"
 #include "trust.h"
 #include "unrestored.h"
+#include "util/kept_file.h"
 #include "util/util.h"
 
 #include <errno.h>
@@ -85,6 +86,36 @@ int settings_knob_path(const struct settings_ctx *ctx, const char *name,
 	return sysctl_knob_path(ctx->root, ctx->sysctl_root, name, buf, len);
 }
 
+/*
+ * A knob as hugetlb_knob_read_path() reads it, through a descriptor kept
+ * open (util/kept_file.h): the drift check reads every knob after each
+ * repetition, the run reads the knobs it sets before each, and opening
+ * some forty sysfs files each time cost more than a short repetition. A
+ * pool size (nr_hugepages, read with its surplus) is read the plain way.
+ */
+static int kept_knob_read(const char *abspath, char *buf, size_t len)
+{
+	char raw[KNOB_MAX], surplus[PATH_MAX];
+	size_t off, n;
+	ssize_t got;
+
+	if (hugetlb_surplus_path(abspath, surplus, sizeof(surplus)))
+		return hugetlb_knob_read_path(abspath, buf, len);
+	got = kept_read(abspath, raw, sizeof(raw));
+	if (got < 0)
+		return -1;
+	while (got > 0 && (raw[got - 1] == '\n' || raw[got - 1] == ' '))
+		raw[--got] = '\0';
+	knob_value_span(raw, (size_t)got, &off, &n);
+	if (n >= len) {
+		errno = EOVERFLOW;
+		return -1;
+	}
+	memcpy(buf, raw + off, n);
+	buf[n] = '\0';
+	return 0;
+}
+
 int settings_read(const struct settings_ctx *ctx, const char *name,
 		  char *buf, size_t len)
 {
@@ -92,7 +123,7 @@ int settings_read(const struct settings_ctx *ctx, const char *name,
 
 	if (settings_knob_path(ctx, name, path, sizeof(path)))
 		return -1;
-	return hugetlb_knob_read_path(path, buf, len);
+	return kept_knob_read(path, buf, len);
 }
 
 static int write_journal(struct settings_ctx *ctx, char *err, size_t errlen)
@@ -194,7 +225,7 @@ int settings_drift(struct settings_ctx *ctx, settings_want_fn want,
 		exp = want ? want(k->name, arg) : k->value;
 		if (!exp)
 			continue;
-		if (hugetlb_knob_read_path(k->abspath, cur, sizeof(cur)) ||
+		if (kept_knob_read(k->abspath, cur, sizeof(cur)) ||
 		    !strcmp(cur, exp))
 			continue;
 		n++;

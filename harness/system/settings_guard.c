@@ -177,7 +177,10 @@ void settings_set_child(pid_t pgid)
 		return;
 	n = snprintf(buf, sizeof(buf), "%d %llu\n", (int)pgid,
 		     proc_start_time(pgid));
-	if (ftruncate(g_child_fd, 0) || pwrite(g_child_fd, buf, (size_t)n, 0) != n)
+	/* Written over, then cut to length: truncating to 0 first freed and
+	 * allocated the file's page at every repetition. A crash in between
+	 * leaves the new line first, which is all the reader takes. */
+	if (pwrite(g_child_fd, buf, (size_t)n, 0) != n || ftruncate(g_child_fd, n))
 		tb_warn("cannot record the workload's pid in %s/child: %s",
 			g_state_dir ? g_state_dir : "?", strerror(errno));
 }

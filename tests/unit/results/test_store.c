@@ -184,6 +184,36 @@ static void test_log(void **state)
 	results_free(&r);
 }
 
+/*
+ * A repetition is in the file when store_log_run returns, synced or not
+ * (what a thpbench killed with -9 leaves); store_log_sync syncs what was
+ * appended since the last sync.
+ */
+static void test_log_unsynced_runs_readable(void **state)
+{
+	struct tb_results r, back;
+	struct store_log lg;
+	char path[128], err[512];
+
+	(void)state;
+	build(&r);
+	snprintf(path, sizeof(path), "%s/unsynced.jsonl", dir);
+	assert_int_equal(store_log_open(&lg, path, &r, err, sizeof(err)), 0);
+	assert_false(lg.dirty);
+	store_log_run(&lg, 0, &r.cases[0].runs[0]);
+	store_log_run(&lg, 0, &r.cases[0].runs[1]);
+	if (store_load(path, &back, err, sizeof(err)))
+		fail_msg("%s", err);
+	assert_int_equal(back.cases[0].nruns, 2);
+	results_free(&back);
+	store_log_sync(&lg);
+	assert_false(lg.dirty);
+	assert_true(lg.fd >= 0);
+	store_log_close(&lg, true);
+	assert_int_equal(access(path, F_OK), -1);
+	results_free(&r);
+}
+
 /* The summary of r, as `thpbench run` prints it. */
 static char *report_text(const struct tb_results *r)
 {
@@ -407,6 +437,7 @@ int main(void)
 		cmocka_unit_test(test_round_trip),
 		cmocka_unit_test(test_load_errors),
 		cmocka_unit_test(test_log),
+		cmocka_unit_test(test_log_unsynced_runs_readable),
 		cmocka_unit_test(test_report_dialect),
 		cmocka_unit_test(test_report_multiplexed),
 		cmocka_unit_test(test_report_no_metrics),
