@@ -29,3 +29,12 @@ void cli_warn(const char *msg)
 {
 	each_line(msg, true);
 }
+
+void cli_say(void *arg, bool warning, const char *msg)
+{
+	(void)arg;
+	if (warning)
+		cli_warn(msg);
+	else
+		cli_err(msg);
+}

@@ -9,9 +9,16 @@
 #ifndef THPBENCH_CLI_ERR_H
 #define THPBENCH_CLI_ERR_H
 
+#include <stdbool.h>
+
 /* Each line of msg through tb_err(); nothing for NULL or "". */
 void cli_err(const char *msg);
 /* The same as tb_warn() ("thpbench: warning: LINE"). */
 void cli_warn(const char *msg);
+/*
+ * A library's message callback (history_import.h's say,
+ * settings_say.h's sink): cli_warn() for a warning, else cli_err().
+ */
+void cli_say(void *arg, bool warning, const char *msg);
 
 #endif

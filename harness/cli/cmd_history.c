@@ -77,16 +77,6 @@ static void note_import(void *ctx, const char *path, int rc, int64_t id)
 	l->v[l->n++] = (struct import_outcome){ path, rc, id };
 }
 
-/* What the import says as it goes: printed at once, as it happens. */
-static void say_import(void *ctx, bool warning, const char *msg)
-{
-	(void)ctx;
-	if (warning)
-		cli_warn(msg);
-	else
-		cli_err(msg);
-}
-
 /* After the commit: only then is "imported" true. */
 static void print_imports(const struct import_log *l)
 {
@@ -168,7 +158,7 @@ static int history_import(int argc, char **argv)
 	log.v = xcalloc(npaths ? npaths : 1, sizeof(*log.v));
 	if (verbose)
 		io.cpu = &cpu;
-	io.say = say_import;
+	io.say = cli_say;	/* printed as it happens */
 	failed = history_import_files(db, paths, npaths, &io, note_import, &log);
 	if (failed < 0)
 		cli_err(history_db_error(db));
