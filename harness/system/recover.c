@@ -102,7 +102,7 @@ static int restore_journal_locked(struct settings_ctx *ctx, int *restored,
 	for (i = 0; i < j->knobs.n; i++)
 		if (journal_knob_check(ctx, path, &j->knobs.v[i], err, errlen))
 			return -1;
-	settings_guard_end_recorded_child(ctx->state_dir);
+	settings_guard_end_recorded_child(ctx->state_dir, &ctx->say);
 	snapshot_order(&j->knobs);
 	if (snapshot_restore(&j->knobs, ctx->proc_root, restored, stuck,
 			     &ctx->say) &&

@@ -11,7 +11,10 @@
  * That is the one exception to "the library does not print"
  * (history_db.h), kept for where no cli is left to print: settings_end
  * from the atexit hook and the signal path (settings_guard.h) after a
- * tb_die() or a signal, and `thpbench run` until it gives a sink.
+ * tb_die() or a signal, and `thpbench run` until it gives a sink; and
+ * settings_guard.c's two warnings that the workload's pid cannot be
+ * recorded (settings_set_child runs in the measuring loop, which holds
+ * no settings_ctx).
  */
 #ifndef THPBENCH_SETTINGS_SAY_H
 #define THPBENCH_SETTINGS_SAY_H
