@@ -22,6 +22,7 @@
  * callback for one that goes on after a failure (the batch import,
  * history_import_batch.h). The cli (harness/cli/) prints them, each line
  * as one tb_err() message, with the text it printed before.
+ * Out of memory still ends the program (tb_die, as xmalloc does).
  */
 #ifndef THPBENCH_HISTORY_DB_H
 #define THPBENCH_HISTORY_DB_H
