@@ -5,6 +5,7 @@
  * subcommands add their rows to the table below.
  */
 #include "commands.h"
+#include "cli_err.h"
 
 #include <getopt.h>
 #include <jansson.h>
@@ -37,6 +38,18 @@ static void import_usage(FILE *f)
 	      "transaction; a file that fails is left out, the others are stored.\n"
 	      "Importing a file that is already stored does nothing (same content hash).\n",
 	      f);
+}
+
+/* history_db_open(_existing), printing what failed. */
+static int open_db(const char *spec, bool existing, struct history_db **db)
+{
+	char err[2048];
+	int rc = existing ? history_db_open_existing(spec, db, err, sizeof(err))
+			  : history_db_open(spec, db, err, sizeof(err));
+
+	if (rc)
+		cli_err(err);
+	return rc;
 }
 
 /* The parent directory of the default SQLite file may not exist yet. */
@@ -99,6 +112,7 @@ static int history_import(int argc, char **argv)
 	struct history_import_cpu cpu = { 0 };
 	bool verbose = false;
 	struct import_log log = { 0 };
+	char err[2048];
 	struct history_db *db;
 	char **paths;
 	size_t npaths;
@@ -131,17 +145,23 @@ static int history_import(int argc, char **argv)
 		       io.machine, HISTORY_MACHINE_MAX);
 		return TB_EXIT_ERROR;
 	}
-	if (history_import_expand(argv + optind, (size_t)(argc - optind), &paths, &npaths))
+	if (history_import_expand(argv + optind, (size_t)(argc - optind), &paths,
+				  &npaths, err, sizeof(err))) {
+		cli_err(err);
 		return TB_EXIT_ERROR;
+	}
 	make_default_dir(dbspec);
-	if (history_db_open(dbspec, &db)) {
+	if (open_db(dbspec, false, &db)) {
 		free_strv(paths, npaths);
 		return TB_EXIT_ERROR;
 	}
 	log.v = xcalloc(npaths ? npaths : 1, sizeof(*log.v));
 	if (verbose)
 		io.cpu = &cpu;
+	io.say = cli_say;	/* printed as it happens */
 	failed = history_import_files(db, paths, npaths, &io, note_import, &log);
+	if (failed < 0)
+		cli_err(history_db_error(db));
 	if (verbose && failed >= 0)
 		fprintf(stderr, "history import: %zu file(s), CPU: read and checked them in %.2f s, wrote them in %.2f s\n",
 			npaths, cpu.read_s, cpu.write_s);
@@ -191,7 +211,7 @@ static int history_init(int argc, char **argv)
 		return TB_EXIT_ERROR;
 	}
 	make_default_dir(dbspec);
-	if (history_db_open(dbspec, &db))
+	if (open_db(dbspec, false, &db))
 		return TB_EXIT_ERROR;
 	history_db_close(db);
 	return TB_EXIT_OK;
@@ -363,11 +383,13 @@ static int history_list(int argc, char **argv)
 		return TB_EXIT_ERROR;
 	}
 	json = !strcmp(format, "json");
-	if (history_db_open_existing(dbspec, &db))
+	if (open_db(dbspec, true, &db))
 		return TB_EXIT_ERROR;
 	if ((!triage_only && history_db_list_runs(db, &f, &v, &n)) ||
-	    ((triage_only || !json) && history_triage_load(db, &f, true, &t, &nt)))
+	    ((triage_only || !json) && history_triage_load(db, &f, true, &t, &nt))) {
+		cli_err(history_db_error(db));
 		rc = TB_EXIT_ERROR;
+	}
 	else if (triage_only && json)
 		triage_json(t, nt);
 	else if (triage_only)
@@ -425,7 +447,7 @@ static int history_delete(int argc, char **argv)
 			       argv[i]);
 			return TB_EXIT_ERROR;
 		}
-	if (history_db_open_existing(dbspec, &db))
+	if (open_db(dbspec, true, &db))
 		return TB_EXIT_ERROR;
 	for (i = optind; i < argc; i++) {
 		parse_long(argv[i], &id);
@@ -438,6 +460,7 @@ static int history_delete(int argc, char **argv)
 			tb_err("history delete: no run %ld (history list shows the ids)", id);
 			failed++;
 		} else {
+			cli_err(history_db_error(db));
 			failed++;
 		}
 	}

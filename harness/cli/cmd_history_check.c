@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "commands.h"
+#include "cli_err.h"
 #include "history/history_analysis.h"
 #include "history/history_check.h"
 #include "history/history_db.h"
@@ -219,10 +220,12 @@ static int parse_args(struct hist_cli *c, int argc, char **argv)
 
 static int load(const struct hist_cli *c, struct history_analysis *a)
 {
-	char shown[1024];
+	char shown[1024], err[2048];
 
-	if (history_analyse(c->db, &c->f, &c->o, a))
+	if (history_analyse(c->db, &c->f, &c->o, a, err, sizeof(err))) {
+		cli_err(err);
 		return -1;
+	}
 	if (!a->n) {
 		history_db_spec_show(c->db, shown, sizeof(shown));
 		tb_err("history %s: no series in %s%s", cmd_names[c->cmd], shown,

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "commands.h"
+#include "cli_err.h"
 #include "history/history_analysis.h"
 #include "history/history_db.h"
 #include "history/history_gate.h"
@@ -64,6 +65,7 @@ static int parse(struct triage_cli *c, int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
+	char err[512];
 	int o;
 
 	optind = 1;
@@ -105,18 +107,22 @@ static int parse(struct triage_cli *c, int argc, char **argv)
 		       c->id);
 		return -1;
 	}
-	return history_triage_check(&c->t) ? -1 : 0;
+	if (history_triage_check(&c->t, err, sizeof(err))) {
+		tb_err("%s", err);
+		return -1;
+	}
+	return 0;
 }
 
 int cmd_history_triage(int argc, char **argv)
 {
+	char err[2048];
 	struct triage_cli c = { .db = HISTORY_DB_DEFAULT };
 	struct history_check_opts o;
 	struct history_analysis a;
 	const struct history_cp *cp;
 	const struct history_series *s;
 	struct history_db *db;
-	char err[1024];
 	size_t i;
 	int rc;
 
@@ -124,8 +130,10 @@ int cmd_history_triage(int argc, char **argv)
 	if (rc)
 		return rc > 0 ? TB_EXIT_OK : TB_EXIT_ERROR;
 	history_check_opts_init(&o);
-	if (history_analyse(c.db, &c.f, &o, &a))
+	if (history_analyse(c.db, &c.f, &o, &a, err, sizeof(err))) {
+		cli_err(err);
 		return TB_EXIT_ERROR;
+	}
 	cp = history_analysis_find_cp(&a, c.id, &i, err, sizeof(err));
 	if (!cp) {
 		tb_err("history triage: %s", err);
@@ -141,9 +149,13 @@ int cmd_history_triage(int argc, char **argv)
 	c.t.metric = s->metric;
 	c.t.night = s->nights[cp->night].started;
 	c.t.kernel_id = s->nights[cp->night].kernel_id;
-	rc = history_db_open(c.db, &db);
-	if (!rc) {
+	rc = history_db_open(c.db, &db, err, sizeof(err));
+	if (rc)
+		cli_err(err);
+	else {
 		rc = history_triage_record(db, &c.t);
+		if (rc)
+			cli_err(history_db_error(db));
 		history_db_close(db);
 	}
 	if (!rc) {

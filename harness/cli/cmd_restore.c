@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "commands.h"
+#include "cli_err.h"
 #include "system/settings.h"
 #include "util/util.h"
 
@@ -49,6 +50,7 @@ int cmd_restore(int argc, char **argv)
 		return TB_EXIT_ERROR;
 	}
 	settings_init(&ctx, root, state);
+	ctx.say.fn = cli_say;
 	if (forget) {
 		if (settings_forget_unrestored(&ctx, &forgotten, err, sizeof(err))) {
 			tb_err("%s", err);

@@ -10,7 +10,7 @@
 
 int history_analyse(const char *dbspec, const struct history_filter *f,
 		    const struct history_check_opts *o,
-		    struct history_analysis *a)
+		    struct history_analysis *a, char *err, size_t errlen)
 {
 	struct history_triage *t = NULL;
 	struct history_db *db;
@@ -19,11 +19,13 @@ int history_analyse(const char *dbspec, const struct history_filter *f,
 	int rc;
 
 	memset(a, 0, sizeof(*a));
-	if (history_db_open_existing(dbspec, &db))
+	if (history_db_open_existing(dbspec, &db, err, errlen))
 		return -1;
 	rc = history_db_load_series(db, f, &a->v, &a->n);
 	if (!rc)
 		rc = history_triage_load(db, f, true, &t, &nt);
+	if (rc)
+		snprintf(err, errlen, "%s", history_db_error(db));
 	history_db_close(db);
 	if (rc) {
 		history_series_array_free(a->v, a->n);

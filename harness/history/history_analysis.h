@@ -20,10 +20,13 @@ struct history_analysis {
 	double load_s, check_s;		/* seconds spent reading, checking */
 };
 
-/* 0, or -1 with the error printed. No series is no error (a->n = 0). */
+/*
+ * 0, or -1 with the error in err (one message a line, history_db.h). No
+ * series is no error (a->n = 0).
+ */
 int history_analyse(const char *dbspec, const struct history_filter *f,
 		    const struct history_check_opts *o,
-		    struct history_analysis *a);
+		    struct history_analysis *a, char *err, size_t errlen);
 void history_analysis_free(struct history_analysis *a);
 
 /*

@@ -10,8 +10,9 @@
  * as text that round-trips (hexadecimal %a for SQLite reals,
  * PostgreSQL's shortest exact decimal; strtod reads both). Statements are prepared once per connection and reused.
  *
- * Each function returns 0, or -1 with the error printed (naming the
- * statement's purpose when the caller gives one through `what`).
+ * Each function returns 0, or -1 with the error in db->err (naming the
+ * statement's purpose when the caller gives one through `what`); nothing
+ * here prints (history_db.h).
  */
 #ifndef THPBENCH_HISTORY_BACKEND_H
 #define THPBENCH_HISTORY_BACKEND_H
@@ -76,7 +77,17 @@ struct history_db {
 	void *conn;		/* sqlite3 * or PGconn * */
 	void *cache;		/* the backend's prepared statements */
 	char *name;		/* for messages; never holds a password */
+	/* The last error: one message a line, without the "thpbench: "
+	 * prefix the cli adds (history_db_error). */
+	char err[2048];
 };
+
+/* Set db->err to the message; returns -1. */
+int hdb_fail(struct history_db *db, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+/* Add a line after the message already in db->err; returns -1. */
+int hdb_fail_more(struct history_db *db, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
 
 int hdb_sqlite_open(const char *path, bool create, struct history_db *db);
 int hdb_pg_open(const char *uri, struct history_db *db);

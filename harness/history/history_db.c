@@ -15,6 +15,11 @@
 
 #include "util/util.h"
 
+const char *history_db_error(const struct history_db *db)
+{
+	return db && db->err[0] ? db->err : "history: unknown error";
+}
+
 int hdb_exec(struct history_db *db, const char *what, const char *sql,
 	     size_t np, const char *const *params)
 {
@@ -108,15 +113,15 @@ static int check_version(struct history_db *db)
 		      "SELECT max(version) FROM thpbench_schema", 0, NULL, &v))
 		return -1;
 	if (!v || parse_long(v, &n)) {
-		tb_err("%s: the thpbench_schema table holds no version; not a thpbench history database",
-		       db->name);
+		hdb_fail(db, "%s: the thpbench_schema table holds no version; not a thpbench history database",
+			 db->name);
 		free(v);
 		return -1;
 	}
 	free(v);
 	if (n > HISTORY_SCHEMA_VERSION) {
-		tb_err("%s: written by a newer thpbench (history schema %ld, this one reads %d); upgrade thpbench",
-		       db->name, n, HISTORY_SCHEMA_VERSION);
+		hdb_fail(db, "%s: written by a newer thpbench (history schema %ld, this one reads %d); upgrade thpbench",
+			 db->name, n, HISTORY_SCHEMA_VERSION);
 		return -1;
 	}
 	if (n < HISTORY_SCHEMA_VERSION)
@@ -124,7 +129,8 @@ static int check_version(struct history_db *db)
 	return 0;
 }
 
-static int db_open(const char *spec, bool create, struct history_db **out)
+static int db_open(const char *spec, bool create, struct history_db **out,
+		   char *err, size_t errlen)
 {
 	struct history_db *db = xcalloc(1, sizeof(*db));
 	bool present;
@@ -132,7 +138,7 @@ static int db_open(const char *spec, bool create, struct history_db **out)
 
 	*out = NULL;
 	if (!spec || !*spec) {
-		tb_err("--db: empty database name");
+		snprintf(err, errlen, "--db: empty database name");
 		free(db);
 		return -1;
 	}
@@ -145,8 +151,8 @@ static int db_open(const char *spec, bool create, struct history_db **out)
 	if (has_schema(db, &present))
 		goto fail;
 	if (!present) {
-		tb_err("%s: not a thpbench history database (no thpbench_schema table); `thpbench history import` creates one",
-		       db->name);
+		hdb_fail(db, "%s: not a thpbench history database (no thpbench_schema table); `thpbench history import` creates one",
+			 db->name);
 		goto fail;
 	}
 	if (check_version(db))
@@ -154,18 +160,21 @@ static int db_open(const char *spec, bool create, struct history_db **out)
 	*out = db;
 	return 0;
 fail:
+	snprintf(err, errlen, "%s", db->err);
 	history_db_close(db);
 	return -1;
 }
 
-int history_db_open(const char *spec, struct history_db **out)
+int history_db_open(const char *spec, struct history_db **out, char *err,
+		    size_t errlen)
 {
-	return db_open(spec, true, out);
+	return db_open(spec, true, out, err, errlen);
 }
 
-int history_db_open_existing(const char *spec, struct history_db **out)
+int history_db_open_existing(const char *spec, struct history_db **out,
+			     char *err, size_t errlen)
 {
-	return db_open(spec, false, out);
+	return db_open(spec, false, out, err, errlen);
 }
 
 void history_db_close(struct history_db *db)
@@ -312,6 +321,7 @@ static int cmp_night_key(const void *pa, const void *pb)
 }
 
 struct series_builder {
+	struct history_db *db;		/* for its errors */
 	struct history_series *v;
 	size_t n, cap;
 	const struct not_ok_set *skip;
@@ -367,7 +377,7 @@ static int night_row(void *ctx, size_t ncols, const char *const *c)
 	long run;
 
 	if (ncols != LS_NCOLS || parse_long(c[LS_RUN], &run)) {
-		tb_err("history: unexpected row from the series query");
+		hdb_fail(b->db, "history: unexpected row from the series query");
 		return b->err = -1;
 	}
 	s = series_for(b, c);
@@ -456,7 +466,7 @@ static int value_row(void *ctx, size_t ncols, const char *const *c)
 
 	if (ncols != LV_NCOLS || parse_long(c[LV_RUN], &run) || !c[LV_CASE] ||
 	    !c[LV_METRIC] || parse_long(c[LV_REP], &rep)) {
-		tb_err("history: unexpected row from the values query");
+		hdb_fail(b->db, "history: unexpected row from the values query");
 		return b->err = -1;
 	}
 	k = night_of(b, run, c[LV_CASE], c[LV_METRIC]);
@@ -469,8 +479,8 @@ static int value_row(void *ctx, size_t ncols, const char *const *c)
 			return 0;	/* a repetition that did not end ok */
 	}
 	if (parse_double(c[LV_VALUE], &v)) {
-		tb_err("history: value \"%s\" of run %ld is not a number",
-		       c[LV_VALUE] ? c[LV_VALUE] : "NULL", run);
+		hdb_fail(b->db, "history: value \"%s\" of run %ld is not a number",
+			 c[LV_VALUE] ? c[LV_VALUE] : "NULL", run);
 		return b->err = -1;
 	}
 	nt = &b->v[k->series].nights[k->night];
@@ -604,7 +614,7 @@ int history_db_load_series(struct history_db *db,
 			   const struct history_filter *f,
 			   struct history_series **out, size_t *n_out)
 {
-	struct series_builder b = { 0 };
+	struct series_builder b = { .db = db };
 	struct not_ok_set skip = { 0 };
 	struct where w;
 	int rc;

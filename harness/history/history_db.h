@@ -15,7 +15,14 @@
  * before the write. Every value reaches SQL as a bound parameter, never
  * spliced into the statement text.
  *
- * Errors are printed (tb_err) by the function that returns -1.
+ * Errors: nothing in history/ prints. A function that fails returns -1
+ * (or a negative code) and leaves its message where the caller can print
+ * it: in the handle (history_db_error) for a function given one, in
+ * err/errlen for one that has none yet (history_db_open), or through a
+ * callback for one that goes on after a failure (the batch import,
+ * history_import_batch.h). The cli (harness/cli/) prints them, each line
+ * as one tb_err() message, with the text it printed before.
+ * Out of memory still ends the program (tb_die, as xmalloc does).
  */
 #ifndef THPBENCH_HISTORY_DB_H
 #define THPBENCH_HISTORY_DB_H
@@ -38,15 +45,25 @@ struct history_filter {
 
 /*
  * Open (and create, with its schema) the database named by spec. 0, or -1
- * with the error printed.
+ * with the error in err (errlen bytes; err may be NULL with errlen 0),
+ * one message a line.
  */
-int history_db_open(const char *spec, struct history_db **out);
+int history_db_open(const char *spec, struct history_db **out, char *err,
+		    size_t errlen);
 /*
  * The same, but an SQLite file that does not exist yet is an error rather
  * than a new empty database (for commands that only read).
  */
-int history_db_open_existing(const char *spec, struct history_db **out);
+int history_db_open_existing(const char *spec, struct history_db **out,
+			     char *err, size_t errlen);
 void history_db_close(struct history_db *db);
+
+/*
+ * The error of the last function on db that failed: one message a line
+ * (a migration says what failed, then that nothing was changed), without
+ * the "thpbench: " prefix. Valid until the next call on db or its close.
+ */
+const char *history_db_error(const struct history_db *db);
 
 /* history_db_spec_is_pg() and how a spec may be shown: history_spec.h */
 
@@ -55,7 +72,7 @@ void history_db_close(struct history_db *db);
  * metric), sorted by those; nights oldest first (by start time; nights
  * of one start time by kernel, history_kernel_order.h, then run id),
  * each with its ok repetitions' raw values in file order. *out is
- * malloc'ed (history_series_array_free). 0, or -1 with the error printed.
+ * malloc'ed (history_series_array_free). 0, or -1 (history_db_error).
  */
 int history_db_load_series(struct history_db *db,
 			   const struct history_filter *f,

@@ -17,8 +17,8 @@
 
 /*
  * Delete run id. 1 and what (the run as "TIME host HOST kernel ID from
- * SOURCE") when it was there, 0 when no such run, -1 with the error
- * printed.
+ * SOURCE") when it was there, 0 when no such run, -1 with the error in
+ * history_db_error(db).
  */
 int history_delete_run(struct history_db *db, int64_t id, char *what,
 		       size_t len);

@@ -7,6 +7,7 @@
 
 #include <inttypes.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,6 +19,24 @@
 #include "util/util.h"
 
 #define KERNEL_ID_MAX 128
+
+/* A message of the import to whoever reads them (o->say), else to no one. */
+static void say(const struct history_import_opts *o, bool warning,
+		const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+static void say(const struct history_import_opts *o, bool warning,
+		const char *fmt, ...)
+{
+	char msg[2048];
+	va_list ap;
+
+	if (!o->say)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	o->say(o->say_ctx, warning, msg);
+}
 
 int history_machine_check(const char *name)
 {
@@ -116,7 +135,8 @@ static char *provenance(const json_t *root, const json_t *meta, const char *key,
  * sort after every later night and, as "the newest", hide their
  * regressions for good (one stamped 2099 made a +50% step pass).
  */
-static int check_started(const char *path, const char *s, time_t now)
+static int check_started(const struct history_import_opts *o,
+			const char *path, const char *s, time_t now)
 {
 	char when[32];
 	struct tm tm;
@@ -126,65 +146,68 @@ static int check_started(const char *path, const char *s, time_t now)
 	memset(&tm, 0, sizeof(tm));
 	end = s ? strptime(s, "%Y-%m-%dT%H:%M:%SZ", &tm) : NULL;
 	if (!end || *end) {
-		tb_err("%s: env.started is \"%s\"; expected an ISO-8601 UTC time such as 2026-11-30T02:00:00Z",
-		       path, s ? s : "(absent)");
+		say(o, false, "%s: env.started is \"%s\"; expected an ISO-8601 UTC time such as 2026-11-30T02:00:00Z",
+		    path, s ? s : "(absent)");
 		return -1;
 	}
 	t = timegm(&tm);
 	if (t > now + STARTED_SKEW_S) {
 		gmtime_r(&now, &tm);
 		strftime(when, sizeof(when), "%Y-%m-%dT%H:%M:%SZ", &tm);
-		tb_err("%s: env.started %s is after the import time %s: was the box's clock wrong? A night in the future would stay the newest and hide every later regression; fix env.started (or the clock) and import again",
-		       path, s, when);
+		say(o, false, "%s: env.started %s is after the import time %s: was the box's clock wrong? A night in the future would stay the newest and hide every later regression; fix env.started (or the clock) and import again",
+		    path, s, when);
 		return -1;
 	}
 	return 0;
 }
 
 /* What the history keys on fits PostgreSQL's index rows, as SQLite's. */
-static int check_length(const char *path, const char *what, const char *s,
+static int check_length(const struct history_import_opts *o,
+			const char *path, const char *what, const char *s,
 			size_t max)
 {
 	char shown[64];
 
 	if (strlen(s) <= max)
 		return 0;
-	tb_err("%s: %s \"%s...\" is %zu bytes; the history stores at most %zu (in SQLite and PostgreSQL alike): shorten it",
-	       path, what, str_printable(s, shown, sizeof(shown)), strlen(s), max);
+	say(o, false, "%s: %s \"%s...\" is %zu bytes; the history stores at most %zu (in SQLite and PostgreSQL alike): shorten it",
+	    path, what, str_printable(s, shown, sizeof(shown)), strlen(s), max);
 	return -1;
 }
 
-static int check_case_names(const char *path, const struct tb_case *c)
+static int check_case_names(const struct history_import_opts *o,
+			const char *path, const struct tb_case *c)
 {
 	size_t i, j;
 
-	if (check_length(path, "case id", c->id, HISTORY_CASE_ID_MAX))
+	if (check_length(o, path, "case id", c->id, HISTORY_CASE_ID_MAX))
 		return -1;
 	for (i = 0; i < c->nruns; i++)
 		for (j = 0; j < c->runs[i].metrics.n; j++)
-			if (check_length(path, "metric name",
+			if (check_length(o, path, "metric name",
 					 c->runs[i].metrics.v[j].name,
 					 HISTORY_NAME_MAX))
 				return -1;
 	return 0;
 }
 
-static int check_cases(const char *path, const struct tb_results *r)
+static int check_cases(const struct history_import_opts *o,
+			const char *path, const struct tb_results *r)
 {
 	size_t i, j;
 
 	if (!r->ncases) {
-		tb_err("%s: no cases: nothing to record", path);
+		say(o, false, "%s: no cases: nothing to record", path);
 		return -1;
 	}
 	for (i = 0; i < r->ncases; i++)
-		if (check_case_names(path, &r->cases[i]))
+		if (check_case_names(o, path, &r->cases[i]))
 			return -1;
 	for (i = 0; i < r->ncases; i++)
 		for (j = 0; j < i; j++)
 			if (!strcmp(r->cases[i].id, r->cases[j].id)) {
-				tb_err("%s: case id \"%s\" appears twice", path,
-				       r->cases[i].id);
+				say(o, false, "%s: case id \"%s\" appears twice", path,
+				    r->cases[i].id);
 				return -1;
 			}
 	return 0;
@@ -202,8 +225,8 @@ static int machine_of(const char *path, const json_t *root,
 		rr->host = o->machine;
 	} else if (own) {
 		if (history_machine_check(own)) {
-			tb_err("%s: meta.machine \"%.80s\": use 1 to %d characters of A-Z a-z 0-9 . _ + : @ -",
-			       path, own, HISTORY_MACHINE_MAX);
+			say(o, false, "%s: meta.machine \"%.80s\": use 1 to %d characters of A-Z a-z 0-9 . _ + : @ -",
+			    path, own, HISTORY_MACHINE_MAX);
 			return -1;
 		}
 		rr->host = own;
@@ -239,22 +262,22 @@ static int fill_run_row(const char *path, const json_t *root,
 	rr->started = env_str(env, "started");
 	rr->hostname = env_str(env, "hostname");
 	rr->kernel_release = env_str(env, "kernel");
-	if (check_started(path, rr->started, now))
+	if (check_started(o, path, rr->started, now))
 		return -1;
 	if (!rr->hostname || !*rr->hostname || !rr->kernel_release || !*rr->kernel_release) {
-		tb_err("%s: env.hostname and env.kernel must be non-empty strings", path);
+		say(o, false, "%s: env.hostname and env.kernel must be non-empty strings", path);
 		return -1;
 	}
-	if (check_cases(path, r))
+	if (check_cases(o, path, r))
 		return -1;
 	if (machine_of(path, root, r, o, rr))
 		return -1;
 	rr->suite = env_str(r->meta, "suite");
 	if (!rr->suite || !*rr->suite)
 		rr->suite = "command";
-	if (check_length(path, "env.hostname", rr->host, HISTORY_NAME_MAX) ||
-	    check_length(path, "env.kernel", rr->kernel_release, HISTORY_NAME_MAX) ||
-	    check_length(path, "meta.suite", rr->suite, HISTORY_NAME_MAX))
+	if (check_length(o, path, "env.hostname", rr->host, HISTORY_NAME_MAX) ||
+	    check_length(o, path, "env.kernel", rr->kernel_release, HISTORY_NAME_MAX) ||
+	    check_length(o, path, "meta.suite", rr->suite, HISTORY_NAME_MAX))
 		return -1;
 	meta_kid = provenance(root, r->meta, "kernel_id", NULL);
 	if (!kernel_id && meta_kid && !history_kernel_id_check(meta_kid))
@@ -328,7 +351,8 @@ static int insert_run(struct history_db *db, const char *path,
 
 
 /* A metric of c with a value no statistic can take: said, left out. */
-static bool metric_left_out(const char *path, const struct tb_case *c,
+static bool metric_left_out(const struct history_import_opts *o,
+			const char *path, const struct tb_case *c,
 			    const char *metric)
 {
 	char id[128];
@@ -341,8 +365,8 @@ static bool metric_left_out(const char *path, const struct tb_case *c,
 		if (!m || !isfinite(m->value) ||
 		    !stats_check_values(&m->value, 1, &bad))
 			continue;
-		tb_warn("%s: case %s: %s = %g is beyond +-%g, which no mean or test can take without overflowing: %s is left out of the history for this case",
-			path, str_printable(c->id, id, sizeof(id)), metric,
+		say(o, true, "%s: case %s: %s = %g is beyond +-%g, which no mean or test can take without overflowing: %s is left out of the history for this case",
+		    path, str_printable(c->id, id, sizeof(id)), metric,
 			m->value, STATS_MAX_ABS, metric);
 		return true;
 	}
@@ -378,7 +402,8 @@ static void case_prep_free(struct case_prep *cp)
 	free(cp->nights);
 }
 
-static int case_prepare(const char *path, const struct tb_case *c,
+static int case_prepare(const struct history_import_opts *o,
+			const char *path, const struct tb_case *c,
 			struct case_prep *cp)
 {
 	const json_t *extras[1] = { c->extra };
@@ -397,14 +422,14 @@ static int case_prepare(const char *path, const struct tb_case *c,
 	for (i = 0; !rc && i < cp->nnames; i++) {
 		struct night_row *nr = &cp->nights[cp->nnights];
 
-		if ((cp->left_out[i] = metric_left_out(path, c, cp->names[i])))
+		if ((cp->left_out[i] = metric_left_out(o, path, c, cp->names[i])))
 			continue;
 		n = case_metric_values(c, cp->names[i], vals, c->nruns);
 		if (stats_summary(vals, n, &nr->s))
 			continue;
 		if (metric_info_get(cp->names[i], extras, 1, NULL, 0, 0.02, &mi,
 				    err, sizeof(err))) {
-			tb_err("case %s: %s", c->id, err);
+			say(o, false, "case %s: %s", c->id, err);
 			rc = -1;
 			break;
 		}
@@ -531,6 +556,7 @@ static int insert_case(struct history_db *db, int64_t run,
 
 struct history_import_prep {
 	char *path;
+	const struct history_import_opts *o;	/* where its messages go */
 	struct tb_results r;
 	struct run_row rr;
 	json_t *root;
@@ -591,8 +617,8 @@ static int check_same_second(struct history_db *db, const char *path,
 		return HISTORY_WRITE_BROKEN;
 	if (!other[1])
 		return 0;
-	tb_err("%s: machine %s ran this suite with kernel %s at the same second (%s) as a stored run of kernel %s, and the two ids give no order: give each run its own env.started, or kernel ids that order (git describe of one tag, vX.Y-rcN, next-YYYYMMDD)",
-	       path, rr->host, rr->kernel_id, rr->started, other[1]);
+	hdb_fail(db, "%s: machine %s ran this suite with kernel %s at the same second (%s) as a stored run of kernel %s, and the two ids give no order: give each run its own env.started, or kernel ids that order (git describe of one tag, vX.Y-rcN, next-YYYYMMDD)",
+		 path, rr->host, rr->kernel_id, rr->started, other[1]);
 	free(other[1]);
 	return -1;
 }
@@ -611,24 +637,25 @@ static int stored_before(struct history_db *db, const struct run_row *rr,
 	return *run_id ? HISTORY_ALREADY : 0;
 }
 
-static int load(const char *path, struct tb_results *r, json_t **root)
+static int load(const struct history_import_opts *o, const char *path,
+		struct tb_results *r, json_t **root)
 {
 	char err[1024];
 
 	/* One parse: the results and the document its hash is of. */
 	if (store_load_root(path, r, root, err, sizeof(err))) {
-		tb_err("%s", err);
+		say(o, false, "%s", err);
 		return -1;
 	}
 	if (!*root) {
 		/* A killed run's results.jsonl, as compare reads it: what it
 		 * holds is recorded, and said to be partial. */
 		*root = store_results_json(r);
-		tb_warn("%s: the log of a run that did not finish: importing the repetitions it holds",
-			path);
+		say(o, true, "%s: the log of a run that did not finish: importing the repetitions it holds",
+		    path);
 	}
 	if (!*root) {
-		tb_err("%s: cannot make a document of it", path);
+		say(o, false, "%s: cannot make a document of it", path);
 		results_free(r);
 		return -1;
 	}
@@ -658,18 +685,19 @@ struct history_import_prep *history_import_prepare(const char *path,
 	size_t i;
 
 	if (o->kernel_id && history_kernel_id_check(o->kernel_id)) {
-		tb_err("--kernel-id \"%s\": use 1 to %d characters of A-Z a-z 0-9 . _ + : / @ ~ ^ -",
-		       o->kernel_id, KERNEL_ID_MAX);
+		say(o, false, "--kernel-id \"%s\": use 1 to %d characters of A-Z a-z 0-9 . _ + : / @ ~ ^ -",
+		    o->kernel_id, KERNEL_ID_MAX);
 		return NULL;
 	}
 	if (o->machine && history_machine_check(o->machine)) {
-		tb_err("--machine \"%s\": use 1 to %d characters of A-Z a-z 0-9 . _ + : @ -",
-		       o->machine, HISTORY_MACHINE_MAX);
+		say(o, false, "--machine \"%s\": use 1 to %d characters of A-Z a-z 0-9 . _ + : @ -",
+		    o->machine, HISTORY_MACHINE_MAX);
 		return NULL;
 	}
 	p = xcalloc(1, sizeof(*p));
 	p->path = xstrdup(path);
-	if (load(path, &p->r, &p->root)) {
+	p->o = o;
+	if (load(o, path, &p->r, &p->root)) {
 		free(p->path);
 		free(p);
 		return NULL;
@@ -680,7 +708,7 @@ struct history_import_prep *history_import_prepare(const char *path,
 	}
 	p->cases = xcalloc(p->r.ncases, sizeof(*p->cases));
 	for (i = 0; i < p->r.ncases; i++)
-		if (case_prepare(path, &p->r.cases[i], &p->cases[i])) {
+		if (case_prepare(o, path, &p->r.cases[i], &p->cases[i])) {
 			history_import_prep_free(p);
 			return NULL;
 		}
@@ -688,7 +716,7 @@ struct history_import_prep *history_import_prepare(const char *path,
 }
 
 /*
- * The reads first, then the writes: -1 (refused, said) before anything
+ * The reads first, then the writes: -1 (refused, in db->err) before anything
  * was written; a failure after that is HISTORY_WRITE_BROKEN.
  */
 static int write_file(struct history_db *db, const struct history_import_prep *p,
@@ -718,17 +746,22 @@ int history_import_write(struct history_db *db,
 	/* A savepoint: a file that fails takes back only what it wrote. */
 	if (savepoint &&
 	    db->ops->script(db, "start the file", "SAVEPOINT import_file")) {
+		say(p->o, false, "%s", history_db_error(db));
 		return -1;
 	}
 	rc = write_file(db, p, run_id);
+	if (rc < 0)
+		say(p->o, false, "%s", history_db_error(db));
 	if (savepoint) {
 		if (rc < 0) {
 			db->ops->script(db, "take the file back",
 					"ROLLBACK TO SAVEPOINT import_file");
 			rc = -1;
 		}
-		if (db->ops->script(db, "end the file", "RELEASE SAVEPOINT import_file"))
+		if (db->ops->script(db, "end the file", "RELEASE SAVEPOINT import_file")) {
+			say(p->o, false, "%s", history_db_error(db));
 			rc = -1;
+		}
 	}
 	return rc;
 }
@@ -744,10 +777,20 @@ int history_import_one(struct history_db *db, const char *path,
 	return rc;
 }
 
+/* history_import_file's errors: in the handle, as a history_db function's. */
+static void say_into_db(void *ctx, bool warning, const char *msg)
+{
+	struct history_db *db = ctx;
+
+	if (!warning)
+		hdb_fail(db, "%s", msg);
+}
+
 int history_import_file(struct history_db *db, const char *path,
 			const char *kernel_id, int64_t *run_id)
 {
-	struct history_import_opts o = { .kernel_id = kernel_id };
+	struct history_import_opts o = { .kernel_id = kernel_id,
+					  .say = say_into_db, .say_ctx = db };
 	struct history_import_prep *p;
 	int rc;
 

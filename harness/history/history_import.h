@@ -27,8 +27,12 @@
  * index rows hold about 2.7 kB, and the series index holds all four). A
  * value at or beyond +-STATS_MAX_ABS (stats.h) cannot be averaged or
  * compared without overflowing: that case's metric is left out of the
- * history, said on stderr. A killed run's results.jsonl is imported as compare reads it
- * (the repetitions it holds, meta.incomplete), with a warning.
+ * history, with a warning. A killed run's results.jsonl is imported as
+ * compare reads it (the repetitions it holds, meta.incomplete), with a
+ * warning.
+ *
+ * Nothing here prints: every error and warning goes to opts->say (the cli
+ * prints them), also those of the database (history_db_error).
  *
  * A run that started at the same second as a stored run of the same
  * machine and suite version with another kernel is refused unless the two
@@ -62,6 +66,14 @@ struct history_import_cpu {
 	double read_s, write_s;
 };
 
+/*
+ * One message of the import: an error (the file is refused) or a warning
+ * (it is imported all the same). msg has no "thpbench: " prefix and is
+ * valid during the call only. The batch calls it from the thread that
+ * reads ahead as well as from the caller's (history_import_batch.h).
+ */
+typedef void (*history_import_say_fn)(void *ctx, bool warning, const char *msg);
+
 struct history_import_opts {
 	const char *kernel_id;	/* NULL: the file's, else uname -r */
 	const char *machine;	/* NULL: the file's meta.machine, else hostname */
@@ -70,12 +82,15 @@ struct history_import_opts {
 	 * them (commit included; on two idle cores the larger bounds the
 	 * import's wall time). */
 	struct history_import_cpu *cpu;
+	/* Where the messages go; NULL: nowhere. */
+	history_import_say_fn say;
+	void *say_ctx;
 };
 
 /*
  * Import path in a transaction of its own. kernel_id may be NULL. Returns
- * enum history_import_result with *run_id set, or -1 with the error
- * printed (nothing was written).
+ * enum history_import_result with *run_id set, or -1 with the error in
+ * history_db_error(db) (nothing was written; warnings are not kept).
  */
 int history_import_file(struct history_db *db, const char *path,
 			const char *kernel_id, int64_t *run_id);

@@ -48,7 +48,8 @@ static int cmp_str(const void *a, const void *b)
 }
 
 /* DIR/x.json and DIR/sub/results.json, in name order. */
-static int expand_dir(const char *dir, struct paths *out)
+static int expand_dir(const char *dir, struct paths *out, char *err,
+		      size_t errlen)
 {
 	DIR *d = opendir(dir);
 	struct dirent *e;
@@ -57,7 +58,8 @@ static int expand_dir(const char *dir, struct paths *out)
 	size_t i;
 
 	if (!d) {
-		tb_err("%s: cannot read the directory: %s", dir, strerror(errno));
+		snprintf(err, errlen, "%s: cannot read the directory: %s", dir,
+			 strerror(errno));
 		return -1;
 	}
 	while ((e = readdir(d))) {
@@ -79,7 +81,8 @@ static int expand_dir(const char *dir, struct paths *out)
 	}
 	closedir(d);
 	if (!found.n) {
-		tb_err("%s: no results file in it (*.json, */results.json)", dir);
+		snprintf(err, errlen, "%s: no results file in it (*.json, */results.json)",
+			 dir);
 		free(found.v);
 		return -1;
 	}
@@ -91,7 +94,7 @@ static int expand_dir(const char *dir, struct paths *out)
 }
 
 int history_import_expand(char *const *args, size_t n, char ***paths,
-			  size_t *npaths)
+			  size_t *npaths, char *err, size_t errlen)
 {
 	struct paths out = { 0 };
 	struct stat sb;
@@ -99,7 +102,7 @@ int history_import_expand(char *const *args, size_t n, char ***paths,
 
 	for (i = 0; i < n; i++) {
 		if (!stat(args[i], &sb) && S_ISDIR(sb.st_mode)) {
-			if (expand_dir(args[i], &out))
+			if (expand_dir(args[i], &out, err, errlen))
 				goto fail;
 			continue;
 		}
@@ -306,8 +309,13 @@ long history_import_files(struct history_db *db, char *const *paths, size_t n,
 	broke = import_fast(db, paths, n, o, rc, id);
 	if (broke < n) {
 		db->ops->rollback(db);
-		tb_warn("%s: took the transaction back; importing every file again, each under a savepoint",
-			paths[broke]);
+		if (o->say) {
+			char msg[4200];
+
+			snprintf(msg, sizeof(msg), "%s: took the transaction back; importing every file again, each under a savepoint",
+				 paths[broke]);
+			o->say(o->say_ctx, true, msg);
+		}
 		memset(id, 0, n * sizeof(*id));
 		if (db->ops->begin(db))
 			goto fail;

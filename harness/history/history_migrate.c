@@ -68,6 +68,7 @@ int history_migrate(struct history_db *db, long from)
 	const char *p[1] = { ver };
 	long v;
 
+	db->err[0] = '\0';
 	if (history_schema_begin(db))
 		return -1;
 	/* Another opener may have migrated it while we waited. */
@@ -91,7 +92,7 @@ int history_migrate(struct history_db *db, long from)
 	return db->ops->commit(db);
 fail:
 	db->ops->rollback(db);
-	tb_err("%s: could not bring the history schema from version %ld to %d (nothing was changed)",
-	       db->name, from, HISTORY_SCHEMA_VERSION);
-	return -1;
+	/* After the engine's own message, which says what failed. */
+	return hdb_fail_more(db, "%s: could not bring the history schema from version %ld to %d (nothing was changed)",
+			     db->name, from, HISTORY_SCHEMA_VERSION);
 }

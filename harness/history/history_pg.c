@@ -28,7 +28,7 @@ static void pg_error(struct history_db *db, const char *what, const PGresult *re
 
 	if (!msg || !*msg)
 		msg = PQerrorMessage(db->conn);
-	tb_err("%s: %s: %.*s", db->name, what, (int)strcspn(msg, "\n"), msg);
+	hdb_fail(db, "%s: %s: %.*s", db->name, what, (int)strcspn(msg, "\n"), msg);
 }
 
 /* The name of the prepared statement for sql ("s<index>"), preparing it. */
@@ -192,8 +192,8 @@ int hdb_pg_open(const char *uri, struct history_db *db)
 	if (PQstatus(conn) != CONNECTION_OK) {
 		/* libpq's message can quote pieces of the URI, the password's too */
 		history_redact(uri, PQerrorMessage(conn), msg, sizeof(msg));
-		tb_err("cannot connect to the PostgreSQL history database: %.*s",
-		       (int)strcspn(msg, "\n"), msg);
+		hdb_fail(db, "cannot connect to the PostgreSQL history database: %.*s",
+			 (int)strcspn(msg, "\n"), msg);
 		PQfinish(conn);
 		return -1;
 	}

@@ -37,7 +37,7 @@ void hdb_rows_init(struct hdb_rows *b, const struct history_db *db,
 /* Add one row of nper values; a full batch is written at once. */
 int hdb_rows_add(struct history_db *db, struct hdb_rows *b,
 		 const struct hdb_value *row);
-/* Write what is left; 0, or -1 with the error printed. */
+/* Write what is left; 0, or -1 with the error in history_db_error(). */
 int hdb_rows_flush(struct history_db *db, struct hdb_rows *b);
 void hdb_rows_free(struct hdb_rows *b);
 

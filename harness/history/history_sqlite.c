@@ -48,7 +48,7 @@ static const struct prepared_stmt *prepared(struct history_db *db,
 		if (!strcmp(c->v[i].sql, sql))
 			return &c->v[i];
 	if (sqlite3_prepare_v2(db->conn, sql, -1, &st, NULL) != SQLITE_OK) {
-		tb_err("%s: %s: %s", db->name, what, sqlite3_errmsg(db->conn));
+		hdb_fail(db, "%s: %s: %s", db->name, what, sqlite3_errmsg(db->conn));
 		return NULL;
 	}
 	c->v = xgrow(c->v, sizeof(*c->v), &c->cap, c->n);
@@ -86,7 +86,7 @@ static int bind_all(struct history_db *db, const struct prepared_stmt *p,
 			continue;	/* the statement does not use it */
 		if (sqlite3_bind_text(p->stmt, p->pos[i], params[i], -1,
 				      SQLITE_TRANSIENT) != SQLITE_OK) {
-			tb_err("%s: %s", db->name, sqlite3_errmsg(db->conn));
+			hdb_fail(db, "%s: %s", db->name, sqlite3_errmsg(db->conn));
 			return -1;
 		}
 	}
@@ -139,7 +139,7 @@ static int sq_query(struct history_db *db, const char *what, const char *sql,
 		if (fn && (rc = row_out(st, fn, ctx)))
 			goto out;
 	if (s != SQLITE_DONE) {
-		tb_err("%s: %s: %s", db->name, what, sqlite3_errmsg(db->conn));
+		hdb_fail(db, "%s: %s: %s", db->name, what, sqlite3_errmsg(db->conn));
 		rc = -1;
 	}
 out:
@@ -183,7 +183,7 @@ static int sq_insert(struct history_db *db, const char *what, const char *sql,
 		sqlite3_clear_bindings(p->stmt);
 	for (i = 0; i < np && i < p->npos; i++) {
 		if (p->pos[i] && bind_value(p->stmt, p->pos[i], &params[i]) != SQLITE_OK) {
-			tb_err("%s: %s: %s", db->name, what, sqlite3_errmsg(db->conn));
+			hdb_fail(db, "%s: %s: %s", db->name, what, sqlite3_errmsg(db->conn));
 			rc = -1;
 			goto out;
 		}
@@ -191,7 +191,7 @@ static int sq_insert(struct history_db *db, const char *what, const char *sql,
 	while ((s = sqlite3_step(p->stmt)) == SQLITE_ROW)
 		;
 	if (s != SQLITE_DONE) {
-		tb_err("%s: %s: %s", db->name, what, sqlite3_errmsg(db->conn));
+		hdb_fail(db, "%s: %s: %s", db->name, what, sqlite3_errmsg(db->conn));
 		rc = -1;
 	}
 out:
@@ -204,7 +204,7 @@ static int sq_simple(struct history_db *db, const char *what, const char *sql)
 	char *msg = NULL;
 
 	if (sqlite3_exec(db->conn, sql, NULL, NULL, &msg) != SQLITE_OK) {
-		tb_err("%s: %s: %s", db->name, what, msg ? msg : sqlite3_errmsg(db->conn));
+		hdb_fail(db, "%s: %s: %s", db->name, what, msg ? msg : sqlite3_errmsg(db->conn));
 		sqlite3_free(msg);
 		return -1;
 	}
@@ -267,7 +267,7 @@ static const struct hdb_ops sqlite_ops = {
  * A new database in a directory that is not there: say which directory,
  * rather than SQLite's "unable to open database file".
  */
-static bool missing_dir(const char *path)
+static bool missing_dir(struct history_db *db, const char *path)
 {
 	char *dir = xstrdup(path), *slash = strrchr(dir, '/');
 	struct stat sb;
@@ -276,8 +276,8 @@ static bool missing_dir(const char *path)
 	if (slash && slash != dir) {
 		*slash = '\0';
 		if (stat(dir, &sb) || !S_ISDIR(sb.st_mode)) {
-			tb_err("%s: the directory %s does not exist: create it (mkdir -p %s) or give --db another path",
-			       path, dir, dir);
+			hdb_fail(db, "%s: the directory %s does not exist: create it (mkdir -p %s) or give --db another path",
+				 path, dir, dir);
 			missing = true;
 		}
 	}
@@ -308,18 +308,18 @@ int hdb_sqlite_open(const char *path, bool create, struct history_db *db)
 	int flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX;
 
 	if (!create && stat(path, &sb)) {
-		tb_err("%s: no such history database (thpbench history import creates one)",
-		       path);
+		hdb_fail(db, "%s: no such history database (thpbench history import creates one)",
+			 path);
 		return -1;
 	}
-	if (create && missing_dir(path))
+	if (create && missing_dir(db, path))
 		return -1;
 	if (create)
 		flags |= SQLITE_OPEN_CREATE;
 	pthread_once(&once, setup_library);
 	if (sqlite3_open_v2(path, &conn, flags, NULL) != SQLITE_OK) {
-		tb_err("%s: cannot open the SQLite database: %s", path,
-		       conn ? sqlite3_errmsg(conn) : "out of memory");
+		hdb_fail(db, "%s: cannot open the SQLite database: %s", path,
+			 conn ? sqlite3_errmsg(conn) : "out of memory");
 		sqlite3_close(conn);
 		return -1;
 	}

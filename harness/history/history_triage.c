@@ -66,41 +66,44 @@ void history_cp_id(const struct history_series *s, size_t night,
 }
 
 /* NULL or a text of at most the limit, no control characters. */
-static int text_ok(const char *what, const char *s, bool required)
+static int text_ok(const char *what, const char *s, bool required,
+		   char *err, size_t errlen)
 {
 	const unsigned char *p = (const unsigned char *)s;
 
 	if (!s || !*s) {
 		if (required)
-			tb_err("history triage: %s is required", what);
+			snprintf(err, errlen, "history triage: %s is required", what);
 		return required ? -1 : 0;
 	}
 	if (strlen(s) > HISTORY_TRIAGE_TEXT_MAX) {
-		tb_err("history triage: %s is longer than %d characters",
-		       what, HISTORY_TRIAGE_TEXT_MAX);
+		snprintf(err, errlen, "history triage: %s is longer than %d characters",
+			 what, HISTORY_TRIAGE_TEXT_MAX);
 		return -1;
 	}
 	for (; *p; p++)
 		if (*p < 0x20 || *p == 0x7f) {
-			tb_err("history triage: %s holds a control character", what);
+			snprintf(err, errlen, "history triage: %s holds a control character",
+				 what);
 			return -1;
 		}
 	return 0;
 }
 
-int history_triage_check(const struct history_triage *t)
+int history_triage_check(const struct history_triage *t, char *err, size_t errlen)
 {
 	if (t->state == TRIAGE_NONE || (size_t)t->state >= ARRAY_SIZE(state_names)) {
-		tb_err("history triage: no decision (--accept, --false-alarm, --fixed-by REF or --reopen)");
+		snprintf(err, errlen, "history triage: no decision (--accept, --false-alarm, --fixed-by REF or --reopen)");
 		return -1;
 	}
-	if (text_ok("--by NAME (who decided)", t->name, true) ||
+	if (text_ok("--by NAME (who decided)", t->name, true, err, errlen) ||
 	    text_ok("--reason TEXT (why it is intended)", t->reason,
-		    t->state == TRIAGE_ACCEPTED) ||
-	    text_ok("--fixed-by REF (the fix)", t->fix, t->state == TRIAGE_FIXED))
+		    t->state == TRIAGE_ACCEPTED, err, errlen) ||
+	    text_ok("--fixed-by REF (the fix)", t->fix,
+		    t->state == TRIAGE_FIXED, err, errlen))
 		return -1;
 	if (t->fix && t->state != TRIAGE_FIXED) {
-		tb_err("history triage: --fixed-by goes with no other decision");
+		snprintf(err, errlen, "history triage: --fixed-by goes with no other decision");
 		return -1;
 	}
 	return 0;
@@ -123,7 +126,7 @@ int history_triage_record(struct history_db *db, struct history_triage *t)
 	struct tm tm;
 	const char *p[14];
 
-	if (history_triage_check(t))
+	if (history_triage_check(t, db->err, sizeof(db->err)))
 		return -1;
 	gmtime_r(&tnow, &tm);
 	strftime(now, sizeof(now), "%Y-%m-%dT%H:%M:%SZ", &tm);
@@ -158,6 +161,7 @@ int history_triage_record(struct history_db *db, struct history_triage *t)
 }
 
 struct triage_list {
+	struct history_db *db;		/* for its errors */
 	struct history_triage *v;
 	size_t n, cap;
 	int err;
@@ -183,8 +187,8 @@ static int triage_row(void *ctx, size_t ncols, const char *const *c)
 	if (ncols != TR_NCOLS || !c[TR_CP] || !c[TR_ID] ||
 	    sscanf(c[TR_ID], "%lld", &id) != 1 ||
 	    (st = history_triage_state_parse(c[TR_STATE])) < 0) {
-		tb_err("history: unexpected row in the triage table (state \"%s\")",
-		       ncols > TR_STATE && c[TR_STATE] ? c[TR_STATE] : "?");
+		hdb_fail(l->db, "history: unexpected row in the triage table (state \"%s\")",
+			 ncols > TR_STATE && c[TR_STATE] ? c[TR_STATE] : "?");
 		return l->err = -1;
 	}
 	l->v = xgrow(l->v, sizeof(*l->v), &l->cap, l->n);
@@ -271,7 +275,7 @@ int history_triage_load(struct history_db *db, const struct history_filter *f,
 {
 	const char *cols[] = { "host", "suite", "case_id", "metric" };
 	const char *vals[4] = { 0 }, *params[4];
-	struct triage_list l = { 0 };
+	struct triage_list l = { .db = db };
 	char where[256] = "", night[160], decided[160], *sql;
 	size_t np = 0, i, len;
 	int rc;

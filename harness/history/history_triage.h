@@ -69,11 +69,13 @@ int history_triage_state_parse(const char *s);
 /*
  * Check t before recording it: a known state, a name, a reason for
  * "accepted", a fix for "fixed", texts of at most HISTORY_TRIAGE_TEXT_MAX
- * characters without control characters. 0, or -1 with the error printed.
+ * characters without control characters. 0, or -1 with the error in err.
  */
-int history_triage_check(const struct history_triage *t);
+int history_triage_check(const struct history_triage *t, char *err,
+			 size_t errlen);
 
-/* Append t (checked) in a transaction of its own; t->id is set. */
+/* Append t (checked) in a transaction of its own; t->id is set. 0, or -1
+ * with the error in history_db_error(db), as for history_triage_load. */
 int history_triage_record(struct history_db *db, struct history_triage *t);
 
 /*

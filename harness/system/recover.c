@@ -102,9 +102,10 @@ static int restore_journal_locked(struct settings_ctx *ctx, int *restored,
 	for (i = 0; i < j->knobs.n; i++)
 		if (journal_knob_check(ctx, path, &j->knobs.v[i], err, errlen))
 			return -1;
-	settings_guard_end_recorded_child(ctx->state_dir);
+	settings_guard_end_recorded_child(ctx->state_dir, &ctx->say);
 	snapshot_order(&j->knobs);
-	if (snapshot_restore(&j->knobs, ctx->proc_root, restored, stuck) &&
+	if (snapshot_restore(&j->knobs, ctx->proc_root, restored, stuck,
+			     &ctx->say) &&
 	    recover_record_stuck(ctx, stuck, j->pid, err, errlen))
 		return -1;
 	if (unlink(path)) {
@@ -269,8 +270,8 @@ int recover_crashed(struct settings_ctx *ctx, char *err, size_t errlen)
 		t = (time_t)j.start;
 		strftime(when, sizeof(when), "%Y-%m-%d %H:%M:%S",
 			 localtime(&t));
-		tb_warn("thpbench pid %ld (started %s) did not end cleanly; restored %d huge-page knob(s) it had changed",
-			(long)j.pid, when, restored);
+		settings_say(&ctx->say, true, "thpbench pid %ld (started %s) did not end cleanly; restored %d huge-page knob(s) it had changed",
+			     (long)j.pid, when, restored);
 	}
 	journal_free(&j);
 	unrestored_free(&stuck);
@@ -279,13 +280,13 @@ int recover_crashed(struct settings_ctx *ctx, char *err, size_t errlen)
 	/* What an earlier run could not put back no longer stops this one. */
 	if (review_record(ctx, false, &restored, &left, what, sizeof(what),
 			  err, errlen)) {
-		tb_warn("%s", err);
+		settings_say(&ctx->say, true, "%s", err);
 		return 0;
 	}
 	if (!left)
 		return 0;
 	state_file_path(ctx->state_dir, UNRESTORED_FILE, path, sizeof(path));
-	tb_warn("an earlier run could not put back %zu huge-page knob(s): %s; going on from the current values (recorded in %s; `thpbench restore` tries them again, `thpbench restore --forget` keeps the current values)",
-		left, what, path);
+	settings_say(&ctx->say, true, "an earlier run could not put back %zu huge-page knob(s): %s; going on from the current values (recorded in %s; `thpbench restore` tries them again, `thpbench restore --forget` keeps the current values)",
+		     left, what, path);
 	return 0;
 }

@@ -186,16 +186,16 @@ int settings_end(struct settings_ctx *ctx)
 	settings_guard_block(&old);
 	settings_guard_disarm(&ctx->orig, ctx->state_dir);
 	failed = snapshot_restore(&ctx->orig, ctx->proc_root, &restored,
-				  &stuck);
+				  &stuck, &ctx->say);
 	if (!failed) {
 		unlink(path);
 	} else if (!recover_record_stuck(ctx, &stuck, getpid(), err, sizeof(err))) {
 		unlink(path);
-		tb_err("%d knob(s) would not go back (above): recorded in %s/" UNRESTORED_FILE "; the next run goes on with a warning, `thpbench restore` tries them again",
-		       failed, ctx->state_dir);
+		settings_say(&ctx->say, false, "%d knob(s) would not go back (above): recorded in %s/" UNRESTORED_FILE "; the next run goes on with a warning, `thpbench restore` tries them again",
+			     failed, ctx->state_dir);
 	} else {
-		tb_err("%s; settings journal kept in %s: run `thpbench restore` once the above is fixed",
-		       err, ctx->state_dir);
+		settings_say(&ctx->say, false, "%s; settings journal kept in %s: run `thpbench restore` once the above is fixed",
+			     err, ctx->state_dir);
 	}
 	unrestored_free(&stuck);
 	ctx->active = false;
@@ -234,8 +234,8 @@ int settings_drift(struct settings_ctx *ctx, settings_want_fn want,
 						 "%s%s %s -> %s", n > 1 ? ", " : "",
 						 k->name, exp, cur);
 		if (knob_write(k->abspath, exp))
-			tb_err("cannot put %s back to %s: %s", k->name, exp,
-			       strerror(errno));
+			settings_say(&ctx->say, false, "cannot put %s back to %s: %s",
+				     k->name, exp, strerror(errno));
 	}
 	return n;
 }

@@ -56,6 +56,7 @@
 #include "recover.h"
 #include "settings_guard.h"
 #include "settings_lock.h"
+#include "settings_say.h"
 #include "snapshot.h"
 
 struct settings_ctx {
@@ -68,6 +69,9 @@ struct settings_ctx {
 	double wait_s;		/* for the lock: 0 not at all, < 0 for ever */
 	const volatile sig_atomic_t *cancel;	/* set: stop waiting */
 	bool active;		/* between begin and end */
+	/* Where its messages go (settings_say.h); settings_init leaves none:
+	 * stderr. A cli that prints sets it after settings_init. */
+	struct settings_sink say;
 	struct snapshot orig;
 };
 
@@ -101,7 +105,8 @@ int settings_apply(struct settings_ctx *ctx, const char *name,
 		   const char *value, char *err, size_t errlen);
 /*
  * Restore, delete the journal, unlock. 0, or -1 when a knob would not go
- * back: each such knob is reported on stderr, naming it, with its old and
+ * back: each such knob is told to ctx->say (settings_say.h: stderr when
+ * there is none, as from the atexit hook), naming it, with its old and
  * current value and why (a pool the kernel cannot fill again; pages in
  * use, and by whom), and recorded in state_dir/unrestored.json
  * (unrestored.h) in place of the journal, so the next run goes on with a

@@ -208,7 +208,8 @@ static void child_file_close(const char *state_dir)
 	unlink(path);
 }
 
-void settings_guard_end_recorded_child(const char *state_dir)
+void settings_guard_end_recorded_child(const char *state_dir,
+				       const struct settings_sink *say)
 {
 	char path[PATH_MAX], err[512], buf[64];
 	unsigned long long start;
@@ -219,7 +220,7 @@ void settings_guard_end_recorded_child(const char *state_dir)
 	fd = trust_open(path, O_RDONLY, 0, err, sizeof(err));
 	if (fd < 0) {
 		if (errno != ENOENT)
-			tb_warn("%s", err);
+			settings_say(say, true, "%s", err);
 		return;
 	}
 	n = read(fd, buf, sizeof(buf) - 1);
@@ -228,8 +229,8 @@ void settings_guard_end_recorded_child(const char *state_dir)
 	if (sscanf(buf, "%d %llu", &pgid, &start) == 2 && pgid > 1) {
 		killed = reap_group(pgid, start);
 		if (killed)
-			tb_warn("ended the workload left by the killed run (process group %d, %d process(es))",
-				pgid, killed);
+			settings_say(say, true, "ended the workload left by the killed run (process group %d, %d process(es))",
+				     pgid, killed);
 	}
 	unlink(path);
 }

@@ -40,7 +40,12 @@ void settings_guard_block(sigset_t *old);
 /* The child whose process group the signal path kills (0: none). */
 void settings_set_child(pid_t pgid);
 
-/* The workload a killed run recorded in state_dir: end its process group. */
-void settings_guard_end_recorded_child(const char *state_dir);
+/*
+ * The workload a killed run recorded in state_dir: end its process group,
+ * telling say (settings_say.h) that it did, or why the record could not
+ * be read.
+ */
+void settings_guard_end_recorded_child(const char *state_dir,
+				       const struct settings_sink *say);
 
 #endif

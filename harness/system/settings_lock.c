@@ -105,16 +105,16 @@ static int wait_for_lock(struct settings_ctx *ctx, const char *path,
 		if (holder != said) {
 			lock_holder_describe(ctx->proc_root, holder, who,
 					     sizeof(who));
-			tb_warn("waiting for another thpbench (%s) to finish with the huge-page settings under %s (lock %s)",
-				who, ctx->root, path);
+			settings_say(&ctx->say, true, "waiting for another thpbench (%s) to finish with the huge-page settings under %s (lock %s)",
+				     who, ctx->root, path);
 			said = holder;
 		}
 		nanosleep(&tick, NULL);
 		ctx->lock_fd = lock_take(path, &holder);
 		if (ctx->lock_fd >= 0) {
 			held_lock(ctx, path);
-			tb_warn("got the settings lock after %.1f s",
-				(now_usec() - t0) / 1e6);
+			settings_say(&ctx->say, true, "got the settings lock after %.1f s",
+				     (now_usec() - t0) / 1e6);
 			return 0;
 		}
 		if (errno != EWOULDBLOCK)

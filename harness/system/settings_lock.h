@@ -12,8 +12,8 @@
  *
  * Taking it: held by another harness, the error names the holder's pid
  * and command; with ctx->wait_s it waits instead (0 not at all, > 0 so
- * many seconds, < 0 for ever), saying on stderr who holds it (again when
- * that changes), until it is free, the time is up or *ctx->cancel is
+ * many seconds, < 0 for ever), saying who holds it to ctx->say
+ * (settings_say.h; again when that changes), until it is free, the time is up or *ctx->cancel is
  * set. Taken, ctx->lock_fd and ctx->lock_path are set, and the lock files
  * of runs killed while holding theirs are removed (lock_sweep).
  */

@@ -110,7 +110,8 @@ static void stuck_why(const struct knob *k, const char *cur,
 }
 
 int snapshot_restore(const struct snapshot *snap, const char *proc_root,
-		     int *restored, struct unrestored *stuck)
+		     int *restored, struct unrestored *stuck,
+		     const struct settings_sink *say)
 {
 	char cur[KNOB_MAX], why[1024];
 	const struct knob *k;
@@ -124,8 +125,8 @@ int snapshot_restore(const struct snapshot *snap, const char *proc_root,
 		if (!strcmp(cur, k->value))
 			continue;
 		if (knob_write(k->abspath, k->value))
-			tb_err("cannot write %s back to %s: %s", k->value,
-			       k->abspath, strerror(errno));
+			settings_say(say, false, "cannot write %s back to %s: %s",
+				     k->value, k->abspath, strerror(errno));
 		else
 			(*restored)++;
 	}
@@ -141,11 +142,11 @@ int snapshot_restore(const struct snapshot *snap, const char *proc_root,
 			if (hugetlb_is_pool_size(k->name) &&
 			    hugetlb_pool_surplus_note(k->name, k->abspath,
 						      proc_root, why, sizeof(why)))
-				tb_warn("%s", why);
+				settings_say(say, true, "%s", why);
 			continue;
 		}
-		tb_err("knob %s would not go back: was %s, now %s (%s)",
-		       k->name, k->value, cur, why);
+		settings_say(say, false, "knob %s would not go back: was %s, now %s (%s)",
+			     k->name, k->value, cur, why);
 		if (stuck)
 			unrestored_add(stuck, k->name, k->value, cur, why);
 		failed++;

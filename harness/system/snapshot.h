@@ -14,6 +14,8 @@
 
 #include <stddef.h>
 
+#include "settings_say.h"
+
 struct knob {
 	char *root;		/* the root name is relative to (mm sysfs, sysctl) */
 	char *name;		/* relative path, "transparent_hugepage/enabled" */
@@ -43,12 +45,13 @@ void snapshot_free(struct snapshot *snap);
  * them (a later write could undo an earlier one). Pool sizes are compared
  * as persistent pools (hugetlb_pool.h); surplus pages still in use are
  * warned about, naming who holds them (proc_root), not counted as
- * failures. Each knob that would not go back is named on stderr and,
- * when stuck is not NULL, added to it with the reason. Returns how many
- * would not; *restored counts the writes.
+ * failures. Each knob that would not go back is told to say
+ * (settings_say.h) and, when stuck is not NULL, added to it with the
+ * reason. Returns how many would not; *restored counts the writes.
  */
 struct unrestored;
 int snapshot_restore(const struct snapshot *snap, const char *proc_root,
-		     int *restored, struct unrestored *stuck);
+		     int *restored, struct unrestored *stuck,
+		     const struct settings_sink *say);
 
 #endif

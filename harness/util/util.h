@@ -4,6 +4,12 @@
  *
  * Every user-facing error goes through tb_err()/tb_die() so messages share
  * one prefix and errors exit with TB_EXIT_ERROR (2), per the CLI contract.
+ * Who calls tb_err(): the cli, with what a library layer handed back
+ * (err/errlen, a history_db handle, a callback: history_db.h, cli/cli_err.h).
+ * history/ follows that in full, system/ but for settings_say.h's
+ * exceptions and reap_leftovers' warning (both on the measuring loop's
+ * path); some warnings of measure/, plot/ and results/ do not yet.
+ * Below the cli, tb_die() is for out of memory only.
  */
 #ifndef THPBENCH_UTIL_H
 #define THPBENCH_UTIL_H

@@ -6,14 +6,11 @@
  * to a lab's server. The history works there on an SQLite file.
  */
 #include "history/history_backend.h"
-#include "util/util.h"
 
 int hdb_pg_open(const char *uri, struct history_db *db)
 {
 	(void)uri;
-	(void)db;
-	tb_err("--db postgresql://...: this thpbench is a static build without "
-	       "the PostgreSQL client; use an SQLite file (--db PATH), or the "
-	       "dynamic build (make)");
-	return -1;
+	return hdb_fail(db, "--db postgresql://...: this thpbench is a static build without "
+			"the PostgreSQL client; use an SQLite file (--db PATH), or the "
+			"dynamic build (make)");
 }

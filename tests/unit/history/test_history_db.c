@@ -171,7 +171,7 @@ static void test_import_and_load(void **state)
 	size_t n;
 
 	(void)state;
-	assert_int_equal(history_db_open(fresh_db(), &db), 0);
+	assert_int_equal(history_db_open(fresh_db(), &db, NULL, 0), 0);
 	/* Imported out of order: nights come back by time. */
 	ns = night("2026-01-02T02:00:00Z", 200);
 	assert_int_equal(history_import_file(db, write_night(&ns, "n2"), "v2", &id),
@@ -211,7 +211,7 @@ static void test_idempotent(void **state)
 	int64_t id1, id2;
 
 	(void)state;
-	assert_int_equal(history_db_open(fresh_db(), &db), 0);
+	assert_int_equal(history_db_open(fresh_db(), &db, NULL, 0), 0);
 	assert_int_equal(history_import_file(db, p, NULL, &id1), HISTORY_IMPORTED);
 	assert_int_equal(history_import_file(db, p, "other", &id2), HISTORY_ALREADY);
 	assert_int_equal(id1, id2);
@@ -221,7 +221,7 @@ static void test_idempotent(void **state)
 	assert_int_equal(count(db, "reps"), 4);
 	history_db_close(db);
 	/* A reopened database keeps it, and the schema is not recreated. */
-	assert_int_equal(history_db_open_existing(spec, &db), 0);
+	assert_int_equal(history_db_open_existing(spec, &db, NULL, 0), 0);
 	assert_int_equal(history_import_file(db, p, NULL, &id2), HISTORY_ALREADY);
 	assert_int_equal(count(db, "thpbench_schema"), 1);
 	history_db_close(db);
@@ -245,7 +245,7 @@ static void test_series_apart(void **state)
 	size_t n;
 
 	(void)state;
-	assert_int_equal(history_db_open(fresh_db(), &db), 0);
+	assert_int_equal(history_db_open(fresh_db(), &db, NULL, 0), 0);
 	ns = night("2026-01-01T02:00:00Z", 1);
 	history_import_file(db, write_night(&ns, "a1"), NULL, &id);
 	ns.host = "box2";
@@ -305,7 +305,7 @@ static void test_same_time_runs(void **state)
 	size_t n;
 
 	(void)state;
-	assert_int_equal(history_db_open(fresh_db(), &db), 0);
+	assert_int_equal(history_db_open(fresh_db(), &db, NULL, 0), 0);
 	ns = night("2026-01-03T02:00:00Z", 100);
 	ns.kernel = "v6.18-rc2";
 	history_import_file(db, write_night(&ns, "t1"), NULL, &id);
@@ -342,7 +342,7 @@ static void test_values_in_rep_order(void **state)
 	int rep;
 
 	(void)state;
-	assert_int_equal(history_db_open(fresh_db(), &db), 0);
+	assert_int_equal(history_db_open(fresh_db(), &db, NULL, 0), 0);
 	ns = night("2026-01-04T02:00:00Z", 10);
 	assert_int_equal(history_import_file(db, write_night(&ns, "r1"), NULL, &id),
 			 HISTORY_IMPORTED);
@@ -378,7 +378,7 @@ static void test_hostile_strings(void **state)
 	ns.host = evil;
 	ns.suite = "s'uite";
 	ns.case_id = "c\"a'se;--/thp=always";
-	assert_int_equal(history_db_open(fresh_db(), &db), 0);
+	assert_int_equal(history_db_open(fresh_db(), &db, NULL, 0), 0);
 	assert_int_equal(history_import_file(db, write_night(&ns, "evil"), NULL, &id),
 			 HISTORY_IMPORTED);
 	assert_int_equal(history_db_load_series(db, &f, &s, &n), 0);
@@ -405,41 +405,50 @@ static void test_bad_input(void **state)
 	struct history_db *db;
 	struct night_spec ns = night("yesterday", 5);
 	char path[600];
+	char err[2048];
 	FILE *f;
 	int64_t id;
 
 	(void)state;
-	assert_int_equal(history_db_open(fresh_db(), &db), 0);
+	assert_int_equal(history_db_open(fresh_db(), &db, NULL, 0), 0);
 	assert_int_equal(history_import_file(db, write_night(&ns, "bad"), NULL, &id), -1);
+	/* The reason is kept in the handle, naming the file and the field. */
+	assert_non_null(strstr(history_db_error(db), "bad.json: env.started"));
 	snprintf(path, sizeof(path), "%s/garbage.json", dir);
 	f = fopen(path, "w");
 	fputs("{\"schema\": \"thpbench-results/1\", \"cases\": 3}", f);
 	fclose(f);
 	assert_int_equal(history_import_file(db, path, NULL, &id), -1);
 	assert_int_equal(history_import_file(db, "/nonexistent.json", NULL, &id), -1);
+	assert_non_null(strstr(history_db_error(db), "/nonexistent.json"));
 	assert_int_equal(count(db, "runs"), 0);
 	history_db_close(db);
 	if (!pg_uri) {
 		/* Reading a database that is not there does not create it. */
 		snprintf(path, sizeof(path), "%s/missing.sqlite", dir);
-		assert_int_equal(history_db_open_existing(path, &db), -1);
+		assert_int_equal(history_db_open_existing(path, &db, err, sizeof(err)), -1);
+		assert_non_null(strstr(err, "missing.sqlite: no such history database"));
 		assert_int_equal(access(path, F_OK), -1);
 		/* Nor is any file taken for one. */
 		snprintf(path, sizeof(path), "%s/garbage.json", dir);
-		assert_int_equal(history_db_open_existing(path, &db), -1);
+		err[0] = '\0';
+		assert_int_equal(history_db_open_existing(path, &db, err, sizeof(err)), -1);
+		assert_non_null(strstr(err, "garbage.json"));
 	}
 }
 
 static void test_newer_schema(void **state)
 {
 	struct history_db *db;
+	char err[2048];
 
 	(void)state;
-	assert_int_equal(history_db_open(fresh_db(), &db), 0);
+	assert_int_equal(history_db_open(fresh_db(), &db, NULL, 0), 0);
 	assert_int_equal(hdb_exec(db, "bump", "UPDATE thpbench_schema SET version = 99",
 				  0, NULL), 0);
 	history_db_close(db);
-	assert_int_equal(history_db_open(spec, &db), -1);
+	assert_int_equal(history_db_open(spec, &db, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "written by a newer thpbench (history schema 99"));
 }
 
 /* Each child imports its own nights and one shared file. */
@@ -451,7 +460,7 @@ static void writer(int w, int nfiles, const char *shared)
 	int64_t id;
 	int i, bad = 0;
 
-	if (history_db_open(spec, &db))
+	if (history_db_open(spec, &db, NULL, 0))
 		_exit(10);
 	for (i = 0; i < nfiles; i++) {
 		snprintf(name, sizeof(name), "w%d-%d", w, i);
@@ -476,7 +485,7 @@ static void test_concurrent_writers(void **state)
 	int w, st;
 
 	(void)state;
-	assert_int_equal(history_db_open(fresh_db(), &db), 0);
+	assert_int_equal(history_db_open(fresh_db(), &db, NULL, 0), 0);
 	history_db_close(db);
 	snprintf(shared, sizeof(shared), "%s", write_night(&ns, "shared"));
 	for (w = 0; w < 2; w++) {
@@ -490,7 +499,7 @@ static void test_concurrent_writers(void **state)
 		assert_true(WIFEXITED(st));
 		assert_int_equal(WEXITSTATUS(st), 0);
 	}
-	assert_int_equal(history_db_open_existing(spec, &db), 0);
+	assert_int_equal(history_db_open_existing(spec, &db, NULL, 0), 0);
 	assert_int_equal(count(db, "runs"), 2 * nfiles + 1);
 	assert_int_equal(count(db, "night_metrics"), 2 * (2 * nfiles + 1));
 	assert_int_equal(count(db, "rep_values"), 6 * (2 * nfiles + 1));
@@ -514,12 +523,12 @@ static void test_killed_writer(void **state)
 	ns.nmetrics = 20;	/* 12,000 values */
 	p = write_night(&ns, "big");
 	for (delay_ms = 5; delay_ms <= 80; delay_ms *= 4) {
-		assert_int_equal(history_db_open(fresh_db(), &db), 0);
+		assert_int_equal(history_db_open(fresh_db(), &db, NULL, 0), 0);
 		history_db_close(db);
 		pid = fork();
 		assert_true(pid >= 0);
 		if (!pid) {
-			if (history_db_open(spec, &db))
+			if (history_db_open(spec, &db, NULL, 0))
 				_exit(10);
 			history_import_file(db, p, NULL, &id);
 			_exit(0);
@@ -527,7 +536,7 @@ static void test_killed_writer(void **state)
 		usleep((useconds_t)delay_ms * 1000);
 		kill(pid, SIGKILL);
 		assert_int_equal(waitpid(pid, &st, 0), pid);
-		assert_int_equal(history_db_open(spec, &db), 0);
+		assert_int_equal(history_db_open(spec, &db, NULL, 0), 0);
 		runs = count(db, "runs");
 		values = count(db, "rep_values");
 		assert_true((runs == 0 && values == 0) || (runs == 1 && values == 12000));
@@ -554,7 +563,7 @@ static void test_future_refused_and_delete(void **state)
 	size_t n;
 
 	(void)state;
-	assert_int_equal(history_db_open(fresh_db(), &db), 0);
+	assert_int_equal(history_db_open(fresh_db(), &db, NULL, 0), 0);
 	assert_int_equal(history_import_file(db, write_night(&ns, "future"), NULL, &id1), -1);
 	assert_int_equal(count(db, "runs"), 0);
 	ns = night("2026-01-01T02:00:00Z", 100);
@@ -597,7 +606,7 @@ static void test_limits_same_on_both(void **state)
 	size_t n;
 
 	(void)state;
-	assert_int_equal(history_db_open(fresh_db(), &db), 0);
+	assert_int_equal(history_db_open(fresh_db(), &db, NULL, 0), 0);
 	memset(id, 'c', sizeof(id));
 	id[HISTORY_CASE_ID_MAX] = '\0';
 	ns.case_id = id;
@@ -657,11 +666,16 @@ static const char *stderr_of(void (*fn)(const char *), const char *arg)
 	return out;
 }
 
+/* What try_open got back in err. */
+static char open_err[2048];
+
 static void try_open(const char *uri)
 {
 	struct history_db *db;
 
-	assert_int_equal(history_db_open_existing(uri, &db), -1);
+	open_err[0] = '\0';
+	assert_int_equal(history_db_open_existing(uri, &db, open_err,
+						  sizeof(open_err)), -1);
 }
 
 /*
@@ -690,12 +704,15 @@ static void test_password_never_shown(void **state)
 	assert_null(strstr(buf, "ssw0rd"));
 	history_db_spec_show("results/history.sqlite", buf, sizeof(buf));
 	assert_string_equal(buf, "results/history.sqlite");
+	/* The error comes back in err; the library prints nothing. */
 	err = stderr_of(try_open, "postgresql://u:hun@ter2xyz@localhost:1/db");
-	assert_non_null(strstr(err, "cannot connect"));
-	assert_null(strstr(err, "ter2xyz"));
+	assert_string_equal(err, "");
+	assert_non_null(strstr(open_err, "cannot connect"));
+	assert_null(strstr(open_err, "ter2xyz"));
 	err = stderr_of(try_open, "postgresql://u:port@/db?port=s3cr3tport&password=s3cr3tport");
-	assert_non_null(strstr(err, "cannot connect"));
-	assert_null(strstr(err, "s3cr3t"));
+	assert_string_equal(err, "");
+	assert_non_null(strstr(open_err, "cannot connect"));
+	assert_null(strstr(open_err, "s3cr3t"));
 }
 
 /* A version 1 database (the schema before machine names and triage). */
@@ -703,7 +720,7 @@ static void downgrade_to_v1(const char *dbspec)
 {
 	struct history_db *db;
 
-	assert_int_equal(history_db_open(dbspec, &db), 0);
+	assert_int_equal(history_db_open(dbspec, &db, NULL, 0), 0);
 	assert_int_equal(db->ops->script(db, "drop", "ALTER TABLE runs DROP COLUMN hostname"), 0);
 	assert_int_equal(db->ops->script(db, "drop", "DROP TABLE triage"), 0);
 	assert_int_equal(db->ops->script(db, "drop", "UPDATE thpbench_schema SET version = 1"), 0);
@@ -738,7 +755,7 @@ static void test_migrate_v1(void **state)
 	size_t n;
 
 	(void)state;
-	assert_int_equal(history_db_open(fresh_db(), &db), 0);
+	assert_int_equal(history_db_open(fresh_db(), &db, NULL, 0), 0);
 	ns = night("2026-01-01T02:00:00Z", 100);
 	history_import_file(db, write_night(&ns, "m1"), NULL, &id);
 	ns = night("2026-01-02T02:00:00Z", 101);
@@ -746,7 +763,7 @@ static void test_migrate_v1(void **state)
 	history_db_close(db);
 	downgrade_to_v1(spec);
 	/* Reading it brings it up to date, in place. */
-	assert_int_equal(history_db_open_existing(spec, &db), 0);
+	assert_int_equal(history_db_open_existing(spec, &db, NULL, 0), 0);
 	v = one(db, "SELECT max(version) FROM thpbench_schema");
 	assert_string_equal(v, "2");
 	free(v);
@@ -797,10 +814,10 @@ static void test_triage_roundtrip(void **state)
 	size_t n;
 
 	(void)state;
-	assert_int_equal(history_db_open(fresh_db(), &db), 0);
+	assert_int_equal(history_db_open(fresh_db(), &db, NULL, 0), 0);
 	import_step(db, "box1", 24);
 	history_check_opts_init(&o);
-	assert_int_equal(history_analyse(spec, &f, &o, &a), 0);
+	assert_int_equal(history_analyse(spec, &f, &o, &a, NULL, 0), 0);
 	assert_int_equal(a.n, 1);
 	assert_int_equal(a.r[0].ncp, 1);
 	cp = &a.r[0].cp[0];
@@ -825,7 +842,7 @@ static void test_triage_roundtrip(void **state)
 	free(t.decided);
 	t.decided = NULL;
 	history_analysis_free(&a);
-	assert_int_equal(history_analyse(spec, &f, &o, &a), 0);
+	assert_int_equal(history_analyse(spec, &f, &o, &a, NULL, 0), 0);
 	assert_int_equal(history_cp_status(&a.r[0].cp[0]), HCP_STATUS_ACCEPTED);
 	assert_string_equal(a.r[0].cp[0].triage.reason, "x'); DROP TABLE triage; --");
 	assert_string_equal(a.r[0].cp[0].triage.name, "Jane O'Doe");
@@ -839,7 +856,7 @@ static void test_triage_roundtrip(void **state)
 	got = xmalloc(sizeof(*got));
 	*got = t;
 	history_triage_free(got, 1);
-	assert_int_equal(history_analyse(spec, &f, &o, &a), 0);
+	assert_int_equal(history_analyse(spec, &f, &o, &a, NULL, 0), 0);
 	assert_int_equal(history_cp_status(&a.r[0].cp[0]), HCP_STATUS_OPEN);
 	history_analysis_free(&a);
 	assert_int_equal(history_triage_load(db, NULL, false, &got, &n), 0);
@@ -879,7 +896,7 @@ static void test_machine(void **state)
 	size_t n;
 
 	(void)state;
-	assert_int_equal(history_db_open(fresh_db(), &db), 0);
+	assert_int_equal(history_db_open(fresh_db(), &db, NULL, 0), 0);
 	ns = night("2026-01-01T02:00:00Z", 100);
 	ns.host = "old-name";
 	import_as(db, write_night(&ns, "r1"), "lab-7", 0);
@@ -919,7 +936,7 @@ static void test_same_second(void **state)
 	size_t n;
 
 	(void)state;
-	assert_int_equal(history_db_open(fresh_db(), &db), 0);
+	assert_int_equal(history_db_open(fresh_db(), &db, NULL, 0), 0);
 	ns.kernel = "6.18.0-later";
 	snprintf(b, sizeof(b), "%s", write_night(&ns, "later"));
 	ns.base = 200;
@@ -966,9 +983,23 @@ static void write_nights(char **paths, size_t n, int month, const char *prefix)
 	}
 }
 
-/* Many files, one transaction; a bad one is left out, the rest kept. */
+/* The messages of a batch, one a line, "E: " or "W: " first. */
+static void collect(void *ctx, bool warning, const char *msg)
+{
+	char *buf = ctx;
+	size_t at = strlen(buf);
+
+	snprintf(buf + at, 4096 - at, "%s: %s\n", warning ? "W" : "E", msg);
+}
+
+/*
+ * Many files, one transaction; a bad one is left out, the rest kept: its
+ * error reaches the caller's say, the library prints nothing.
+ */
 static void test_batch(void **state)
 {
+	static char said[4096];
+	struct history_import_opts o = { .say = collect, .say_ctx = said };
 	char *paths[5], bad[600];
 	struct history_db *db;
 	FILE *f;
@@ -982,11 +1013,12 @@ static void test_batch(void **state)
 	fclose(f);
 	paths[4] = paths[3];
 	paths[3] = bad;
-	assert_int_equal(history_db_open(fresh_db(), &db), 0);
-	assert_int_equal(history_import_files(db, paths, 5,
-					      &(struct history_import_opts){ 0 },
-					      NULL, NULL), 1);
+	assert_int_equal(history_db_open(fresh_db(), &db, NULL, 0), 0);
+	assert_int_equal(history_import_files(db, paths, 5, &o, NULL, NULL), 1);
 	assert_int_equal(count(db, "runs"), 4);
+	/* One message: the bad file's error. */
+	assert_true(!strncmp(said, "E: ", 3) && strstr(said, "batch-bad.json"));
+	assert_ptr_equal(strchr(said, '\n'), said + strlen(said) - 1);
 	/* Again: all there already, nothing fails but the bad one. */
 	assert_int_equal(history_import_files(db, paths, 5,
 					      &(struct history_import_opts){ 0 },
@@ -1037,7 +1069,7 @@ static void test_batch_broken(void **state)
 
 	(void)state;
 	write_nights(paths, 4, 4, "broken");
-	assert_int_equal(history_db_open(fresh_db(), &db), 0);
+	assert_int_equal(history_db_open(fresh_db(), &db, NULL, 0), 0);
 	/* What one night writes to each table. */
 	assert_int_equal(history_import_files(db, paths, 1,
 					      &(struct history_import_opts){ 0 },
@@ -1046,7 +1078,7 @@ static void test_batch_broken(void **state)
 		per_night[i] = count(db, tables[i]);
 	history_db_close(db);
 
-	assert_int_equal(history_db_open(fresh_db(), &db), 0);
+	assert_int_equal(history_db_open(fresh_db(), &db, NULL, 0), 0);
 	if (db->ops->dialect == HDB_PG) {
 		assert_int_equal(db->ops->script(db, "poison", poison_pg[0]), 0);
 		assert_int_equal(db->ops->script(db, "poison", poison_pg[1]), 0);

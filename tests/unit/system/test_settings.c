@@ -632,6 +632,58 @@ static void test_end_restores_in_order(void **state)
 	settings_free(&ctx);
 }
 
+/* The messages a sink got, one a line, "E: " or "W: " first. */
+static void collect(void *arg, bool warning, const char *msg)
+{
+	char *buf = arg;
+	size_t at = strlen(buf);
+
+	snprintf(buf + at, 4096 - at, "%s: %s\n", warning ? "W" : "E", msg);
+}
+
+/*
+ * With a sink (settings_say.h), what the settings code says goes there and
+ * nothing to stderr: the cli prints it.
+ */
+static void test_sink_gets_messages(void **state)
+{
+	static char said[4096];
+	struct settings_ctx ctx, next;
+	char out[4096], err[4096];
+	int saved, restored;
+
+	(void)state;
+	said[0] = '\0';
+	use_fake_kernel();
+	begin(&ctx);
+	ctx.say = (struct settings_sink){ collect, said };
+	change_many(&ctx);
+	g_stuck = THP "khugepaged/pages_to_scan";
+	saved = capture_start();
+	assert_int_equal(settings_end(&ctx), -1);
+	capture_stop(saved, out, sizeof(out));
+	assert_string_equal(out, "");
+	assert_non_null(strstr(said, "E: knob transparent_hugepage/khugepaged/pages_to_scan would not go back: was 4096, now 100"));
+	assert_non_null(strstr(said, "E: 1 knob(s) would not go back (above): recorded in "));
+	/* the next run's warning too */
+	said[0] = '\0';
+	settings_init(&next, g_root, g_state);
+	next.say = (struct settings_sink){ collect, said };
+	saved = capture_start();
+	assert_int_equal(settings_begin(&next, err, sizeof(err)), 0);
+	capture_stop(saved, out, sizeof(out));
+	assert_string_equal(out, "");
+	assert_non_null(strstr(said, "W: an earlier run could not put back 1 huge-page knob(s)"));
+	assert_int_equal(settings_end(&next), 0);
+	settings_free(&next);
+	g_stuck = NULL;
+	assert_int_equal(settings_restore_journal(&ctx, &restored, err,
+						  sizeof(err)), 0);
+	assert_original();
+	assert_false(exists(g_record));
+	settings_free(&ctx);
+}
+
 /*
  * A knob the kernel will not take back is reported and recorded in place
  * of the journal; the next run goes on with a warning; `thpbench restore`
@@ -1845,6 +1897,7 @@ int main(void)
 		T(test_apply_pool_shortfall),
 		T(test_end_restores_in_order),
 		T(test_end_records_stuck_knob),
+		T(test_sink_gets_messages),
 		T(test_neighbour_surplus_is_restored),
 		T(test_crashed_short_pool_does_not_block),
 		T(test_hugetlb_users),
