@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "claims/claims.h"
+#include "cli_err.h"
 #include "commands.h"
 #include "history/history_import.h"
 #include "measure/session.h"
@@ -178,6 +179,7 @@ static void write_outputs(struct session *ss)
 int cmd_run(int argc, char **argv)
 {
 	struct session_opts o = { .argc = argc, .argv = argv,
+				  .say = { cli_say, NULL },
 				  .on_env = record_kconfig };
 	struct session ss;
 	char err[1024];

@@ -324,6 +324,7 @@ static int begin_settings(struct session *ss, char *err, size_t errlen)
 	char cur[64] = "";
 
 	settings_init(&ss->settings, ss->o->sysfs_root, NULL);
+	ss->settings.say = ss->o->say;
 	ss->settings.wait_s = ss->o->wait_s;
 	ss->settings.cancel = &stop_requested;
 	po->can_write = geteuid() == 0 && settings_writable(&ss->settings);

@@ -77,6 +77,9 @@ struct session_opts {
 	/* Called once the environment is collected, before the plan and
 	 * before results.jsonl's header is written: may add to env. */
 	void (*on_env)(const struct suite *s, json_t *env);
+	/* Where the settings code's messages go (settings_say.h; fn NULL:
+	 * stderr). */
+	struct settings_sink say;
 };
 
 struct session {
