@@ -76,31 +76,55 @@ static char *slurp(int fd)
 	return s;
 }
 
-int gnuplot_run(const char *gnuplot, const char *script, char **out)
+int gnuplot_start(const char *gnuplot, const char *script,
+		  struct gnuplot_job *job)
 {
-	int fd[2], st;
-	pid_t pid;
+	int fd[2];
 
-	*out = NULL;
+	job->pid = -1;
+	job->fd = -1;
 	if (pipe2(fd, O_CLOEXEC))
 		return -1;
-	pid = fork();
-	if (pid < 0) {
+	job->pid = fork();
+	if (job->pid < 0) {
 		close(fd[0]);
 		close(fd[1]);
 		return -1;
 	}
-	if (!pid) {
+	if (!job->pid) {
 		close(fd[0]);
 		run_child(gnuplot, script, fd[1]);
 	}
 	close(fd[1]);
-	*out = slurp(fd[0]);
-	close(fd[0]);
-	while (waitpid(pid, &st, 0) < 0)
+	job->fd = fd[0];
+	return 0;
+}
+
+int gnuplot_finish(struct gnuplot_job *job, char **out)
+{
+	int st;
+
+	*out = NULL;
+	if (job->pid < 0)
+		return -1;
+	*out = slurp(job->fd);
+	close(job->fd);
+	job->fd = -1;
+	while (waitpid(job->pid, &st, 0) < 0)
 		if (errno != EINTR)
 			return -1;
+	job->pid = -1;
 	if (!WIFEXITED(st))
 		return -1;
 	return WEXITSTATUS(st);
+}
+
+int gnuplot_run(const char *gnuplot, const char *script, char **out)
+{
+	struct gnuplot_job job;
+
+	*out = NULL;
+	if (gnuplot_start(gnuplot, script, &job))
+		return -1;
+	return gnuplot_finish(&job, out);
 }

@@ -16,6 +16,7 @@
 #define THPBENCH_GNUPLOT_H
 
 #include <stddef.h>
+#include <sys/types.h>
 
 /* The line to show when gnuplot is missing (no trailing newline). */
 #define GNUPLOT_INSTALL_HINT \
@@ -30,5 +31,21 @@ int gnuplot_find(char *buf, size_t len);
  * receives what it printed (malloc'ed, "" when nothing; free it).
  */
 int gnuplot_run(const char *gnuplot, const char *script, char **out);
+
+/*
+ * The same in two steps, so that several scripts draw at once (each
+ * gnuplot is one single-threaded process that spends its time in cairo):
+ * start returns 0 with the job running (-1: not started, and finish then
+ * returns -1); finish reads everything it prints until it exits and
+ * returns as gnuplot_run does. Finishing jobs in the order they were
+ * started cannot deadlock: a job whose pipe is full waits for its turn.
+ */
+struct gnuplot_job {
+	pid_t pid;
+	int fd;
+};
+int gnuplot_start(const char *gnuplot, const char *script,
+		  struct gnuplot_job *job);
+int gnuplot_finish(struct gnuplot_job *job, char **out);
 
 #endif

@@ -53,7 +53,8 @@ enum plot_render_status plot_render(struct plot_set *ps, FILE *msg)
 {
 	enum plot_render_status st = PLOT_DRAWN;
 	char gnuplot[4096], *out;
-	size_t i;
+	struct gnuplot_job *jobs;
+	size_t i, width;
 	int rc;
 
 	for (i = 0; i < ps->nkept; i++)
@@ -64,8 +65,17 @@ enum plot_render_status plot_render(struct plot_set *ps, FILE *msg)
 		fprintf(msg, "%s\n", GNUPLOT_INSTALL_HINT);
 		return PLOT_NO_GNUPLOT;
 	}
+	/* As many at once as there are CPUs, reported in script order. */
+	width = (size_t)(sysconf(_SC_NPROCESSORS_ONLN) > 1 ?
+			 sysconf(_SC_NPROCESSORS_ONLN) : 1);
+	jobs = xcalloc(ps->nscripts, sizeof(*jobs));
+	for (i = 0; i < ps->nscripts && i < width; i++)
+		gnuplot_start(gnuplot, ps->scripts[i], &jobs[i]);
 	for (i = 0; i < ps->nscripts; i++) {
-		rc = gnuplot_run(gnuplot, ps->scripts[i], &out);
+		rc = gnuplot_finish(&jobs[i], &out);
+		if (i + width < ps->nscripts)
+			gnuplot_start(gnuplot, ps->scripts[i + width],
+				      &jobs[i + width]);
 		if (out)
 			pass_on(ps->scripts[i], out);
 		if (rc) {
@@ -77,6 +87,7 @@ enum plot_render_status plot_render(struct plot_set *ps, FILE *msg)
 		free(out);
 		add_images(ps, ps->scripts[i], rc == 0);
 	}
+	free(jobs);
 	return st;
 }
 
