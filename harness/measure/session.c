@@ -248,17 +248,17 @@ void session_run(struct session *ss)
 	progress_start(&ss->prog, stderr, ss->o->progress, total);
 	warm_up(ss);
 	if (!strcmp(ss->order, "sequential")) {
-		for (i = 0; i < ss->plan.n; i++) {
-			for (rep = 0; rep < ss->plan.items[i].reps; rep++)
+		for (i = 0; i < ss->plan.n; i++)
+			for (rep = 0; rep < ss->plan.items[i].reps; rep++) {
 				run_round(ss, &order[i], 1, rep);
-			store_log_sync(&ss->log);
-		}
+				store_log_sync_due(&ss->log, STORE_LOG_ROUND_SYNC_USEC);
+			}
 	} else {
 		for (rep = 0; rep < reps && !stop_requested; rep++) {
 			if (!strcmp(ss->order, "shuffle"))
 				gsl_ran_shuffle(rng, order, ss->plan.n, sizeof(*order));
 			run_round(ss, order, ss->plan.n, rep);
-			store_log_sync(&ss->log);
+			store_log_sync_due(&ss->log, STORE_LOG_ROUND_SYNC_USEC);
 		}
 	}
 	progress_finish(&ss->prog);

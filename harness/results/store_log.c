@@ -141,6 +141,12 @@ void store_log_sync(struct store_log *lg)
 	lg->synced_usec = now_usec();
 }
 
+void store_log_sync_due(struct store_log *lg, double usec)
+{
+	if (now_usec() - lg->synced_usec >= usec)
+		store_log_sync(lg);
+}
+
 void store_log_close(struct store_log *lg, bool remove)
 {
 	if (!remove)

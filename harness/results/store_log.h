@@ -8,11 +8,15 @@
  * write(2) as its repetition ends, so a thpbench killed (even with -9)
  * loses nothing: the kernel has the line. fsync(2) is not per line, it
  * costs more than a short repetition: the header and cases are synced
- * when the log is opened, the repetitions by store_log_sync() at the end
- * of each round (cmd_run) and by store_log_run() once STORE_LOG_SYNC_USEC
- * have passed since the last sync, and when the log is closed and kept;
- * a power loss loses at most what came after the last sync (a round, or
- * a second of one), never a line in the middle:
+ * when the log is opened; the repetitions at the end of a round
+ * (store_log_sync_due() from the session's loop) when the last sync is
+ * STORE_LOG_ROUND_SYNC_USEC old, by store_log_run() once
+ * STORE_LOG_SYNC_USEC have passed inside a long round, and when the log
+ * is closed and kept. Why not every round: a round of one short case is
+ * one repetition, and an fsync (~0.4 ms on this VM's disk) was the
+ * largest single cost of a repetition of /bin/true. A power loss loses at
+ * most what ended in the last STORE_LOG_ROUND_SYNC_USEC before a round
+ * ended (or the last second of a long round), never a line in the middle:
  *   {"schema":"thpbench-results-log/1","env":{...},"meta":{...}}
  *   {"case":{"id":...,"workload":...}}            one per case, up front
  *   {"case":N,"run":{"status":"ok",...}}          one per repetition
@@ -35,7 +39,8 @@
 #include "results.h"
 
 #define RESULTS_LOG_SCHEMA "thpbench-results-log/1"
-#define STORE_LOG_SYNC_USEC 1e6	/* at most this long unsynced in a round */
+#define STORE_LOG_SYNC_USEC 1e6		/* at most this long unsynced in a round */
+#define STORE_LOG_ROUND_SYNC_USEC 2e4	/* a round ends with a sync past this */
 
 struct store_log {
 	int fd;			/* -1: closed, or given up after an error */
@@ -52,9 +57,11 @@ int store_log_open(struct store_log *lg, const char *path,
 /* Append one completed repetition of case case_idx. */
 void store_log_run(struct store_log *lg, size_t case_idx,
 		   const struct tb_run *run);
-/* fsync what was appended since the last sync (a round's end); a sync
- * that fails gives the log up, with one warning, as a failed write does. */
+/* fsync what was appended since the last sync; a sync that fails gives
+ * the log up, with one warning, as a failed write does. */
 void store_log_sync(struct store_log *lg);
+/* The same when the last sync is at least usec old (a round's end). */
+void store_log_sync_due(struct store_log *lg, double usec);
 /* Close; delete the file when results.json now holds everything. */
 void store_log_close(struct store_log *lg, bool remove);
 

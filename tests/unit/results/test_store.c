@@ -206,12 +206,52 @@ static void test_log_unsynced_runs_readable(void **state)
 		fail_msg("%s", err);
 	assert_int_equal(back.cases[0].nruns, 2);
 	results_free(&back);
+	/* A round's end syncs only once the last sync is old enough. */
+	lg.synced_usec = now_usec();
+	store_log_sync_due(&lg, 60e6);
+	assert_true(lg.dirty);
+	lg.synced_usec -= 2 * STORE_LOG_ROUND_SYNC_USEC;
+	store_log_sync_due(&lg, STORE_LOG_ROUND_SYNC_USEC);
+	assert_false(lg.dirty);
+	store_log_run(&lg, 0, &r.cases[0].runs[0]);
+	assert_true(lg.dirty);
 	store_log_sync(&lg);
 	assert_false(lg.dirty);
 	assert_true(lg.fd >= 0);
 	store_log_close(&lg, true);
 	assert_int_equal(access(path, F_OK), -1);
 	results_free(&r);
+}
+
+/* Past METRIC_INDEX_MIN names a set finds through its index: every name
+ * once, in the order put, a second put replacing, add adding. */
+static void test_metric_set_index(void **state)
+{
+	struct metric_set ms = { 0 };
+	char name[32];
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < 1000; i++) {
+		snprintf(name, sizeof(name), "buddy.Normal.order%zu.before", i);
+		metric_set_put(&ms, name, (double)i);
+	}
+	metric_set_put(&ms, "buddy.Normal.order7.before", -7);
+	metric_set_add(&ms, "buddy.Normal.order8.before", 0.5);
+	metric_set_add(&ms, "new", 2);
+	assert_int_equal(ms.n, 1001);
+	assert_non_null(ms.slot);
+	for (i = 0; i < 1000; i++) {
+		snprintf(name, sizeof(name), "buddy.Normal.order%zu.before", i);
+		assert_string_equal(ms.v[i].name, name);
+		assert_ptr_equal(metric_set_find(&ms, name), &ms.v[i]);
+	}
+	assert_true(metric_set_find(&ms, "buddy.Normal.order7.before")->value == -7);
+	assert_true(metric_set_find(&ms, "buddy.Normal.order8.before")->value == 8.5);
+	assert_true(metric_set_find(&ms, "new")->value == 2);
+	assert_null(metric_set_find(&ms, "buddy.Normal.order1000.before"));
+	metric_set_free(&ms);
+	assert_null(ms.slot);
 }
 
 /* The summary of r, as `thpbench run` prints it. */
@@ -438,6 +478,7 @@ int main(void)
 		cmocka_unit_test(test_load_errors),
 		cmocka_unit_test(test_log),
 		cmocka_unit_test(test_log_unsynced_runs_readable),
+		cmocka_unit_test(test_metric_set_index),
 		cmocka_unit_test(test_report_dialect),
 		cmocka_unit_test(test_report_multiplexed),
 		cmocka_unit_test(test_report_no_metrics),
