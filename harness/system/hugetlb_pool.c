@@ -82,17 +82,16 @@ int hugetlb_pool_shortfall(const char *name, const char *want,
 	return 1;
 }
 
-/* A whole decimal number from a file; signal-safe. */
-static int read_count(const char *path, long *out)
+/* A whole decimal number, as sysfs prints it ("4\n"); signal-safe. */
+static int parse_count(const char *buf, long *out)
 {
-	char buf[32];
 	long v = 0;
 	size_t i;
 
-	if (read_file_str(path, buf, sizeof(buf)))
-		return -1;
 	for (i = 0; buf[i] >= '0' && buf[i] <= '9' && v < LONG_MAX / 16; i++)
 		v = v * 10 + (buf[i] - '0');
+	if (buf[i] == '\n')
+		i++;
 	if (!i || buf[i]) {
 		errno = EINVAL;
 		return -1;
@@ -101,23 +100,44 @@ static int read_count(const char *path, long *out)
 	return 0;
 }
 
+/* The same from a file; signal-safe. */
+static int read_count(const char *path, long *out)
+{
+	char buf[32];
+
+	if (read_file_str(path, buf, sizeof(buf)))
+		return -1;
+	return parse_count(buf, out);
+}
+
+int hugetlb_persistent_text(const char *nr_text, const char *surplus_text,
+			    long *out)
+{
+	long nr, surplus = 0;
+
+	if (parse_count(nr_text, &nr) ||
+	    (surplus_text && parse_count(surplus_text, &surplus)))
+		return -1;
+	*out = nr > surplus ? nr - surplus : 0;
+	return 0;
+}
+
 int hugetlb_persistent(const char *nr_path, const char *surplus_path,
 		       long *out)
 {
-	long nr, surplus = 0;
+	char nr[32], surplus[32];
 	int saved;
 
-	if (read_count(nr_path, &nr))
+	if (read_file_str(nr_path, nr, sizeof(nr)))
 		return -1;
 	saved = errno;
-	if (surplus_path && read_count(surplus_path, &surplus)) {
+	if (surplus_path && read_file_str(surplus_path, surplus, sizeof(surplus))) {
 		if (errno != ENOENT)
 			return -1;
-		surplus = 0;
+		surplus_path = NULL;
 		errno = saved;
 	}
-	*out = nr > surplus ? nr - surplus : 0;
-	return 0;
+	return hugetlb_persistent_text(nr, surplus_path ? surplus : NULL, out);
 }
 
 bool hugetlb_surplus_path(const char *nr_path, char *buf, size_t len)

@@ -52,6 +52,10 @@ int hugetlb_pool_shortfall(const char *name, const char *want,
  */
 int hugetlb_persistent(const char *nr_path, const char *surplus_path,
 		       long *out);
+/* The same from the two files' text (surplus_text NULL: none), as read by
+ * a caller that keeps the files open (settings' drift check). */
+int hugetlb_persistent_text(const char *nr_text, const char *surplus_text,
+			    long *out);
 /* surplus_hugepages next to the nr_hugepages at nr_path; false if
  * nr_path is no pool size. */
 bool hugetlb_surplus_path(const char *nr_path, char *buf, size_t len);

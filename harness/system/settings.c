@@ -91,8 +91,29 @@ int settings_knob_path(const struct settings_ctx *ctx, const char *name,
  * open (util/kept_file.h): the drift check reads every knob after each
  * repetition, the run reads the knobs it sets before each, and opening
  * some forty sysfs files each time cost more than a short repetition. A
- * pool size (nr_hugepages, read with its surplus) is read the plain way.
+ * pool size is nr_hugepages less surplus_hugepages, both kept open too.
  */
+static int kept_pool_read(const char *abspath, const char *surplus,
+			  char *buf, size_t len)
+{
+	char nr[32], sp[32];
+	long v;
+
+	if (kept_read(abspath, nr, sizeof(nr)) < 0)
+		return -1;
+	if (kept_read(surplus, sp, sizeof(sp)) < 0) {
+		if (errno != ENOENT)
+			return -1;
+		strcpy(sp, "0");
+	}
+	if (hugetlb_persistent_text(nr, sp, &v) ||
+	    (size_t)snprintf(buf, len, "%ld", v) >= len) {
+		/* Not two counts (a fake tree's odd file): as the plain read. */
+		return hugetlb_knob_read_path(abspath, buf, len);
+	}
+	return 0;
+}
+
 static int kept_knob_read(const char *abspath, char *buf, size_t len)
 {
 	char raw[KNOB_MAX], surplus[PATH_MAX];
@@ -100,7 +121,7 @@ static int kept_knob_read(const char *abspath, char *buf, size_t len)
 	ssize_t got;
 
 	if (hugetlb_surplus_path(abspath, surplus, sizeof(surplus)))
-		return hugetlb_knob_read_path(abspath, buf, len);
+		return kept_pool_read(abspath, surplus, buf, len);
 	got = kept_read(abspath, raw, sizeof(raw));
 	if (got < 0)
 		return -1;

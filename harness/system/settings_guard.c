@@ -33,6 +33,7 @@ static char g_journal[PATH_MAX];
 static const int g_signals[] = { SIGINT, SIGTERM, SIGHUP };
 static struct sigaction g_old_act[ARRAY_SIZE(g_signals)];
 static int g_child_fd = -1;
+static int g_child_len;	/* the length of the line in it */
 
 static void sig_say(const char *what, const char *name)
 {
@@ -177,12 +178,16 @@ void settings_set_child(pid_t pgid)
 		return;
 	n = snprintf(buf, sizeof(buf), "%d %llu\n", (int)pgid,
 		     proc_start_time(pgid));
-	/* Written over, then cut to length: truncating to 0 first freed and
-	 * allocated the file's page at every repetition. A crash in between
-	 * leaves the new line first, which is all the reader takes. */
-	if (pwrite(g_child_fd, buf, (size_t)n, 0) != n || ftruncate(g_child_fd, n))
+	/* Written over, then cut to length when the line got shorter:
+	 * truncating to 0 first freed and allocated the file's page at every
+	 * repetition. A crash in between leaves the new line first, which is
+	 * all the reader takes. */
+	if (pwrite(g_child_fd, buf, (size_t)n, 0) != n ||
+	    (n < g_child_len && ftruncate(g_child_fd, n)))
 		tb_warn("cannot record the workload's pid in %s/child: %s",
 			g_state_dir ? g_state_dir : "?", strerror(errno));
+	else
+		g_child_len = n;
 }
 
 static void child_file_open(const char *state_dir)
@@ -190,6 +195,7 @@ static void child_file_open(const char *state_dir)
 	char path[PATH_MAX], err[512];
 
 	snprintf(path, sizeof(path), "%s/child", state_dir);
+	g_child_len = 0;
 	g_child_fd = trust_open(path, O_RDWR | O_CREAT | O_TRUNC, 0644, err,
 				sizeof(err));
 	if (g_child_fd < 0)
