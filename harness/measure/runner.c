@@ -427,9 +427,16 @@ static int exec_error(struct live *lv, const struct run_spec *spec,
 	return -1;
 }
 
-static void finish(struct live *lv, const struct run_spec *spec,
-		   struct tb_run *run, double t0, struct vmstat_snap *before,
-		   const struct sysstate *sys_before)
+/*
+ * Supervise the child to its end, then record the repetition; -1 (run
+ * marked) when it could not exec. The exec's outcome is read only once
+ * the child is gone, not waited for on the err pipe right after "go": an
+ * extra sleep and wake-up per repetition, and the parent touches nothing
+ * the child reads until it execs (spawn.h) in between.
+ */
+static int finish(struct live *lv, const struct run_spec *spec,
+		  struct tb_run *run, double t0, struct vmstat_snap *before,
+		  const struct sysstate *sys_before)
 {
 	struct vmstat_snap after;
 	struct sysstate sys_after;
@@ -441,6 +448,8 @@ static void finish(struct live *lv, const struct run_spec *spec,
 	while (wait4(lv->pid, &wstatus, 0, &ru) < 0 && errno == EINTR)
 		;
 	wall = now_usec() - t0;
+	if (exec_error(lv, spec, run))
+		return -1;
 	run->leftover = reap_leftovers(lv->pid);
 	drain_rest(lv);
 	if (run->leftover)
@@ -462,6 +471,7 @@ static void finish(struct live *lv, const struct run_spec *spec,
 	judge_huge(lv, run);
 	set_status(run, wstatus, lv->timed_out,
 		   err_tail_last(&lv->stderr_tail));
+	return 0;
 }
 
 int runner_run(const struct run_spec *spec, struct tb_run *run)
@@ -512,13 +522,7 @@ int runner_run(const struct run_spec *spec, struct tb_run *run)
 	if (write(lv.p.go[1], "g", 1) != 1)
 		kill_child(&lv);
 	close_fd(&lv.p.go[1]);
-	/* After this the child no longer uses our memory: it has exec'd or died. */
-	if (exec_error(&lv, spec, run)) {
-		waitpid(lv.pid, NULL, 0);
-		rc = -1;
-	} else {
-		finish(&lv, spec, run, t0, &before, &sys_before);
-	}
+	rc = finish(&lv, spec, run, t0, &before, &sys_before);
 	if (spec->on_spawn)
 		spec->on_spawn(0);
 	vmstat_free(&before);
