@@ -6,17 +6,60 @@
 
 #include "util/util.h"
 
-static struct metric *metric_slot(struct metric_set *ms, const char *name)
+/* FNV-1a over the name. */
+static size_t name_hash(const char *s)
+{
+	size_t h = 2166136261u;
+
+	while (*s)
+		h = (h ^ (unsigned char)*s++) * 16777619u;
+	return h;
+}
+
+/* The index slot of name: its entry, or the empty one it would take. */
+static size_t *index_find(const struct metric_set *ms, const char *name)
+{
+	size_t mask = ms->nslot - 1, i = name_hash(name) & mask;
+
+	while (ms->slot[i] && strcmp(ms->v[ms->slot[i] - 1].name, name))
+		i = (i + 1) & mask;
+	return &ms->slot[i];
+}
+
+static void index_rebuild(struct metric_set *ms)
 {
 	size_t i;
 
+	free(ms->slot);
+	for (ms->nslot = 64; ms->nslot <= 4 * ms->n; ms->nslot *= 2)
+		;
+	ms->slot = xcalloc(ms->nslot, sizeof(*ms->slot));
 	for (i = 0; i < ms->n; i++)
-		if (!strcmp(ms->v[i].name, name))
-			return &ms->v[i];
+		*index_find(ms, ms->v[i].name) = i + 1;
+}
+
+static struct metric *metric_slot(struct metric_set *ms, const char *name)
+{
+	size_t i, *slot = NULL;
+
+	if (ms->slot) {
+		slot = index_find(ms, name);
+		if (*slot)
+			return &ms->v[*slot - 1];
+	} else {
+		for (i = 0; i < ms->n; i++)
+			if (!strcmp(ms->v[i].name, name))
+				return &ms->v[i];
+	}
 	ms->v = xgrow(ms->v, sizeof(*ms->v), &ms->cap, ms->n);
 	ms->v[ms->n].name = xstrdup(name);
 	ms->v[ms->n].value = 0;
-	return &ms->v[ms->n++];
+	ms->n++;
+	if (slot && 2 * ms->n < ms->nslot)
+		*slot = ms->n;
+	else if (ms->n >= METRIC_INDEX_MIN)
+		index_rebuild(ms);
+	return &ms->v[ms->n - 1];
 }
 
 void metric_set_put(struct metric_set *ms, const char *name, double value)
@@ -32,8 +75,12 @@ void metric_set_add(struct metric_set *ms, const char *name, double value)
 const struct metric *metric_set_find(const struct metric_set *ms,
 				     const char *name)
 {
-	size_t i;
+	size_t i, *slot;
 
+	if (ms->slot) {
+		slot = index_find(ms, name);
+		return *slot ? &ms->v[*slot - 1] : NULL;
+	}
 	for (i = 0; i < ms->n; i++)
 		if (!strcmp(ms->v[i].name, name))
 			return &ms->v[i];
@@ -47,6 +94,7 @@ void metric_set_free(struct metric_set *ms)
 	for (i = 0; i < ms->n; i++)
 		free(ms->v[i].name);
 	free(ms->v);
+	free(ms->slot);
 	memset(ms, 0, sizeof(*ms));
 }
 

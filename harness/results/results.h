@@ -22,9 +22,20 @@ struct metric {
 	double value;
 };
 
+/*
+ * A run's metrics in the order they were put. A run holds some hundreds
+ * (vmstat, buddyinfo, mTHP stats), each put once per repetition: a name
+ * is found through an open-addressing index (slot[] holds 1 + its position
+ * in v), built once a set has METRIC_INDEX_MIN names, so that a
+ * repetition's puts are not a quadratic series of strcmp (8% of the
+ * harness's time on /bin/true). Change a set through these functions only.
+ */
+#define METRIC_INDEX_MIN 16
 struct metric_set {
 	struct metric *v;
 	size_t n, cap;
+	size_t *slot;		/* NULL below METRIC_INDEX_MIN */
+	size_t nslot;		/* a power of two, > 2 * n */
 };
 
 /* Add, or replace the value of, the metric called name. */
