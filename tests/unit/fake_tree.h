@@ -6,6 +6,7 @@
 #ifndef THPBENCH_TEST_FAKE_TREE_H
 #define THPBENCH_TEST_FAKE_TREE_H
 
+#include <ftw.h>
 #include <limits.h>
 #include <stdio.h>
 #include <string.h>
@@ -28,6 +29,21 @@ static inline int fake_put(const char *root, const char *rel, const char *text)
 		return -1;
 	fputs(text, f);
 	return fclose(f);
+}
+
+static inline int fake_rm_one(const char *path, const struct stat *st,
+			      int flag, struct FTW *ftw)
+{
+	(void)st;
+	(void)flag;
+	(void)ftw;
+	return remove(path);
+}
+
+/* Remove the tree at root, root too (links not followed); 0 or -1. */
+static inline int fake_rm_tree(const char *root)
+{
+	return nftw(root, fake_rm_one, 16, FTW_DEPTH | FTW_PHYS);
 }
 
 #endif

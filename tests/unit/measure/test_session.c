@@ -12,7 +12,6 @@
  * place of results.jsonl. A tree that cannot be written runs only the
  * current THP mode and changes nothing.
  */
-#include <ftw.h>
 #include <limits.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -24,6 +23,8 @@
 #include <unistd.h>
 
 #include <cmocka.h>
+
+#include "../fake_tree.h"
 
 #include "measure/session.h"
 #include "system/knob.h"
@@ -92,15 +93,6 @@ static void write_script(const char *extra)
 	put(g_script, text, 0755);
 }
 
-static int rm_one(const char *path, const struct stat *st, int flag,
-		  struct FTW *ftw)
-{
-	(void)st;
-	(void)flag;
-	(void)ftw;
-	return remove(path);
-}
-
 static int setup(void **state)
 {
 	(void)state;
@@ -129,7 +121,7 @@ static int teardown(void **state)
 		axes_free(&g_o.axes);
 		g_live = false;
 	}
-	return nftw(g_base, rm_one, 16, FTW_DEPTH | FTW_PHYS);
+	return fake_rm_tree(g_base);
 }
 
 static const char *val(const char *name)

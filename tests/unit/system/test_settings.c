@@ -12,7 +12,6 @@
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <ftw.h>
 #include <jansson.h>
 #include <limits.h>
 #include <setjmp.h>
@@ -29,6 +28,8 @@
 #include <unistd.h>
 
 #include <cmocka.h>
+
+#include "../fake_tree.h"
 
 #include "lock_child.h"
 #include "system/hugetlb_users.h"
@@ -95,15 +96,6 @@ static void build_tree(void)
 	put(POOL1G "nr_overcommit_hugepages", "0", 0644);
 }
 
-static int rm_one(const char *path, const struct stat *st, int flag,
-		  struct FTW *ftw)
-{
-	(void)st;
-	(void)flag;
-	(void)ftw;
-	return remove(path);
-}
-
 static int setup(void **state)
 {
 	(void)state;
@@ -126,7 +118,7 @@ static int teardown(void **state)
 {
 	(void)state;
 	knob_set_write_hook(NULL);
-	return nftw(g_base, rm_one, 16, FTW_DEPTH | FTW_PHYS);
+	return fake_rm_tree(g_base);
 }
 
 static const char *val(const char *name)
