@@ -51,7 +51,7 @@ int bisect_plan_option(struct bisect_opts *bo, size_t *ref_reps,
 		       const char *key, double x, char *err, size_t errlen)
 {
 	const struct opt_def *od = NULL;
-	size_t i;
+	size_t i, n;
 
 	for (i = 0; i < ARRAY_SIZE(opt_defs) && !od; i++)
 		if (!strcmp(opt_defs[i].key, key))
@@ -65,12 +65,13 @@ int bisect_plan_option(struct bisect_opts *bo, size_t *ref_reps,
 			 od->count ? "n integer" : "", od->lo, od->hi);
 		return -1;
 	}
+	n = (size_t)x;
 	if (od->off == SIZE_MAX)
-		*ref_reps = (size_t)x;
+		*ref_reps = n;
 	else if (od->count)
-		*(size_t *)((char *)bo + od->off) = (size_t)x;
+		memcpy((char *)bo + od->off, &n, sizeof(n));
 	else
-		*(double *)((char *)bo + od->off) = x;
+		memcpy((char *)bo + od->off, &x, sizeof(x));
 	return 0;
 }
 
