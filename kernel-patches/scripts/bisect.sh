@@ -138,28 +138,22 @@ pending_num() { sed -n 1p "$outdir/pending" 2>/dev/null; }
 # ---- A new bisection: what to bisect, into plan.json.
 resolve_history()
 {
-	local json case_id m pick
+	local case_id m
 	[ -n "$tree" ] || kp_die "--from-history needs --tree DIR (the git tree the kernels came from)"
 	case_id=${history_series%%:*}
 	m=${history_series#*:}
 	[ "$case_id" != "$history_series" ] && [ -n "$case_id" ] && [ -n "$m" ] ||
 		kp_die "--from-history DB CASE:METRIC: '$history_series' has no ':' (e.g. mremap/thp=always:roi_usec)"
-	local hargs=(--db "$history_db" --case "$case_id" --metric "$m" --format json --fail-on none)
+	local hargs=(--db "$history_db" --case "$case_id" --metric "$m") kind
 	[ -z "$history_host" ] || hargs+=(--host "$history_host")
 	[ -z "$history_suite" ] || hargs+=(--suite "$history_suite")
-	json=$("$TB" history check "${hargs[@]}") || kp_die "thpbench history check failed (see above)"
-	[ "$(jq '.series | length' <<< "$json")" -gt 0 ] ||
-		kp_die "no series $case_id $m in $history_db (history list shows them)"
-	[ "$(jq '[.series[] | {host, suite}] | unique | length' <<< "$json")" = 1 ] ||
-		kp_die "series $case_id $m is recorded on several hosts or suites: $(jq -r '[.series[] | "\(.host)/\(.suite)"] | unique | join(", ")' <<< "$json"); pick one with --host and --history-suite"
-	pick=$(jq -c '[.series[0].change_points[] | select(.kind == "regression" or .kind == "improvement" or .kind == "changed")] | last // empty' <<< "$json")
-	[ -n "$pick" ] || kp_die "history: no confirmed change point in $case_id $m to bisect"
-	good=$(jq -r '.last_good.kernel_id // empty' <<< "$pick")
-	bad=$(jq -r '.first_bad.kernel_id // empty' <<< "$pick")
-	[ -n "$good" ] && [ -n "$bad" ] && [ "$good" != "$bad" ] ||
-		kp_die "history: the change point names no two kernels ($good, $bad)"
+	# The binary picks the change point and its kernels (history range:
+	# KIND, GOOD, BAD, NUL-ended); the script reads no history JSON.
+	{ IFS= read -r -d '' kind && IFS= read -r -d '' good && IFS= read -r -d '' bad; } \
+		< <("$TB" history range "${hargs[@]}") ||
+		kp_die "no range to bisect from $history_db (the reason is above; --host and --history-suite pick one series)"
 	metric_arg=$history_series
-	kp_log "from the history: $(jq -r .kind <<< "$pick") of $m, last good $good, first bad $bad"
+	kp_log "from the history: $kind of $m, last good $good, first bad $bad"
 }
 
 # The commits GOOD..BAD, first parent, in history order, GOOD first, as
@@ -259,7 +253,7 @@ exec 8> "$outdir/.lock"
 flock -n 8 || kp_die "another bisect is running in $outdir"
 # Packages are checked when a bisection starts, not at every resume.
 [ -n "$resume" ] || "$S/install-deps.sh" || kp_die "missing Debian packages (see above)"
-kp_need_cmd jq git setsid
+kp_need_cmd git setsid
 [ "$boot" != qemu ] || [ -n "${THPBENCH_QEMU:-}" ] || kp_need_cmd qemu-system-x86_64
 [ -x "$TB" ] || kp_die "harness/thpbench is not built (make)"
 
