@@ -187,12 +187,27 @@ static int list_platform(void)
 	return 0;
 }
 
+/* --hypervisor: the host's hypervisor as the kernel saw it, or "none"
+ * on bare metal, one line (ab.sh records it; it reads no JSON). */
+static int list_hypervisor(void)
+{
+	json_t *p = platform_collect(NULL);
+	json_t *virt = json_object_get(p, "virt");
+	const char *hv = json_string_value(json_object_get(virt, "hypervisor"));
+
+	printf("%s\n", json_is_true(json_object_get(virt, "vm")) && hv && *hv ?
+	       hv : "none");
+	json_decref(p);
+	return 0;
+}
+
 static const char list_usage[] =
-	"usage: thpbench list [--platform]\n"
+	"usage: thpbench list [--platform | --hypervisor]\n"
 	"  The workloads, suites, huge-page settings and events usable here,\n"
 	"  and the TLB profile of this CPU.\n"
 	"  --platform  what bounds a claim here (VM or bare metal, page-table\n"
-	"              mode), as JSON\n";
+	"              mode), as JSON\n"
+	"  --hypervisor  the hypervisor the kernel detected, or none\n";
 
 int cmd_list(int argc, char **argv)
 {
@@ -202,8 +217,10 @@ int cmd_list(int argc, char **argv)
 	}
 	if (argc == 2 && !strcmp(argv[1], "--platform"))
 		return list_platform();
+	if (argc == 2 && !strcmp(argv[1], "--hypervisor"))
+		return list_hypervisor();
 	if (argc > 1) {
-		tb_err("list takes no arguments but --platform (what bounds a claim here, as JSON)");
+		tb_err("list takes no arguments but --platform (what bounds a claim here, as JSON) or --hypervisor");
 		return TB_EXIT_ERROR;
 	}
 	list_workloads();

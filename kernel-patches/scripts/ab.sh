@@ -134,7 +134,7 @@ fi
 [ -f "$suite" ] || kp_die "suite '$suite' not found (--suite)"
 suite=$(cd "$(dirname "$suite")" && pwd)/$(basename "$suite")
 "$S/install-deps.sh" || kp_die "missing Debian packages (see above)"
-kp_need_cmd jq make gcc git setsid
+kp_need_cmd make gcc git setsid
 [ -n "${THPBENCH_QEMU:-}" ] || kp_need_cmd qemu-system-x86_64
 
 # The results directory, and what every way out does (common.sh): a run
@@ -293,10 +293,10 @@ prov+=(command="$ab_command" "reps:=${reps:-null}" suite="$(basename "$suite")"
 	suite_sha256="$(kp_sha256_stdin < "$suite")" base_config="$config"
 	compiler="$(gcc --version | head -n 1)" thpbench_version="$tb_version")
 # The host: the guest's env describes the guest, not the machine. Its
-# hypervisor as the kernel detected it (thpbench list --platform), not
+# hypervisor as the kernel detected it (thpbench list --hypervisor), not
 # the cpuid signature systemd-detect-virt reads (a PVM host says "bhyve").
 tb=$KP_TB
-host_virt=$(kp_tb list --platform | jq -r 'if .virt.vm then .virt.hypervisor else "none" end') ||
+host_virt=$(kp_tb list --hypervisor) ||
 	host_virt=unknown
 prov+=(host.cpu="$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1)"
 	host.nr_cpus:="$(nproc)" host.kernel="$(uname -r)" host.hostname="$(hostname)"
