@@ -122,8 +122,10 @@ if ! $TB history --help 2>/dev/null | grep -q '^  check'; then
 	echo "nightly: this thpbench has no history check: recorded only"
 	exit 0
 fi
-host=$(jq -r '.meta.machine // .env.hostname' "$out/results.json")
-suitename=$(jq -r '.meta.suite' "$out/results.json")
+# The binary reads its results file (show --get); the script parses none.
+host=$($TB show "$out/results.json" --get meta.machine 2> /dev/null) ||
+	host=$($TB show "$out/results.json" --get env.hostname) || die "results.json names no machine"
+suitename=$($TB show "$out/results.json" --get meta.suite) || die "results.json names no suite"
 set -- --db "$db" --machine "$host" --suite "$suitename"
 t0=$(date +%s)
 $TB history check "$@" --fail-on "$failon" --format text -o "$out/history-check.txt"

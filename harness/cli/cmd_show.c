@@ -4,6 +4,8 @@
  * file, as `thpbench run` printed them where it ran: for a run made in a
  * guest (./run.sh guest) or on another machine, whose console is gone.
  * The claims are those the run evaluated (meta.claims), not re-judged.
+ * `--get KEY`: one scalar of its env or meta instead (results_get.h),
+ * for scripts, which read no results.json themselves.
  */
 #include <stdio.h>
 #include <string.h>
@@ -11,6 +13,7 @@
 #include "claims/claims.h"
 #include "commands.h"
 #include "results/report.h"
+#include "results/results_get.h"
 #include "results/store.h"
 #include "util/util.h"
 
@@ -19,22 +22,35 @@ int cmd_show(int argc, char **argv)
 	struct tb_results r;
 	char err[512];
 
+	char val[4096];
+	int rc = 0;
+
 	if (argc == 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
-		printf("usage: thpbench show RESULTS.json\n"
+		printf("usage: thpbench show RESULTS.json [--get KEY]\n"
 		       "  Print a results file's summary and claim table, as the run printed\n"
-		       "  them.\n");
+		       "  them; with --get, one value of its env or meta (env.hostname,\n"
+		       "  meta.suite, meta.machine, ...), exit 2 when it has none.\n");
 		return 0;
 	}
-	if (argc != 2) {
-		tb_err("show: expected one RESULTS.json (usage: thpbench show RESULTS.json)");
+	if (argc != 2 && !(argc == 4 && !strcmp(argv[2], "--get"))) {
+		tb_err("show: expected one RESULTS.json (usage: thpbench show RESULTS.json [--get KEY])");
 		return TB_EXIT_ERROR;
 	}
 	if (store_load(argv[1], &r, err, sizeof(err))) {
 		tb_err("%s", err);
 		return TB_EXIT_ERROR;
 	}
+	if (argc == 4) {
+		rc = results_get(&r, argv[3], val, sizeof(val), err, sizeof(err));
+		if (rc)
+			tb_err("%s: %s", argv[1], err);
+		else
+			printf("%s\n", val);
+		results_free(&r);
+		return rc ? TB_EXIT_ERROR : 0;
+	}
 	report_results(stdout, &r);
 	claims_print(stdout, json_object_get(r.meta, "claims"), r.env);
 	results_free(&r);
-	return 0;
+	return rc;
 }

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "results/report.h"
+#include "results/results_get.h"
 #include "results/store.h"
 #include "results/store_log.h"
 #include "util/util.h"
@@ -254,6 +255,41 @@ static void test_metric_set_index(void **state)
 	assert_null(ms.slot);
 }
 
+/* One scalar of env or meta by its dotted key; what is no scalar, is
+ * missing or would put a control character in a shell is refused. */
+static void test_results_get(void **state)
+{
+	struct tb_results r;
+	char v[64], err[256];
+
+	(void)state;
+	build(&r);
+	json_object_set_new(r.meta, "machine", json_string("box\n; rm -rf /"));
+	json_object_set_new(r.meta, "provenance",
+			    json_pack("{s:{s:s}, s:i}", "kernel", "release", "6.1.0-b",
+				      "reps", 10));
+	assert_int_equal(results_get(&r, "meta.suite", v, sizeof(v), err, sizeof(err)), 0);
+	assert_string_equal(v, "t");
+	assert_int_equal(results_get(&r, "env.kernel", v, sizeof(v), err, sizeof(err)), 0);
+	assert_string_equal(v, "6.1.0");
+	assert_int_equal(results_get(&r, "meta.provenance.kernel.release", v,
+				     sizeof(v), err, sizeof(err)), 0);
+	assert_string_equal(v, "6.1.0-b");
+	assert_int_equal(results_get(&r, "meta.provenance.reps", v, sizeof(v), err,
+				     sizeof(err)), 0);
+	assert_string_equal(v, "10");
+	assert_int_equal(results_get(&r, "env.pmu", v, sizeof(v), err, sizeof(err)), 0);
+	assert_string_equal(v, "false");
+	assert_int_equal(results_get(&r, "meta.machine", v, sizeof(v), err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "control character"));
+	assert_int_equal(results_get(&r, "meta.provenance", v, sizeof(v), err, sizeof(err)), -1);
+	assert_int_equal(results_get(&r, "meta.nothing", v, sizeof(v), err, sizeof(err)), -1);
+	assert_int_equal(results_get(&r, "meta.suite.x", v, sizeof(v), err, sizeof(err)), -1);
+	assert_int_equal(results_get(&r, "cases", v, sizeof(v), err, sizeof(err)), -1);
+	assert_int_equal(results_get(&r, "meta.", v, sizeof(v), err, sizeof(err)), -1);
+	results_free(&r);
+}
+
 /* The summary of r, as `thpbench run` prints it. */
 static char *report_text(const struct tb_results *r)
 {
@@ -479,6 +515,7 @@ int main(void)
 		cmocka_unit_test(test_log),
 		cmocka_unit_test(test_log_unsynced_runs_readable),
 		cmocka_unit_test(test_metric_set_index),
+		cmocka_unit_test(test_results_get),
 		cmocka_unit_test(test_report_dialect),
 		cmocka_unit_test(test_report_multiplexed),
 		cmocka_unit_test(test_report_no_metrics),
