@@ -48,6 +48,7 @@ void settings_init(struct settings_ctx *ctx, const char *root,
 	ctx->proc_root = xstrdup(hugetlb_proc_root());
 	ctx->sysctl_root = sysctl_root_for(ctx->root);
 	ctx->lock_fd = -1;
+	ctx->watch.fd = -1;
 }
 
 void settings_free(struct settings_ctx *ctx)
@@ -62,6 +63,7 @@ void settings_free(struct settings_ctx *ctx)
 	free(ctx->sysctl_root);
 	memset(ctx, 0, sizeof(*ctx));
 	ctx->lock_fd = -1;
+	ctx->watch.fd = -1;
 }
 
 /*
@@ -166,6 +168,20 @@ static void end_at_exit(void *ctx)
 	settings_end(ctx);
 }
 
+/* Every snapshot knob's file, and with the real sysfs the pools' other
+ * files, watched for writes (knob_watch.h). */
+static void watch_knobs(struct settings_ctx *ctx)
+{
+	size_t i;
+
+	knob_watch_open(&ctx->watch);
+	for (i = 0; i < ctx->orig.n; i++)
+		knob_watch_add(&ctx->watch, ctx->orig.v[i].abspath);
+	if (!strcmp(ctx->root, DEFAULT_ROOT))
+		knob_watch_add_pool_aliases(&ctx->watch);
+	ctx->drift_full_usec = 0;
+}
+
 int settings_begin(struct settings_ctx *ctx, char *err, size_t errlen)
 {
 	if (ctx->active) {
@@ -187,6 +203,7 @@ int settings_begin(struct settings_ctx *ctx, char *err, size_t errlen)
 		goto fail;
 	}
 	ctx->active = true;
+	watch_knobs(ctx);
 	settings_guard_arm(&ctx->orig, ctx->state_dir, end_at_exit, ctx);
 	return 0;
 fail:
@@ -220,6 +237,7 @@ int settings_end(struct settings_ctx *ctx)
 	}
 	unrestored_free(&stuck);
 	ctx->active = false;
+	knob_watch_close(&ctx->watch);
 	snapshot_free(&ctx->orig);
 	settings_lock_release(ctx);
 	sigprocmask(SIG_SETMASK, &old, NULL);
@@ -234,12 +252,18 @@ int settings_drift(struct settings_ctx *ctx, settings_want_fn want,
 	char cur[KNOB_MAX];
 	const char *exp;
 	size_t i, used = 0;
+	double now;
 	int n = 0;
 
 	if (len)
 		what[0] = '\0';
 	if (!ctx->active)
 		return 0;
+	now = now_usec();
+	if (!knob_watch_changed(&ctx->watch) &&
+	    now - ctx->drift_full_usec < KNOB_WATCH_FULL_USEC)
+		return 0;
+	ctx->drift_full_usec = now;
 	for (i = 0; i < ctx->orig.n; i++) {
 		const struct knob *k = &ctx->orig.v[i];
 

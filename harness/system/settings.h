@@ -56,6 +56,7 @@
 #include "recover.h"
 #include "settings_guard.h"
 #include "settings_lock.h"
+#include "knob_watch.h"
 #include "settings_say.h"
 #include "snapshot.h"
 
@@ -73,6 +74,10 @@ struct settings_ctx {
 	 * stderr. A cli that prints sets it after settings_init. */
 	struct settings_sink say;
 	struct snapshot orig;
+	/* Writes to the knobs since settings_drift last read them all, and
+	 * when it did (knob_watch.h). */
+	struct knob_watch watch;
+	double drift_full_usec;
 };
 
 /* Fill root/state_dir from the arguments, else the environment, else defaults. */
@@ -119,7 +124,10 @@ int settings_end(struct settings_ctx *ctx);
  * should - want(name, arg) (NULL: any value will do), or its snapshot
  * value when want is NULL - was changed by the workload. Each such knob is written
  * back and described in what ("transparent_hugepage/enabled always ->
- * never, ..."). Returns how many there were (0 when not active).
+ * never, ..."). Returns how many there were (0 when not active). The
+ * knobs are read only when one of their files was written since the last
+ * look (knob_watch.h; the harness's own writes count too), and at least
+ * every KNOB_WATCH_FULL_USEC whatever the watch says.
  */
 typedef const char *(*settings_want_fn)(const char *name, void *arg);
 int settings_drift(struct settings_ctx *ctx, settings_want_fn want,
