@@ -10,6 +10,7 @@
 
 #include "plot/plot_metrics.h"
 #include "results/report.h"
+#include "util/utf8.h"
 #include "util/util.h"
 
 bool history_newest_changed(const struct history_result *r)
@@ -45,29 +46,7 @@ size_t *history_order(const struct history_result *r, size_t n,
 /* Length of the valid UTF-8 sequence at s, 0 when there is none. */
 static size_t utf8_len(const unsigned char *s)
 {
-	size_t n, i;
-	unsigned cp;
-
-	if (s[0] < 0x80)
-		return 1;
-	if (s[0] >= 0xc2 && s[0] <= 0xdf)
-		n = 2, cp = s[0] & 0x1f;
-	else if (s[0] >= 0xe0 && s[0] <= 0xef)
-		n = 3, cp = s[0] & 0x0f;
-	else if (s[0] >= 0xf0 && s[0] <= 0xf4)
-		n = 4, cp = s[0] & 0x07;
-	else
-		return 0;
-	for (i = 1; i < n; i++) {
-		if ((s[i] & 0xc0) != 0x80)
-			return 0;
-		cp = (cp << 6) | (s[i] & 0x3f);
-	}
-	if ((n == 3 && (cp < 0x800 || (cp >= 0xd800 && cp <= 0xdfff) ||
-			cp == 0xfffe || cp == 0xffff)) ||
-	    (n == 4 && (cp < 0x10000 || cp > 0x10ffff)))
-		return 0;
-	return n;
+	return utf8_seq((const char *)s, NULL);
 }
 
 char *history_utf8_clean(const char *str)
