@@ -19,6 +19,7 @@
 #include "history/history_db.h"
 #include "history/history_gate.h"
 #include "history/history_triage.h"
+#include "util/utf8.h"
 #include "util/util.h"
 
 static void usage(FILE *f)
@@ -30,7 +31,8 @@ static void usage(FILE *f)
 	      "              --false-alarm   not a real change\n"
 	      "              --fixed-by REF  linked to its fix (commit, URL)\n"
 	      "              --reopen        take back the decision before\n"
-	      "  --by NAME   who decides; --reason TEXT why\n"
+	      "  --by NAME   who decides (up to 100 characters); --reason TEXT why\n"
+	      "              (up to 1000); UTF-8, no control characters\n"
 	      "  --db DB     SQLite file or postgresql://... (default " HISTORY_DB_DEFAULT ")\n"
 	      "filters (to look in fewer series): --machine M --suite S --case C --metric X\n"
 	      "A triaged regression no longer fails the gate; reports show it as skipped\n"
@@ -114,6 +116,34 @@ static int parse(struct triage_cli *c, int argc, char **argv)
 	return 0;
 }
 
+/*
+ * The confirmation: what was recorded, in the words given. A fix is
+ * "fixed by REF, decided by NAME" (issue 36 small item: it said "fixed by
+ * NAME"). Everything shown escaped (utf8.h): the series from results
+ * files, what was typed (checked, but a terminal is no place to find out).
+ */
+static void confirm(const struct history_triage *t, const struct history_cp *cp,
+		    const struct history_series *s)
+{
+	char name[1024], series[4096], night[256], kernel[1024];
+	char *by = str_escape_dup(t->name), *fix = str_escape_dup(t->fix);
+
+	printf("%s: %s by %s", cp->id, history_triage_state_name(t->state),
+	       t->state == TRIAGE_FIXED ? fix : by);
+	if (t->state == TRIAGE_FIXED)
+		printf(", decided by %s", by);
+	printf(" (%s: %s at night %s, kernel %s)%s\n",
+	       str_escape(history_series_name(s, name, sizeof(name)), series,
+			  sizeof(series)),
+	       hcp_kind_name(cp->kind), str_escape(t->night, night, sizeof(night)),
+	       str_escape(t->kernel_id, kernel, sizeof(kernel)),
+	       cp->kind != HCP_REGRESSION ? "; not a regression: the gate never failed on it" :
+	       t->state == TRIAGE_REOPENED ? "; it fails the gate again unless it came back" :
+	       "; the gate no longer fails on it");
+	free(by);
+	free(fix);
+}
+
 int cmd_history_triage(int argc, char **argv)
 {
 	char err[2048];
@@ -158,20 +188,8 @@ int cmd_history_triage(int argc, char **argv)
 			cli_err(history_db_error(db));
 		history_db_close(db);
 	}
-	if (!rc) {
-		char name[1024], safe[1024], kernel[256];
-
-		/* Series names come from results files: printable only. */
-		printf("%s: %s by %s (%s: %s at night %s, kernel %s)%s\n", cp->id,
-		       history_triage_state_name(c.t.state), c.t.name,
-		       str_printable(history_series_name(s, name, sizeof(name)),
-				     safe, sizeof(safe)),
-		       hcp_kind_name(cp->kind), c.t.night,
-		       str_printable(c.t.kernel_id, kernel, sizeof(kernel)),
-		       cp->kind != HCP_REGRESSION ? "; not a regression: the gate never failed on it" :
-		       c.t.state == TRIAGE_REOPENED ? "; it fails the gate again unless it came back" :
-		       "; the gate no longer fails on it");
-	}
+	if (!rc)
+		confirm(&c.t, cp, s);
 	free(c.t.decided);
 	history_analysis_free(&a);
 	return rc ? TB_EXIT_ERROR : TB_EXIT_OK;

@@ -9,6 +9,7 @@
 #include <time.h>
 
 #include "util/hash.h"
+#include "util/utf8.h"
 #include "util/util.h"
 
 static const char *const state_names[] = {
@@ -65,28 +66,42 @@ void history_cp_id(const struct history_series *s, size_t night,
 	out[HISTORY_CP_ID_LEN - 1] = 0;
 }
 
-/* NULL or a text of at most the limit, no control characters. */
+/*
+ * NULL or a text of at most max characters (code points: what the
+ * message says), valid UTF-8 (PostgreSQL refuses the rest, SQLite would
+ * keep it: both backends alike), no control character, C1 included (a
+ * terminal obeys U+009B as ESC [).
+ */
 static int text_ok(const char *what, const char *s, bool required,
-		   char *err, size_t errlen)
+		   size_t max, char *err, size_t errlen)
 {
-	const unsigned char *p = (const unsigned char *)s;
+	const char *bad;
+	size_t n;
 
 	if (!s || !*s) {
 		if (required)
 			snprintf(err, errlen, "history triage: %s is required", what);
 		return required ? -1 : 0;
 	}
-	if (strlen(s) > HISTORY_TRIAGE_TEXT_MAX) {
-		snprintf(err, errlen, "history triage: %s is longer than %d characters",
-			 what, HISTORY_TRIAGE_TEXT_MAX);
+	if ((bad = utf8_invalid(s))) {
+		snprintf(err, errlen, "history triage: %s is not valid UTF-8 (byte 0x%02x at offset %zu): give it in UTF-8",
+			 what, (unsigned char)*bad, (size_t)(bad - s));
 		return -1;
 	}
-	for (; *p; p++)
-		if (*p < 0x20 || *p == 0x7f) {
-			snprintf(err, errlen, "history triage: %s holds a control character",
-				 what);
-			return -1;
-		}
+	if ((bad = utf8_control(s))) {
+		uint32_t c;
+
+		utf8_seq(bad, &c);
+		snprintf(err, errlen, "history triage: %s holds a control character (U+%04X at offset %zu)",
+			 what, (unsigned)c, (size_t)(bad - s));
+		return -1;
+	}
+	n = utf8_chars(s);
+	if (n > max) {
+		snprintf(err, errlen, "history triage: %s is longer than %zu characters (%zu)",
+			 what, max, n);
+		return -1;
+	}
 	return 0;
 }
 
@@ -96,11 +111,14 @@ int history_triage_check(const struct history_triage *t, char *err, size_t errle
 		snprintf(err, errlen, "history triage: no decision (--accept, --false-alarm, --fixed-by REF or --reopen)");
 		return -1;
 	}
-	if (text_ok("--by NAME (who decided)", t->name, true, err, errlen) ||
+	if (text_ok("--by NAME (who decided)", t->name, true,
+		    HISTORY_TRIAGE_NAME_MAX, err, errlen) ||
 	    text_ok("--reason TEXT (why it is intended)", t->reason,
-		    t->state == TRIAGE_ACCEPTED, err, errlen) ||
+		    t->state == TRIAGE_ACCEPTED, HISTORY_TRIAGE_TEXT_MAX, err,
+		    errlen) ||
 	    text_ok("--fixed-by REF (the fix)", t->fix,
-		    t->state == TRIAGE_FIXED, err, errlen))
+		    t->state == TRIAGE_FIXED, HISTORY_TRIAGE_TEXT_MAX, err,
+		    errlen))
 		return -1;
 	if (t->fix && t->state != TRIAGE_FIXED) {
 		snprintf(err, errlen, "history triage: --fixed-by goes with no other decision");
@@ -187,8 +205,12 @@ static int triage_row(void *ctx, size_t ncols, const char *const *c)
 	if (ncols != TR_NCOLS || !c[TR_CP] || !c[TR_ID] ||
 	    sscanf(c[TR_ID], "%lld", &id) != 1 ||
 	    (st = history_triage_state_parse(c[TR_STATE])) < 0) {
+		char shown[64];
+
+		/* The state as stored: escaped, one line. */
 		hdb_fail(l->db, "history: unexpected row in the triage table (state \"%s\")",
-			 ncols > TR_STATE && c[TR_STATE] ? c[TR_STATE] : "?");
+			 str_escape(ncols > TR_STATE && c[TR_STATE] ? c[TR_STATE] : "?",
+				    shown, sizeof(shown)));
 		return l->err = -1;
 	}
 	l->v = xgrow(l->v, sizeof(*l->v), &l->cap, l->n);

@@ -36,7 +36,9 @@
 #include "history_series.h"
 
 #define HISTORY_CP_ID_LEN 13	/* 12 hex digits and the NUL */
-#define HISTORY_TRIAGE_TEXT_MAX 1000	/* reason, name, fix: characters at most */
+#define HISTORY_TRIAGE_TEXT_MAX 1000	/* reason, fix: characters at most */
+/* Who decided: a name or an address, shown whole on the report's card. */
+#define HISTORY_TRIAGE_NAME_MAX 100	/* characters (code points) at most */
 
 enum triage_state {
 	TRIAGE_NONE,
@@ -68,8 +70,11 @@ int history_triage_state_parse(const char *s);
 
 /*
  * Check t before recording it: a known state, a name, a reason for
- * "accepted", a fix for "fixed", texts of at most HISTORY_TRIAGE_TEXT_MAX
- * characters without control characters. 0, or -1 with the error in err.
+ * "accepted", a fix for "fixed"; each text valid UTF-8 (SQLite would keep
+ * what PostgreSQL refuses), without control characters (C0, DEL, C1
+ * U+0080-U+009F), of at most HISTORY_TRIAGE_NAME_MAX (the name) or
+ * HISTORY_TRIAGE_TEXT_MAX characters, counted as code points. 0, or -1
+ * with the error in err.
  */
 int history_triage_check(const struct history_triage *t, char *err,
 			 size_t errlen);
