@@ -19,6 +19,7 @@
 #include "history/history_import.h"
 #include "history/history_import_batch.h"
 #include "history/history_triage.h"
+#include "util/utf8.h"
 #include "util/util.h"
 
 static void import_usage(FILE *f)
@@ -235,22 +236,24 @@ static const char *or_dash(const char *s)
 
 static void list_text(const struct history_run_info *v, size_t n)
 {
-	char t[64], h[256], hn[256], k[256], su[256], sh[80], fp[80];
+	char t[128], h[512], hn[512], k[512], su[512], sh[13], fp[13];
 	size_t i;
 
 	printf("%-6s %-20s %-16s %-16s %-28s %-12s %-12s %-12s %5s %7s\n", "run",
 	       "time", "machine", "hostname", "kernel", "suite", "suite-hash",
 	       "host-fp", "cases", "metrics");
-	/* Host names and ids come from results files: printable only. */
+	/* Host names and ids come from results files: escaped, one line each
+	 * (issue 36 small item: a stored newline forged rows); the hashes cut
+	 * at 12 by str_escape, never inside an escape. */
 	for (i = 0; i < n; i++)
-		printf("%-6" PRId64 " %-20s %-16s %-16s %-28s %-12s %-12.12s %-12.12s %5ld %7ld\n",
-		       v[i].id, str_printable(v[i].started, t, sizeof(t)),
-		       str_printable(v[i].host, h, sizeof(h)),
-		       str_printable(or_dash(v[i].hostname), hn, sizeof(hn)),
-		       str_printable(v[i].kernel_id, k, sizeof(k)),
-		       str_printable(v[i].suite, su, sizeof(su)),
-		       str_printable(v[i].suite_hash, sh, sizeof(sh)),
-		       str_printable(v[i].host_fingerprint, fp, sizeof(fp)),
+		printf("%-6" PRId64 " %-20s %-16s %-16s %-28s %-12s %-12s %-12s %5ld %7ld\n",
+		       v[i].id, str_escape(v[i].started, t, sizeof(t)),
+		       str_escape(v[i].host, h, sizeof(h)),
+		       str_escape(or_dash(v[i].hostname), hn, sizeof(hn)),
+		       str_escape(v[i].kernel_id, k, sizeof(k)),
+		       str_escape(v[i].suite, su, sizeof(su)),
+		       str_escape(v[i].suite_hash, sh, sizeof(sh)),
+		       str_escape(v[i].host_fingerprint, fp, sizeof(fp)),
 		       v[i].ncases, v[i].nmetrics);
 	printf("%zu run(s)\n", n);
 }
@@ -297,26 +300,28 @@ static void triage_text(const struct history_triage *v, size_t n, bool heading)
 		printf("\ntriage decisions in force:\n");
 	printf("%-20s %-12s %-11s %-16s %s\n", "decided", "id", "decision",
 	       "by", "series, first bad night (kernel): reason");
-	/* Names and reasons come from files and people: printable only. */
+	/*
+	 * Names and reasons come from files and people, through a database
+	 * that may hold anything: each escaped on its own (issue 36 small
+	 * item: a reason's newline forged rows), the separators ours.
+	 */
 	for (i = 0; i < n; i++) {
-		char *line = NULL;
-		size_t len = 0;
-		FILE *m = open_memstream(&line, &len);
+		const char *f[] = { or_dash(v[i].decided), v[i].cp_id,
+				    or_dash(v[i].name), or_dash(v[i].host),
+				    or_dash(v[i].suite), or_dash(v[i].case_id),
+				    or_dash(v[i].metric), or_dash(v[i].night),
+				    or_dash(v[i].kernel_id), v[i].fix, v[i].reason };
+		char *e[ARRAY_SIZE(f)];
+		size_t j;
 
-		if (!m)
-			tb_die("out of memory");
-		fprintf(m, "%-20s %-12s %-11s %-16s %s %s %s %s, %s (%s)%s%s%s%s",
-			or_dash(v[i].decided), v[i].cp_id,
-			history_triage_state_name(v[i].state), or_dash(v[i].name),
-			or_dash(v[i].host), or_dash(v[i].suite), or_dash(v[i].case_id),
-			or_dash(v[i].metric), or_dash(v[i].night),
-			or_dash(v[i].kernel_id), v[i].fix ? ": fix " : "",
-			v[i].fix ? v[i].fix : "", v[i].reason ? ": " : "",
-			v[i].reason ? v[i].reason : "");
-		fclose(m);
-		fputs_printable(line, stdout);
-		putchar('\n');
-		free(line);
+		for (j = 0; j < ARRAY_SIZE(f); j++)
+			e[j] = f[j] ? str_escape_dup(f[j]) : NULL;
+		printf("%-20s %-12s %-11s %-16s %s %s %s %s, %s (%s)%s%s%s%s\n",
+		       e[0], e[1], history_triage_state_name(v[i].state), e[2],
+		       e[3], e[4], e[5], e[6], e[7], e[8], e[9] ? ": fix " : "",
+		       e[9] ? e[9] : "", e[10] ? ": " : "", e[10] ? e[10] : "");
+		for (j = 0; j < ARRAY_SIZE(f); j++)
+			free(e[j]);
 	}
 	printf("%zu decision(s)\n", n);
 }
@@ -454,7 +459,7 @@ static int history_delete(int argc, char **argv)
 		r = history_delete_run(db, (int64_t)id, what, sizeof(what));
 		if (r > 0) {
 			printf("deleted run %ld: ", id);
-			fputs_printable(what, stdout);
+			fputs_escaped(what, stdout);
 			putchar('\n');
 		} else if (!r) {
 			tb_err("history delete: no run %ld (history list shows the ids)", id);

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "plot/plot_metrics.h"
+#include "util/utf8.h"
 #include "util/util.h"
 
 static const char *or_dash(const char *s)
@@ -254,30 +255,43 @@ void history_write_junit(FILE *f, const struct history_result *r, size_t n,
 
 /* --- TAP 13 ------------------------------------------------------------- */
 
-/* A YAML double-quoted scalar. */
+/*
+ * A YAML double-quoted scalar of hostile text (names, triage reasons):
+ * controls, C1 ones too, as YAML escapes; invalid UTF-8 as U+FFFD (issue
+ * 36 small item: it reached the TAP stream raw).
+ */
 static void yaml_str(FILE *f, const char *s)
 {
-	fputc('"', f);
-	for (; s && *s; s++) {
-		unsigned char c = (unsigned char)*s;
+	uint32_t c;
+	size_t n;
 
-		if (c == '"' || c == '\\')
-			fprintf(f, "\\%c", c);
+	fputc('"', f);
+	for (; s && *s; s += n ? n : 1) {
+		n = utf8_seq(s, &c);
+		if (!n)
+			fputs("\\uFFFD", f);
+		else if (c == '"' || c == '\\')
+			fprintf(f, "\\%c", (int)c);
 		else if (c < 0x20 || c == 0x7f)
-			fprintf(f, "\\x%02x", c);
+			fprintf(f, "\\x%02x", (unsigned)c);
+		else if (c >= 0x80 && c <= 0x9f)
+			fprintf(f, "\\u%04x", (unsigned)c);
 		else
-			fputc(c, f);
+			fwrite(s, 1, n, f);
 	}
 	fputc('"', f);
 }
 
-/* TAP text on one line: '#' would start a directive; invalid UTF-8 replaced. */
+/*
+ * TAP text on one line, escaped (utf8.h: a stored newline never starts a
+ * line, invalid UTF-8 never passes raw); '#' would start a directive.
+ */
 static void tap_text(FILE *f, const char *s)
 {
-	char *clean = history_utf8_clean(s), *p;
+	char *clean = str_escape_dup(s), *p;
 
 	for (p = clean; *p; p++)
-		if (*p == '#' || (unsigned char)*p < 0x20 || *p == 0x7f)
+		if (*p == '#')
 			*p = '_';
 	fputs(clean, f);
 	free(clean);

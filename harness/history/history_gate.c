@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0-only
 #include "history_gate.h"
 
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/utf8.h"
 #include "util/util.h"
 
 static enum hcp_status status(const struct history_cp *cp, bool triage)
@@ -50,6 +52,47 @@ static const char *str_or(const char *s, const char *dflt)
 	return s && *s ? s : dflt;
 }
 
+/*
+ * A decision's texts as shown: each cut to what `history triage` takes
+ * (issue 36 small item: a 1 MB name from a hostile database overflowed
+ * its report card), "…" where cut.
+ */
+struct shown {
+	char *name, *decided, *fix, *reason;
+};
+
+static void shown_init(struct shown *w, const struct history_cp_triage *t)
+{
+	w->name = utf8_cut_dup(str_or(t->name, "?"), HISTORY_TRIAGE_NAME_MAX);
+	w->decided = utf8_cut_dup(str_or(t->decided, "?"), 40);
+	w->fix = utf8_cut_dup(t->fix, HISTORY_TRIAGE_TEXT_MAX);
+	w->reason = utf8_cut_dup(t->reason, HISTORY_TRIAGE_TEXT_MAX);
+}
+
+static void shown_free(struct shown *w)
+{
+	free(w->name);
+	free(w->decided);
+	free(w->fix);
+	free(w->reason);
+}
+
+static char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+static char *xasprintf(const char *fmt, ...)
+{
+	va_list ap;
+	char *out;
+	int rc;
+
+	va_start(ap, fmt);
+	rc = vasprintf(&out, fmt, ap);
+	va_end(ap);
+	if (rc < 0)
+		tb_die("out of memory");
+	return out;
+}
+
 char *history_cp_status_text(const struct history_result *r,
 			     const struct history_cp *cp,
 			     const struct history_check_opts *o)
@@ -78,13 +121,18 @@ char *history_cp_status_text(const struct history_result *r,
 	}
 	case HCP_STATUS_ACCEPTED:
 	case HCP_STATUS_FALSE_ALARM:
-	case HCP_STATUS_FIX_LINKED:
-		snprintf(buf, sizeof(buf), "%s by %s on %s%s%s%s%s",
-			 hcp_status_name(st), str_or(t->name, "?"),
-			 str_or(t->decided, "?"), t->fix ? ": fix " : "",
-			 t->fix ? t->fix : "", t->reason ? ": " : "",
-			 t->reason ? t->reason : "");
-		break;
+	case HCP_STATUS_FIX_LINKED: {
+		struct shown w;
+		char *out;
+
+		shown_init(&w, t);
+		out = xasprintf("%s by %s on %s%s%s%s%s", hcp_status_name(st),
+				w.name, w.decided, w.fix ? ": fix " : "",
+				w.fix ? w.fix : "", w.reason ? ": " : "",
+				w.reason ? w.reason : "");
+		shown_free(&w);
+		return out;
+	}
 	default:
 		return NULL;
 	}
@@ -173,22 +221,24 @@ bool history_result_skipped(const struct history_result *r,
 		const struct history_cp *cp = &r->cp[i];
 		const struct history_cp_triage *t = &cp->triage;
 		enum hcp_status st = history_cp_status(cp);
-		char buf[2600];
+		struct shown w;
+		char *one;
 		size_t l;
 
 		if (st != HCP_STATUS_ACCEPTED && st != HCP_STATUS_FALSE_ALARM &&
 		    st != HCP_STATUS_FIX_LINKED)
 			continue;
-		l = (size_t)snprintf(buf, sizeof(buf), "%s%s %s by %s%s%s%s%s",
-				     out ? "; " : "", cp->id, hcp_status_name(st),
-				     str_or(t->name, "?"), t->fix ? ", fix " : "",
-				     t->fix ? t->fix : "", t->reason ? ": " : "",
-				     t->reason ? t->reason : "");
-		if (l >= sizeof(buf))
-			l = sizeof(buf) - 1;
+		shown_init(&w, t);
+		one = xasprintf("%s%s %s by %s%s%s%s%s", out ? "; " : "", cp->id,
+				hcp_status_name(st), w.name, w.fix ? ", fix " : "",
+				w.fix ? w.fix : "", w.reason ? ": " : "",
+				w.reason ? w.reason : "");
+		shown_free(&w);
+		l = strlen(one);
 		out = xrealloc(out, len + l + 1);
-		memcpy(out + len, buf, l + 1);
+		memcpy(out + len, one, l + 1);
 		len += l;
+		free(one);
 	}
 	*why = out ? out : xstrdup("triaged");
 	return true;

@@ -56,5 +56,6 @@ const char history_report_css[] =
 	".num{text-align:right!important;font-variant-numeric:tabular-nums}\n"
 	".dim{color:#57606a}\n"
 	".failtext{color:#b3261e}\n"
-	".note{color:#7a4a00}\n"
+	/* A triage reason may be one long word: it wraps, the card holds. */
+	".note{color:#7a4a00;overflow-wrap:anywhere}\n"
 	"footer{margin-top:14px;font-size:13px}\n";

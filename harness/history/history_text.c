@@ -12,6 +12,7 @@
 #include <stdlib.h>
 
 #include "plot/plot_metrics.h"
+#include "util/utf8.h"
 #include "util/util.h"
 
 static const char *or_q(const char *s)
@@ -19,13 +20,17 @@ static const char *or_q(const char *s)
 	return s ? s : "?";
 }
 
-/* prefix and s (from results files: never an escape code raw) on a line. */
+/*
+ * prefix and s on a line. s holds what results files and people gave
+ * (names, kernel ids, triage reasons): escaped, never raw (issue 36 small
+ * item: a stored newline forged lines, invalid UTF-8 passed raw).
+ */
 static void line(FILE *f, const char *prefix, const char *s)
 {
 	if (!s)
 		return;
 	fputs(prefix, f);
-	fputs_printable(s, f);
+	fputs_escaped(s, f);
 	fputc('\n', f);
 }
 
@@ -33,21 +38,21 @@ static void text_series(FILE *f, const struct history_result *r,
 			const struct history_check_opts *o)
 {
 	const struct history_series *s = r->s;
-	char name[512], safe[512], started[64], kernel[256], *why;
+	char name[512], safe[2048], started[128], kernel[512], *why;
 	size_t i, open = history_open_regressions(r);
 	bool skipped = history_result_skipped(r, o->fail_on, &why);
 
-	/* Names come from results files: never an escape code raw. */
+	/* Names come from results files: escaped, one line (utf8.h). */
 	fprintf(f, "%-4s %s: %zu nights", history_result_fails(r, o->fail_on) ?
 		"FAIL" : skipped ? "skip" : "ok",
-		str_printable(history_series_name(s, name, sizeof(name)),
+		str_escape(history_series_name(s, name, sizeof(name)),
 			      safe, sizeof(safe)),
 		r->n_used);
 	if (r->newest != SIZE_MAX)
 		fprintf(f, ", newest %s (kernel %s) mean %.6g %s",
-			str_printable(or_q(s->nights[r->newest].started),
+			str_escape(or_q(s->nights[r->newest].started),
 				      started, sizeof(started)),
-			str_printable(or_q(s->nights[r->newest].kernel_id),
+			str_escape(or_q(s->nights[r->newest].kernel_id),
 				      kernel, sizeof(kernel)),
 			history_newest_mean(r), plot_metric_unit(s->metric));
 	if (r->n_overflow)

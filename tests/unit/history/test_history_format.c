@@ -23,6 +23,7 @@
 #include "history/history_format.h"
 #include "history/history_gate.h"
 #include "history/history_print.h"
+#include "util/utf8.h"
 #include "util/util.h"
 
 #define NS 4
@@ -199,7 +200,8 @@ static void test_tap(void **state)
 	const char *head = "TAP version 13\n1..4\nnot ok 1 - box1/synthetic old/thp=always roi_usec\n";
 
 	assert_int_equal(strncmp(s, head, strlen(head)), 0);
-	assert_non_null(strstr(s, "\nnot ok 2 - box1/synthetic new <&> \"x\" 'y'_\xef\xbf\xbd roi_usec\n"));
+	/* Escaped as in every text (util/utf8.h), '#' aside. */
+	assert_non_null(strstr(s, "\nnot ok 2 - box1/synthetic new <&> \"x\" 'y'\\x01\\xff roi_usec\n"));
 	assert_non_null(strstr(s, "\nok 4 - box1/synthetic quiet gbps\n"));
 	assert_non_null(strstr(s, "\nok 3 - box1/synthetic accepted/thp=always roi_usec # SKIP triaged: "));
 	assert_non_null(strstr(s, " accepted by Jane Doe: THP defrag is off by design now\n"));
@@ -276,8 +278,47 @@ static void test_text_printable(void **state)
 		if (((unsigned char)*p < 0x20 && *p != '\n') || *p == 0x7f)
 			fail_msg("text output has control character 0x%02x at %zu",
 				 (unsigned char)*p, (size_t)(p - s));
-	assert_non_null(strstr(s, "new <&> \"x\" 'y'?"));
+	assert_non_null(strstr(s, "new <&> \"x\" 'y'\\x01\\xff"));
 	free(s);
+}
+
+/*
+ * issue 36 small item: a reason stored with a newline (a hostile or old
+ * database: `history triage` refuses one) forged `ok 99 - fake` lines in
+ * the text output, and its invalid UTF-8 reached the text and TAP raw.
+ * Escaped now: no forged line, valid UTF-8 throughout, the reason there.
+ */
+static void test_stored_reason_escaped(void **state)
+{
+	struct fx *fx = *state;
+	struct history_cp_triage *t = &fx->r[2].cp[0].triage;
+	const char *keep = t->reason, *keep_name = t->name;
+	char *s, *line, *save = NULL;
+	enum history_format fmts[] = { HISTORY_FMT_TEXT, HISTORY_FMT_TAP };
+	size_t i;
+
+	t->reason = "why\nok 99 - fake\r\x1b[2K \xff\xc3 \xc2\x9b";
+	t->name = "Mallory\nnot ok 98 - fake";
+	for (i = 0; i < ARRAY_SIZE(fmts); i++) {
+		s = render(fx, fmts[i]);
+		assert_null(utf8_invalid(s));
+		assert_non_null(strstr(s, "why\\nok 99 - fake\\r\\x1b[2K \\xff\\xc3 \\u009b"));
+		assert_non_null(strstr(s, "Mallory\\nnot ok 98 - fake"));
+		for (line = strtok_r(s, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+			assert_int_not_equal(strncmp(line, "ok 99", 5), 0);
+			assert_int_not_equal(strncmp(line, "not ok 98", 9), 0);
+			assert_null(strchr(line, '\r'));
+			assert_null(strchr(line, '\x1b'));
+		}
+		free(s);
+	}
+	/* The YAML in the TAP its own way: YAML escapes, U+FFFD. */
+	s = render(fx, HISTORY_FMT_TAP);
+	assert_non_null(strstr(s, "status_text: \"accepted by Mallory\\x0anot ok 98 - fake on "));
+	assert_non_null(strstr(s, "\\x1b[2K \\uFFFD\\uFFFD \\u009b\""));
+	free(s);
+	t->reason = (char *)keep;
+	t->name = (char *)keep_name;
 }
 
 static double now_s(void)
@@ -360,6 +401,7 @@ int main(void)
 		cmocka_unit_test(test_junit),
 		cmocka_unit_test(test_text),
 		cmocka_unit_test(test_text_printable),
+		cmocka_unit_test(test_stored_reason_escaped),
 		cmocka_unit_test(test_ci_formats_scale),
 	};
 

@@ -264,6 +264,42 @@ static void test_triaged_shown(void **state)
 	memset(&cp->triage, 0, sizeof(cp->triage));
 }
 
+/*
+ * issue 36 small item: a 1 MB name (from a hostile database: `history
+ * triage` takes 100 characters) overflowed its card. The card shows the
+ * first 100 characters and "…"; a long reason wraps (.note).
+ */
+static void test_long_name_cut(void **state)
+{
+	struct fx *fx = *state;
+	struct history_cp *cp = &fx->r[2].cp[fx->r[2].ncp - 1];
+	size_t big = 1 << 20;
+	const char *card, *end;
+	char *s, *name = xmalloc(big + 1), want[160];
+
+	memset(name, 'N', big);
+	name[big] = '\0';
+	cp->triage.state = TRIAGE_ACCEPTED;
+	cp->triage.name = name;
+	cp->triage.reason = xstrdup("intended");
+	cp->triage.decided = xstrdup("2026-02-10T09:00:00Z");
+	s = page(fx);
+	card = strstr(s, "older/thp=always");
+	assert_non_null(card);
+	end = strstr(card, "</article>");
+	assert_non_null(end);
+	memset(want, 'N', 100);
+	snprintf(want + 100, sizeof(want) - 100, "… on 2026-02-10T09:00:00Z: intended");
+	assert_non_null(strstr(card, want));
+	assert_true(end - card < 64 * 1024);
+	assert_non_null(strstr(s, ".note{color:#7a4a00;overflow-wrap:anywhere}"));
+	free(s);
+	free(cp->triage.name);
+	free(cp->triage.reason);
+	free(cp->triage.decided);
+	memset(&cp->triage, 0, sizeof(cp->triage));
+}
+
 /* Series s checked alone into r (released by the caller): its page's text. */
 static char *watch_page(struct fx *fx, struct history_series *s,
 			struct history_result *r)
@@ -494,6 +530,7 @@ int main(void)
 		cmocka_unit_test(test_page),
 		cmocka_unit_test(test_small_change_explained),
 		cmocka_unit_test(test_triaged_shown),
+		cmocka_unit_test(test_long_name_cut),
 		cmocka_unit_test(test_watch_card),
 		cmocka_unit_test(test_change_from_zero),
 		cmocka_unit_test(test_tics_distinct),
