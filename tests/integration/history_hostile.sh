@@ -63,7 +63,8 @@ check "a host named with escape codes imports" \
 	test "$($TB history list --db "$db" --format json | jq '[.[] | select(.host | startswith("evil"))] | length')" -eq 1
 $TB history list --db "$db" >"$TMPD/list"
 check "  history list shows it without control bytes" raw_free "$TMPD/list"
-check "  as evil?[31m?box" grep -q 'evil?\[31m?box' "$TMPD/list"
+# issue 36 small item: escaped one field per line (a newline forged rows).
+check "  its ESC and CR escaped (evil, x1b, r)" grep -q 'evil\\x1b\[31m\\rbox' "$TMPD/list"
 $TB history check --db "$db" --fail-on none >"$TMPD/check" 2>&1
 check "  history check text: no control bytes" raw_free "$TMPD/check"
 $TB compare "$TMPD/esc.json" "$TMPD/esc.json" --force >"$TMPD/cmp" 2>&1

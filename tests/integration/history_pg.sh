@@ -97,6 +97,11 @@ echo "\$ thpbench history check --db \$URI --machine pgbox"
 $TB history check --db "$uri" --machine pgbox | tee "$TMPD/c1"
 check "postgresql triage: a regression fails the gate" test "$(grep -c '^FAIL pgbox' "$TMPD/c1")" -eq 1
 id=$($TB history check --db "$uri" --machine pgbox --format json | jq -r '.series[0].change_points[0].id')
+# issue 36 small item: invalid UTF-8 refused as on SQLite, by the same
+# check, not by the server (it refused it, SQLite stored it).
+$TB history triage --db "$uri" "$id" --accept --reason "$(printf 'why \377')" --by "Jane Doe" 2>"$TMPD/err"
+check "postgresql triage: invalid UTF-8 refused (exit 2) as on SQLite" \
+	sh -c "[ $? -eq 2 ] && grep -q 'reason TEXT (why it is intended) is not valid UTF-8' '$TMPD/err'"
 echo "\$ thpbench history triage --db \$URI $id --accept --reason '...' --by 'Jane Doe'"
 $TB history triage --db "$uri" "$id" --accept --reason "larger pages by design (v6.19)" --by "Jane Doe"
 check "postgresql triage: recorded" test $? -eq 0
