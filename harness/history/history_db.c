@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/utf8.h"
 #include "util/util.h"
 
 const char *history_db_error(const struct history_db *db)
@@ -479,8 +480,12 @@ static int value_row(void *ctx, size_t ncols, const char *const *c)
 			return 0;	/* a repetition that did not end ok */
 	}
 	if (parse_double(c[LV_VALUE], &v)) {
+		char shown[80];
+
+		/* As stored: escaped, one line (utf8.h). */
 		hdb_fail(b->db, "history: value \"%s\" of run %ld is not a number",
-			 c[LV_VALUE] ? c[LV_VALUE] : "NULL", run);
+			 str_escape(c[LV_VALUE] ? c[LV_VALUE] : "NULL", shown,
+				    sizeof(shown)), run);
 		return b->err = -1;
 	}
 	nt = &b->v[k->series].nights[k->night];

@@ -16,6 +16,7 @@
 #include "stats/metric_info.h"
 #include "stats/stats.h"
 #include "results/store.h"
+#include "util/utf8.h"
 #include "util/util.h"
 
 #define KERNEL_ID_MAX 128
@@ -608,7 +609,8 @@ static int check_same_second(struct history_db *db, const char *path,
 			     const struct run_row *rr)
 {
 	const char *p[3] = { rr->host, rr->suite_hash, rr->started };
-	char *other[2] = { (char *)rr->kernel_id, NULL };
+	char *other[2] = { (char *)rr->kernel_id, NULL }, *e[4];
+	size_t i;
 
 	if (db->ops->query(db, "look for a run at the same second",
 			   "SELECT kernel_id FROM runs WHERE host = $1"
@@ -617,8 +619,15 @@ static int check_same_second(struct history_db *db, const char *path,
 		return HISTORY_WRITE_BROKEN;
 	if (!other[1])
 		return 0;
+	/* The stored kernel id as much as the file's: escaped (utf8.h). */
+	e[0] = str_escape_dup(rr->host);
+	e[1] = str_escape_dup(rr->kernel_id);
+	e[2] = str_escape_dup(rr->started);
+	e[3] = str_escape_dup(other[1]);
 	hdb_fail(db, "%s: machine %s ran this suite with kernel %s at the same second (%s) as a stored run of kernel %s, and the two ids give no order: give each run its own env.started, or kernel ids that order (git describe of one tag, vX.Y-rcN, next-YYYYMMDD)",
-		 path, rr->host, rr->kernel_id, rr->started, other[1]);
+		 path, e[0], e[1], e[2], e[3]);
+	for (i = 0; i < ARRAY_SIZE(e); i++)
+		free(e[i]);
 	free(other[1]);
 	return -1;
 }
