@@ -16,6 +16,7 @@
 
 #include "history/history_db.h"
 #include "history/history_delete.h"
+#include "history/history_format.h"
 #include "history/history_import.h"
 #include "history/history_import_batch.h"
 #include "history/history_triage.h"
@@ -258,9 +259,22 @@ static void list_text(const struct history_run_info *v, size_t n)
 	printf("%zu run(s)\n", n);
 }
 
+/*
+ * A stored string as JSON; invalid UTF-8 (SQLite keeps it) as U+FFFD:
+ * json_string() refuses it, and the whole row went missing (issue 36
+ * small item).
+ */
 static json_t *str_or_null(const char *s)
 {
-	return s ? json_string(s) : json_null();
+	char *clean;
+	json_t *j;
+
+	if (!s)
+		return json_null();
+	clean = history_utf8_clean(s);
+	j = json_string(clean);
+	free(clean);
+	return j ? j : json_null();
 }
 
 static void list_json(const struct history_run_info *v, size_t n)
@@ -333,8 +347,8 @@ static void triage_json(const struct history_triage *v, size_t n)
 
 	for (i = 0; i < n; i++)
 		json_array_append_new(a, json_pack(
-			"{s:I,s:s,s:s,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o}",
-			"row", (json_int_t)v[i].id, "id", v[i].cp_id,
+			"{s:I,s:o,s:s,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o}",
+			"row", (json_int_t)v[i].id, "id", str_or_null(v[i].cp_id),
 			"decision", history_triage_state_name(v[i].state),
 			"by", str_or_null(v[i].name), "reason", str_or_null(v[i].reason),
 			"fix", str_or_null(v[i].fix), "decided", str_or_null(v[i].decided),

@@ -9,7 +9,7 @@
 #  - a database holding a reason with newlines, escape codes and invalid
 #    UTF-8 (written behind the harness's back): history check text and
 #    TAP and history list print it escaped, no forged `ok 99 - fake`
-#    line, valid UTF-8 throughout.
+#    line, valid UTF-8 throughout; list's JSON keeps the decision.
 . tests/integration/lib.sh
 trap 'rm -rf "$TMPD"' EXIT
 
@@ -95,6 +95,13 @@ $TB history list --db "$db" --triage >"$TMPD/tlist"
 check "history list --triage: one line per decision" \
 	test "$(grep -c "^20.* $id " "$TMPD/tlist")" -eq 1 -a "$(wc -l <"$TMPD/tlist")" -eq 3
 check "  the reason escaped" grep -q 'Mallory\\nnot ok 98 - fake .*: why\\nok 99 - fake\\r\\x1b\[2K \\xff\\xc3$' "$TMPD/tlist"
+# issue 36 small item: invalid UTF-8 made json_string() fail: the
+# decision went missing from the JSON. There now, U+FFFD for the bytes.
+$TB history list --db "$db" --triage --format json >"$TMPD/tjson"
+check "history list --triage --format json: the decision is there" \
+	jqe --arg id "$id" 'length == 1 and .[0].id == $id' "$TMPD/tjson"
+check "  its reason with U+FFFD, its newline a JSON escape" \
+	jqe '.[0].reason | endswith(" \ufffd\ufffd") and startswith("why\nok 99")' "$TMPD/tjson"
 
 # The import path takes no invalid UTF-8 either (jansson refuses it):
 # whatever enters the database is UTF-8 on both backends.
