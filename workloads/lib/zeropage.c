@@ -17,10 +17,25 @@
 #define PM_PFN_MASK ((1ULL << 55) - 1)
 #define KPF_ZERO_PAGE 24
 
-static int pread_u64(const char *path, int *fd, uint64_t index, uint64_t *v)
+/* Opened once per process (a forked child reopens its own pagemap). */
+struct cached_fd {
+	int fd;
+	pid_t owner;
+};
+
+static int pread_u64(const char *path, struct cached_fd *c, uint64_t index,
+		     uint64_t *v)
 {
-	if (*fd == -1)
+	int *fd = &c->fd;
+
+	if (*fd != -1 && c->owner != getpid()) {
+		close(*fd);
+		*fd = -1;
+	}
+	if (*fd == -1) {
 		*fd = open(path, O_RDONLY | O_CLOEXEC);
+		c->owner = getpid();
+	}
 	if (*fd < 0)
 		return -1;
 	return pread(*fd, v, sizeof(*v), (off_t)(index * sizeof(*v))) ==
@@ -29,7 +44,7 @@ static int pread_u64(const char *path, int *fd, uint64_t index, uint64_t *v)
 
 int wl_pagemap_huge_zero(const void *addr, uint64_t *pfn)
 {
-	static int pm = -1, kf = -1;
+	static struct cached_fd pm = { -1, 0 }, kf = { -1, 0 };
 	uintptr_t va = (uintptr_t)addr;
 	uint64_t first, last, flags;
 
