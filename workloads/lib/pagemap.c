@@ -79,3 +79,19 @@ int wl_pagemap_is_thp(const void *addr)
 {
 	return wl_pagemap_is_large(addr, WL_PMD_SIZE);
 }
+
+int wl_pagemap_pfn(const void *addr, uint64_t *pfn)
+{
+	static int pm = -1;
+	static pid_t pm_owner;
+	uint64_t e;
+
+	if (open_once(&pm, &pm_owner, "/proc/self/pagemap") < 0 ||
+	    read_u64(pm, (uintptr_t)addr / WL_BASE_PAGE, &e))
+		return -1;
+	if (!(e & PM_PRESENT))
+		return 0;
+	*pfn = e & PM_PFN_MASK;
+	/* Without CAP_SYS_ADMIN a present page reads frame 0. */
+	return *pfn ? 1 : -1;
+}

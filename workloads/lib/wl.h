@@ -182,6 +182,11 @@ int wl_pagemap_is_large(const void *addr, uint64_t size);
  * gets the first frame when present (the same for every such range).
  */
 int wl_pagemap_huge_zero(const void *addr, uint64_t *pfn);
+/*
+ * The frame backing the (touched) address: 1 with *pfn set, 0 when not
+ * present, -1 when pagemap cannot be read or hides frames (not root).
+ */
+int wl_pagemap_pfn(const void *addr, uint64_t *pfn);
 
 /* --- fault latency (latency.c) --- */
 
