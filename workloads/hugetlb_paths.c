@@ -29,8 +29,9 @@
  *           success), each folio's vmemmap optimized when
  *           vm/hugetlb_optimize_vmemmap is 1 (hugetlb_vmemmap_optimize_
  *           folio()), and return_unused_surplus_pages() frees them,
- *           restoring the vmemmap first. Needs the persistent pool empty
- *           (hugetlb.2048kB = 0) and nr_overcommit_hugepages >= --count.
+ *           restoring the vmemmap first. Needs fewer free pool pages than
+ *           --count (the rest are surplus; grow_usec_per_page is per
+ *           surplus page) and nr_overcommit_hugepages >= --count.
  *           Proof: surplus_hugepages rose by the pages the free pool
  *           lacked and fell back; htlb_buddy_alloc_success rose at least
  *           as much. 2 MiB only: gigantic pages are never surplus.
@@ -58,8 +59,8 @@ static const char usage[] =
 	"  --path cow     fill, fork, the child writes each page: private COW\n"
 	"  --path mremap  move a filled region to a page-aligned address\n"
 	"  --path pool    grow the pool by surplus pages (mmap's reservation) and\n"
-	"                 shrink it (munmap); needs the persistent pool empty and\n"
-	"                 nr_overcommit_hugepages >= N; 2M only\n"
+	"                 shrink it (munmap); pages the free pool lacks are\n"
+	"                 surplus; needs nr_overcommit_hugepages >= N; 2M only\n"
 	"  --page-size    2M (default) or 1G\n"
 	"  --count N      huge pages in the region (default 32); cow needs 2N\n"
 	"                 free in the pool, fault and mremap N\n"
@@ -426,7 +427,7 @@ static void require_surplus_room(long free_pages, long resv)
 	if (avail >= (long)o.count)
 		wl_invalid("not measurable here: the pool has %ld free unreserved "
 			   "pages, which cover the %llu asked for: nothing to grow "
-			   "(the suite sets hugetlb.2048kB = 0)", avail,
+			   "(ask for more pages than the pool holds)", avail,
 			   (unsigned long long)o.count);
 	if (over < (long)o.count)
 		wl_fail("--path pool needs nr_overcommit_hugepages >= %llu, it is %ld "
