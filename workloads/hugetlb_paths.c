@@ -300,11 +300,15 @@ static long long count_moved(const uint64_t *before, const uint64_t *after)
 
 static WL_NORETURN void cow_child(char *p, struct cow_report *cr)
 {
+	uint64_t *after;
+
 	cr->shared_before = wl_range_kb(p, region(), "Shared_Hugetlb");
 	fault_all(p, cr->usec, 1);
 	cr->private_after = wl_range_kb(p, region(), "Private_Hugetlb");
 	cr->hugetlb_after = range_hugetlb_kb(p);
-	cr->copied = count_moved(cr->parent_pfn, frames(p));
+	after = frames(p);
+	cr->copied = count_moved(cr->parent_pfn, after);
+	free(after);
 	verify(p, 1, "cow child");
 	_exit(0);
 }
