@@ -20,7 +20,8 @@
  * KPF_ZERO_PAGE; wl_pagemap_huge_zero(), the same frame for every range)
  * or a THP (wl_pagemap_is_thp()); THPs after the writes likewise.
  * thp_zero_page_alloc moves only the first time the kernel allocates the
- * huge zero folio (v6.18 may keep it forever: PERSISTENT_HUGE_ZERO_FOLIO),
+ * huge zero folio (freed again when unused; kept for good with
+ * CONFIG_PERSISTENT_HUGE_ZERO_FOLIO),
  * not per mapping, so it is reported but is no evidence about this run's
  * ranges. thp_fault_alloc over each phase (system-wide: at least this
  * process's) is at least the THPs the phase made. The pagemap look
