@@ -45,7 +45,7 @@
 static const char usage[] =
 	"usage: page_fault [--shape anon|shared|private] [--workers N]\n"
 	"                  [--mode thread|process] [--size SIZE] [--loops N]\n"
-	"                  [--madvise]\n"
+	"                  [--warmup N] [--madvise]\n"
 	"  --shape anon     private anonymous memory (default; page_fault1)\n"
 	"  --shape shared   MAP_SHARED of a memfd per worker (page_fault3)\n"
 	"  --shape private  MAP_PRIVATE of a memfd per worker, written: COW of\n"
@@ -56,6 +56,9 @@ static const char usage[] =
 	"  --size SIZE      mapped, touched and unmapped per loop per worker\n"
 	"                   (default 128M, will-it-scale's; a multiple of 4K)\n"
 	"  --loops N        map/touch/unmap loops per worker (default 8)\n"
+	"  --warmup N       untimed loops per worker before the timed ones\n"
+	"                   (default 1): memory the host has not backed yet\n"
+	"                   (free page reporting in a VM) is met there\n"
 	"  --madvise        MADV_HUGEPAGE each mapping before touching it\n"
 	"An op is one 4 KiB page written. Prints and reports as metrics\n"
 	"'ops N', 'ops_per_sec X' (all workers, over the region of interest),\n"
@@ -74,6 +77,7 @@ struct opts {
 	uint64_t workers;
 	uint64_t size;
 	uint64_t loops;
+	uint64_t warmup;
 	int process;
 	int madvise;
 };
@@ -114,13 +118,15 @@ static void parse_args(int argc, char **argv)
 		{ "mode", required_argument, NULL, 'm' },
 		{ "size", required_argument, NULL, 'S' },
 		{ "loops", required_argument, NULL, 'l' },
+		{ "warmup", required_argument, NULL, 'W' },
 		{ "madvise", no_argument, NULL, 'M' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	int c;
 
-	o = (struct opts){ .workers = 2, .size = 128 * WL_MIB, .loops = 8 };
+	o = (struct opts){ .workers = 2, .size = 128 * WL_MIB, .loops = 8,
+			   .warmup = 1 };
 	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
 		switch (c) {
 		case 's': o.shape = (enum shape)parse_shape(optarg); break;
@@ -136,6 +142,9 @@ static void parse_args(int argc, char **argv)
 		case 'S': o.size = wl_opt_size("--size", optarg, usage); break;
 		case 'l':
 			o.loops = wl_opt_count("--loops", optarg, 1, 1 << 20, usage);
+			break;
+		case 'W':
+			o.warmup = wl_opt_count("--warmup", optarg, 0, 1 << 20, usage);
 			break;
 		case 'M': o.madvise = 1; break;
 		default: wl_opt_fallback(c, usage);
@@ -225,11 +234,12 @@ static void run_worker(unsigned int id)
 	long f0;
 	uint64_t l;
 
-	if (fd == -2) {
-		atomic_fetch_add(&sh->ready, 1);
-		return;
-	}
+	for (l = 0; l < o.warmup && fd != -2 && !r->err; l++)
+		one_loop(fd, 0x80, r);
+	r->ops = 0;
 	atomic_fetch_add(&sh->ready, 1);
+	if (fd == -2 || r->err)
+		return;
 	while (!atomic_load(&sh->go))
 		sched_yield();
 	f0 = my_minflt();

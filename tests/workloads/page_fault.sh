@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0-only
 #
 # workloads/page_fault (fault scalability, will-it-scale page_fault1/2/3):
-# each shape and mode counts its ops exactly and takes at least one minor
+# each shape and mode counts its ops exactly (the timed loops', not the
+# warm-up's) and takes at least one minor
 # fault per 4 KiB page where the folios are 4 KiB (THP disabled for the
 # process; private file COW is always 4 KiB); anonymous THP faults cover
 # the pages they saved (thp_fault_alloc >= (ops - faults) / 511); metric
@@ -111,6 +112,10 @@ check_usage "$bin"
 check_value_opt "$bin" --size
 check_value_opt "$bin" --workers count
 check_value_opt "$bin" --loops count
+expect_rc 2 "malformed --warmup refused" "$bin" --warmup 12x &&
+	expect_grep "$tmp/err" "--warmup: '12x' is not a whole number" "malformed --warmup: message names the value"
+expect_rc 0 "--warmup 0: no untimed loop" "$bin" --size 4M --loops 1 --warmup 0 &&
+	expect_grep "$tmp/out" "^ops 2048\$" "--warmup 0: ops are the timed loops' (2 x 1024 pages)"
 expect_rc 2 "--shape bogus refused" "$bin" --shape bogus &&
 	expect_grep "$tmp/err" "'bogus' is not anon, shared or private" "bad --shape named"
 expect_rc 2 "--mode bogus refused" "$bin" --mode bogus &&
