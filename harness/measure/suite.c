@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "system/sysctl_knob.h"
 #include "util/util.h"
 
 /* inih's buffers (ini.h: INI_MAX_LINE 200, names of 50 bytes). */
@@ -254,9 +255,11 @@ static int set_key(struct parse_state *ps, const char *val)
 	if (!eq || eq == val)
 		return fail(ps, "set: \"%s\" is not knob=value%s", val, "");
 	knob = str_trim(xstrndup(val, (size_t)(eq - val)));
+	/* The sysctl knobs thpbench manages are named whole, never built. */
 	if (strstr(knob, "..") || (strncmp(knob, "transparent_hugepage/", 21) &&
-				   strncmp(knob, "hugepages/", 10))) {
-		fail(ps, "set: knob \"%s\" is not under transparent_hugepage/ or hugepages/%s",
+				   strncmp(knob, "hugepages/", 10) &&
+				   !sysctl_knob_name_ok(knob))) {
+		fail(ps, "set: knob \"%s\" is not under transparent_hugepage/ or hugepages/, nor one of the sysctl knobs thpbench manages (" SYSCTL_PROACTIVENESS ", " SYSCTL_HUGETLB_VMEMMAP ")%s",
 		     knob, "");
 		free(knob);
 		return 0;

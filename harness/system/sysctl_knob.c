@@ -12,7 +12,7 @@
 #define DEFAULT_MM_ROOT "/sys/kernel/mm"
 #define DEFAULT_SYSCTL_ROOT "/proc/sys"
 
-static const char *const allowed[] = { SYSCTL_PROACTIVENESS };
+static const char *const allowed[] = { SYSCTL_PROACTIVENESS, SYSCTL_HUGETLB_VMEMMAP };
 
 char *sysctl_root_for(const char *mm_root)
 {

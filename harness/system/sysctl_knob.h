@@ -3,10 +3,15 @@
  * sysctl_knob - the few /proc/sys knobs thpbench may change for a case,
  * beside the mm sysfs ones (knob.h).
  *
- * Today one: vm/compaction_proactiveness. kcompactd's proactive
- * compaction (default 20) rebuilds free 2 MiB blocks about as fast as the
- * fragmenter breaks them up, so a "fragmented" memory state (measure/
- * memstate.h) sets it to 0 for the case.
+ * vm/compaction_proactiveness: kcompactd's proactive compaction (default
+ * 20) rebuilds free 2 MiB blocks about as fast as the fragmenter breaks
+ * them up, so a "fragmented" memory state (measure/memstate.h) sets it to
+ * 0 for the case.
+ *
+ * vm/hugetlb_optimize_vmemmap: whether hugetlb pages allocated from now
+ * on have their struct page vmemmap freed (HVO); a suite sets it for a
+ * case (`set = vm/hugetlb_optimize_vmemmap=1`) to time the pool growing
+ * and shrinking with and without it (workloads/hugetlb_paths --path pool).
  *
  * A sysctl knob's name is its path under the sysctl root
  * ("vm/compaction_proactiveness"); the names cannot clash with the mm
@@ -29,6 +34,7 @@
 #include "snapshot.h"
 
 #define SYSCTL_PROACTIVENESS "vm/compaction_proactiveness"
+#define SYSCTL_HUGETLB_VMEMMAP "vm/hugetlb_optimize_vmemmap"
 
 /* The sysctl root for an mm root (above), malloc'd, or NULL. */
 char *sysctl_root_for(const char *mm_root);

@@ -16,10 +16,20 @@
 #define KPF_COMPOUND_TAIL 16
 #define KPF_THP 22
 
-static int open_once(int *fd, const char *path)
+/*
+ * Opened once per process: a child forked after the first call must not
+ * read its parent's /proc/self/pagemap through the inherited fd.
+ */
+static int open_once(int *fd, pid_t *owner, const char *path)
 {
-	if (*fd == -1)
+	if (*fd != -1 && *owner != getpid()) {
+		close(*fd);
+		*fd = -1;
+	}
+	if (*fd == -1) {
 		*fd = open(path, O_RDONLY | O_CLOEXEC);
+		*owner = getpid();
+	}
 	return *fd;
 }
 
@@ -43,11 +53,12 @@ static int pfn_of(int pm, uintptr_t vaddr, uint64_t *pfn)
 int wl_pagemap_is_large(const void *addr, uint64_t size)
 {
 	static int pm = -1, kf = -1;
+	static pid_t pm_owner, kf_owner;
 	uintptr_t va = (uintptr_t)addr;
 	uint64_t pages = size / WL_BASE_PAGE, first, last, ff, lf;
 
-	if (open_once(&pm, "/proc/self/pagemap") < 0 ||
-	    open_once(&kf, "/proc/kpageflags") < 0)
+	if (open_once(&pm, &pm_owner, "/proc/self/pagemap") < 0 ||
+	    open_once(&kf, &kf_owner, "/proc/kpageflags") < 0)
 		return -1;
 	if (pfn_of(pm, va, &first) ||
 	    pfn_of(pm, va + size - WL_BASE_PAGE, &last))
@@ -67,4 +78,20 @@ int wl_pagemap_is_large(const void *addr, uint64_t size)
 int wl_pagemap_is_thp(const void *addr)
 {
 	return wl_pagemap_is_large(addr, WL_PMD_SIZE);
+}
+
+int wl_pagemap_pfn(const void *addr, uint64_t *pfn)
+{
+	static int pm = -1;
+	static pid_t pm_owner;
+	uint64_t e;
+
+	if (open_once(&pm, &pm_owner, "/proc/self/pagemap") < 0 ||
+	    read_u64(pm, (uintptr_t)addr / WL_BASE_PAGE, &e))
+		return -1;
+	if (!(e & PM_PRESENT))
+		return 0;
+	*pfn = e & PM_PFN_MASK;
+	/* Without CAP_SYS_ADMIN a present page reads frame 0. */
+	return *pfn ? 1 : -1;
 }

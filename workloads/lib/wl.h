@@ -175,6 +175,27 @@ int wl_pagemap_is_thp(const void *addr);
  * The same test as wl_pagemap_is_thp() for any size. 1, 0, -1 as there.
  */
 int wl_pagemap_is_large(const void *addr, uint64_t size);
+/*
+ * Does the 2 MiB-aligned range at addr map the huge zero page (one PMD,
+ * 512 contiguous frames from a 2 MiB-aligned one, KPF_ZERO_PAGE)? 1 yes,
+ * 0 no, -1 when pagemap or kpageflags cannot be read (not root). *pfn
+ * gets the first frame when present (the same for every such range).
+ */
+int wl_pagemap_huge_zero(const void *addr, uint64_t *pfn);
+/*
+ * The frame backing the (touched) address: 1 with *pfn set, 0 when not
+ * present, -1 when pagemap cannot be read or hides frames (not root).
+ */
+int wl_pagemap_pfn(const void *addr, uint64_t *pfn);
+
+/* --- fault latency (latency.c) --- */
+
+/*
+ * Sort usec[0..n) in place, then print and report as metrics
+ * PREFIX_p50_usec, PREFIX_p99_usec, PREFIX_max_usec, PREFIX_mean_usec.
+ * Nothing when n is 0.
+ */
+void wl_report_latency(const char *prefix, double *usec, size_t n);
 
 /* --- free memory by block size (buddy.c) --- */
 

@@ -99,6 +99,22 @@ static void test_good_suite(void **state)
 	suite_free(&s);
 }
 
+/* The sysctl knobs thpbench manages can be set by a case like mm knobs. */
+static void test_set_sysctl(void **state)
+{
+	struct suite s;
+	char err[512];
+
+	(void)state;
+	assert_int_equal(load("[case v]\nworkload = x\n"
+			      "set = vm/hugetlb_optimize_vmemmap = 1\n",
+			      &s, err, sizeof(err)), 0);
+	assert_int_equal(s.cases[0].nset, 1);
+	assert_string_equal(s.cases[0].set[0].key, "vm/hugetlb_optimize_vmemmap");
+	assert_string_equal(s.cases[0].set[0].value, "1");
+	suite_free(&s);
+}
+
 static void test_defaults(void **state)
 {
 	struct suite s;
@@ -157,6 +173,10 @@ static void test_semantic_errors(void **state)
 	expect_error("[suite]\nthp = always,sometimes\n", "2: unknown THP mode \"sometimes\"");
 	expect_error("[case a]\nworkload = x\nset = ../../etc/passwd=1\n", "3: set: knob");
 	expect_error("[case a]\nworkload = x\nset = kernel/foo=1\n", "3: set: knob");
+	/* sysctl knobs: only the managed ones, by their whole name */
+	expect_error("[case a]\nworkload = x\nset = vm/drop_caches=3\n", "3: set: knob");
+	expect_error("[case a]\nworkload = x\nset = vm/hugetlb_optimize_vmemmap/../x=1\n",
+		     "3: set: knob");
 	expect_error("[case a]\nworkload = x\nargs = 'unbalanced\n", "3: args");
 	/* a second args line that fails once freed the first twice */
 	expect_error("[case a]\nworkload = x\nargs = -a b\nargs = 'x\n", "4: args");
@@ -366,6 +386,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_good_suite),
 		cmocka_unit_test(test_defaults),
+		cmocka_unit_test(test_set_sysctl),
 		cmocka_unit_test(test_unknown_key),
 		cmocka_unit_test(test_bad_numbers),
 		cmocka_unit_test(test_missing_section),
