@@ -30,7 +30,7 @@ static void usage(FILE *f)
 		"                    [--label L] [--seed S] [-e EVENTS] [--warmup N] [--machine NAME]\n"
 		"                    [--timeout SEC] [--order interleave|shuffle|sequential]\n"
 		"                    [--kernel-id ID] [--progress auto|tty|lines|none]\n"
-		"                    [--wait[=SECONDS]]\n"
+		"                    [--wait[=SECONDS]] [--background]\n"
 		"                    [--mthp 16K,64K,2M] [--mthp-shmem MODE]\n"
 		"                    [--memory-state fresh,compacted,fragmented] [--fragment-share F]\n"
 		"       thpbench run [opts] -- COMMAND [ARGS...]\n");
@@ -53,6 +53,7 @@ static int parse_opts(int argc, char **argv, struct session_opts *o)
 		{ "kernel-id", required_argument, NULL, 'K' },
 		{ "progress", required_argument, NULL, 'P' },
 		{ "wait", optional_argument, NULL, 'W' },
+		{ "background", no_argument, NULL, 'B' },
 		{ "mthp", required_argument, NULL, 'A' },
 		{ "mthp-shmem", required_argument, NULL, 'A' },
 		{ "memory-state", required_argument, NULL, 'A' },
@@ -74,6 +75,7 @@ static int parse_opts(int argc, char **argv, struct session_opts *o)
 				tb_die("--%s: %s", longopts[idx].name, err);
 			break;
 		case 'o': o->outdir = optarg; break;
+		case 'B': o->background = true; break;
 		case 'e': o->events = optarg; break;
 		case 't': o->thp = optarg; break;
 		case 'l': o->label = optarg; break;

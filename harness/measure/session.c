@@ -14,6 +14,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "background.h"
 #include "env.h"
 #include "event_list.h"
 #include "memstate.h"
@@ -129,6 +130,27 @@ static void keep_first_warmup(struct tb_case *c, const struct tb_run *run)
 	json_object_set_new(c->extra, "first_warmup", m);
 }
 
+/* Coverage asked for (background.h): the idle intervals are taken. */
+static bool background_on(const struct session *ss)
+{
+	return ss->o->background || ss->suite.background;
+}
+
+/*
+ * With the idle intervals, every size's mTHP stats are recorded, not only
+ * the size a case runs: coverage asks which sizes' counters a case moved.
+ */
+static void all_sizes(const struct session *ss, unsigned long *kb,
+		      struct sysstate_spec *sys)
+{
+	size_t i;
+
+	for (i = 0; i < ss->po.nmthp_sizes && i < MTHP_MAX_SIZES; i++)
+		kb[i] = ss->mthp_sizes[i].kb;
+	sys->mthp_kb = kb;
+	sys->nmthp = i;
+}
+
 /*
  * One execution of an item, repetition (or warm-up) rep; record it unless
  * it is a warm-up.
@@ -143,6 +165,7 @@ static void execute(struct session *ss, const struct plan_item *it,
 		.mm_root = ss->settings.root,
 		.mthp_kb = it->mthp.kb, .nmthp = it->has_mthp ? it->mthp.n : 0,
 	};
+	unsigned long all_kb[MTHP_MAX_SIZES];
 	struct memstate_opts mo = { .stop = &stop_requested };
 	struct memstate ms = { 0 };
 	struct run_spec spec = {
@@ -153,6 +176,8 @@ static void execute(struct session *ss, const struct plan_item *it,
 	};
 	char err[512];
 
+	if (background_on(ss))
+		all_sizes(ss, all_kb, &sys);
 	run->seq = ss->seq++;
 	progress_begin(&ss->prog, c->id, !record, rep,
 		       record ? it->reps : it->warmup);
@@ -175,6 +200,8 @@ static void execute(struct session *ss, const struct plan_item *it,
 	if (spec.out_fd >= 0)
 		close(spec.out_fd);
 	session_knobs_check_drift(ss, it, run);
+	if (record && background_on(ss) && background_wanted(c))
+		background_measure(&spec, run, c);
 	if (run->status == RUN_OK && it->expect_huge && run->huge == 0)
 		mark_not_huge(run);
 	if (run->status == RUN_ERROR)
@@ -426,6 +453,8 @@ static json_t *make_meta(const struct session *ss)
 		json_object_set_new(meta, "kernel_id", json_string(o->kernel_id));
 	if (o->machine)
 		json_object_set_new(meta, "machine", json_string(o->machine));
+	if (background_on(ss))
+		json_object_set_new(meta, "background", background_meta());
 	return meta;
 }
 

@@ -66,6 +66,7 @@ struct session_opts {
 	const char *sysfs_root;	/* NULL: settings_init's default */
 	const char *kernel_id;	/* meta.kernel_id, for the history */
 	int reps, warmup;	/* -1: the suite's */
+	bool background;	/* idle intervals for coverage (background.h); or the suite's */
 	double timeout_s;	/* < 0: the suite's */
 	double wait_s;		/* for the settings lock: 0 no, < 0 for ever */
 	unsigned long seed;

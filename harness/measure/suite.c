@@ -213,6 +213,10 @@ static int suite_key(struct parse_state *ps, const char *key, const char *val)
 			return fail(ps, "seed: \"%s\" is not a whole number%s", val, "");
 		s->seed = (unsigned long)v;
 		s->seed_set = true;
+	} else if (!strcmp(key, "background")) {
+		if (strcmp(val, "yes") && strcmp(val, "no"))
+			return fail(ps, "background: \"%s\" is not yes or no%s", val, "");
+		s->background = !strcmp(val, "yes");
 	} else if (is_axis_key(ps, &s->axes, key, val)) {
 		return !ps->err[0];
 	} else {

@@ -84,6 +84,7 @@ struct suite {
 	char *order;
 	unsigned long seed;
 	bool seed_set;
+	bool background;	/* background = yes: idle intervals (background.h) */
 	struct axes axes;	/* every case's, unless the case sets its own */
 	struct suite_case *cases;
 	size_t ncases, cap;
