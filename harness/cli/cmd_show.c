@@ -5,17 +5,34 @@
  * guest (./run.sh guest) or on another machine, whose console is gone.
  * The claims are those the run evaluated (meta.claims), not re-judged.
  * `--get KEY`: one scalar of its env or meta instead (results_get.h),
- * for scripts, which read no results.json themselves.
+ * for scripts, which read no results.json themselves. A run made with
+ * its background measured (run --background) shows its path coverage
+ * table last (thpbench coverage).
  */
 #include <stdio.h>
 #include <string.h>
 
 #include "claims/claims.h"
 #include "commands.h"
+#include "compare/compare_coverage.h"
 #include "results/report.h"
 #include "results/results_get.h"
 #include "results/store.h"
 #include "util/util.h"
+
+/* A run that measured the background (run --background): its coverage
+ * table too (compare_coverage.h). */
+static void show_coverage(const struct tb_results *r)
+{
+	struct compare_coverage cov;
+
+	if (!json_object_get(r->meta, "background"))
+		return;
+	compare_coverage_build(r, &cov);
+	fputc('\n', stdout);
+	compare_coverage_text(stdout, &cov);
+	compare_coverage_free(&cov);
+}
 
 int cmd_show(int argc, char **argv)
 {
@@ -29,7 +46,8 @@ int cmd_show(int argc, char **argv)
 		printf("usage: thpbench show RESULTS.json [--get KEY]\n"
 		       "  Print a results file's summary and claim table, as the run printed\n"
 		       "  them; with --get, one value of its env or meta (env.hostname,\n"
-		       "  meta.suite, meta.machine, ...), exit 2 when it has none.\n");
+		       "  meta.suite, meta.machine, ...), exit 2 when it has none. A run made\n"
+		       "  with --background shows its path coverage table last.\n");
 		return 0;
 	}
 	if (argc != 2 && !(argc == 4 && !strcmp(argv[2], "--get"))) {
@@ -51,6 +69,7 @@ int cmd_show(int argc, char **argv)
 	}
 	report_results(stdout, &r);
 	claims_print(stdout, json_object_get(r.meta, "claims"), r.env);
+	show_coverage(&r);
 	results_free(&r);
 	return rc;
 }
