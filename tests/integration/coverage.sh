@@ -1,0 +1,76 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+# thpbench coverage on the real machine: a tiny suite of split_thp (N
+# THPs faulted, each checked huge by the workload, then a huge PMD split
+# in each) run with its background measured; the table must list
+# thp_split_pmd as moved by that case, with at least N splits a
+# repetition (the workload's own: it exits invalid unless all N were
+# huge), the same table from the results file and in `show`, and a suite
+# key `background = yes` taking the intervals for `run`. Needs root.
+. tests/integration/lib.sh
+need_root
+command -v jq > /dev/null || { echo "skip: jq not installed"; exit 77; }
+guard_thp
+N=64
+
+cat > "$TMPD/cov.conf" <<CONF
+[suite]
+name = cov
+repetitions = 2
+warmup = 0
+timeout = 60
+events = task-clock
+thp = always
+
+[case split]
+workload = split_thp
+args = --count $N
+CONF
+
+$TB coverage "$TMPD/cov.conf" -o "$TMPD/r" --progress none --format json \
+	> "$TMPD/cov.json" 2> "$TMPD/cov.err"
+rc=$?
+check "coverage SUITE exits 0 (rc $rc)" [ $rc -eq 0 ]
+[ $rc -eq 0 ] || cat "$TMPD/cov.err"
+check "results.json written" [ -s "$TMPD/r/results.json" ]
+check "each case has its idle intervals" \
+	jqe '[.cases[] | .extra.background | length] | min >= 1' "$TMPD/r/results.json"
+check "thp_split_pmd moved by split/thp=always" \
+	jqe '.counters[] | select(.counter == "thp_split_pmd") | .moved_by[]
+	     | select(.case == "split/thp=always")' "$TMPD/cov.json"
+check "at least $N splits a repetition (the workload's own THPs)" \
+	jqe --argjson n $N '.counters[] | select(.counter == "thp_split_pmd")
+	     | .moved_by[] | select(.case == "split/thp=always") | .mean >= $n' \
+	"$TMPD/cov.json"
+check "counters that did not move carry a reason" \
+	jqe '[.counters[] | select((.moved_by | length) == 0) | .reason
+	      | select(type == "string" and length > 0)] | length > 0' "$TMPD/cov.json"
+check "the kinds counted: thp_* exposed >= the moved" \
+	jqe '.families.thp.exposed >= .families.thp.moved and .families.thp.moved >= 1' \
+	"$TMPD/cov.json"
+
+$TB coverage "$TMPD/r/results.json" > "$TMPD/cov.txt" 2>&1
+check "coverage RESULTS.json: thp_split_pmd row names the case" \
+	grep -Eq '^thp_split_pmd +thp +split/thp=always: ' "$TMPD/cov.txt"
+check "the unmoved are listed" grep -q '^Nothing moved:' "$TMPD/cov.txt"
+$TB show "$TMPD/r/results.json" > "$TMPD/show.txt" 2>&1
+check "show prints the table of a run with its background" \
+	grep -Eq '^thp_split_pmd +thp +split/thp=always: ' "$TMPD/show.txt"
+
+# background = yes in the suite: run takes the intervals too.
+sed -i 's/^thp = always$/thp = always\nbackground = yes\nrepetitions = 1/' "$TMPD/cov.conf"
+$TB run "$TMPD/cov.conf" -o "$TMPD/r2" --progress none > /dev/null 2>&1
+check "suite key background = yes: run records intervals" \
+	jqe '.meta.background.per_case >= 1 and
+	     ([.cases[].extra.background | length] | min >= 1)' "$TMPD/r2/results.json"
+sed -i 's/^background = yes$/background = maybe/' "$TMPD/cov.conf"
+$TB run "$TMPD/cov.conf" -o "$TMPD/r3" > "$TMPD/bad.txt" 2>&1
+rc=$?
+check "background = maybe is refused with exit 2 (rc $rc)" [ $rc -eq 2 ]
+check "the message names the key" grep -q 'background' "$TMPD/bad.txt"
+$TB coverage --format html "$TMPD/r/results.json" > /dev/null 2>&1
+rc=$?
+check "--format html refused (rc $rc)" [ $rc -eq 2 ]
+$TB coverage --help | grep -q '^usage: thpbench coverage'
+check "--help prints usage to stdout" [ $? -eq 0 ]
+finish
