@@ -25,9 +25,17 @@ thp = always
 [case split]
 workload = split_thp
 args = --count $N
+
+[case exceed]
+workload = collapse
+args = --mode khugepaged --ptes none --present 64 --size 16M --wait 20
+thp = madvise
+set = transparent_hugepage/khugepaged/scan_sleep_millisecs=10
+set = transparent_hugepage/khugepaged/pages_to_scan=8192
+set = transparent_hugepage/khugepaged/max_ptes_none=0
 CONF
 
-$TB coverage "$TMPD/cov.conf" -o "$TMPD/r" --progress none --format json \
+$TB coverage "$TMPD/cov.conf" -o "$TMPD/r" --progress none --wait=120 --format json \
 	> "$TMPD/cov.json" 2> "$TMPD/cov.err"
 rc=$?
 check "coverage SUITE exits 0 (rc $rc)" [ $rc -eq 0 ]
@@ -42,6 +50,17 @@ check "at least $N splits a repetition (the workload's own THPs)" \
 	jqe --argjson n $N '.counters[] | select(.counter == "thp_split_pmd")
 	     | .moved_by[] | select(.case == "split/thp=always") | .mean >= $n' \
 	"$TMPD/cov.json"
+# khugepaged refuses each of the 8 ranges of 2 MiB (448 empty PTEs >
+# max_ptes_none 0) once it scanned them: after two full scans.
+scans=$(minimum "$TMPD/r/results.json" exceed/thp=madvise full_scans)
+if [ "$scans" != none ] && [ "${scans%.*}" -ge 2 ]; then
+	check "thp_scan_exceed_none_pte moved by the collapse case, >= 8 a repetition" \
+		jqe '.counters[] | select(.counter == "thp_scan_exceed_none_pte")
+		     | .moved_by[] | select(.case == "exceed/thp=madvise") | .mean >= 8' \
+		"$TMPD/cov.json"
+else
+	echo "skip: khugepaged made fewer than two full scans in 20 s (full_scans $scans): thp_scan_exceed_none_pte not checked"
+fi
 check "counters that did not move carry a reason" \
 	jqe '[.counters[] | select((.moved_by | length) == 0) | .reason
 	      | select(type == "string" and length > 0)] | length > 0' "$TMPD/cov.json"
@@ -59,7 +78,7 @@ check "show prints the table of a run with its background" \
 
 # background = yes in the suite: run takes the intervals too.
 sed -i 's/^thp = always$/thp = always\nbackground = yes\nrepetitions = 1/' "$TMPD/cov.conf"
-$TB run "$TMPD/cov.conf" -o "$TMPD/r2" --progress none > /dev/null 2>&1
+$TB run "$TMPD/cov.conf" -o "$TMPD/r2" --progress none --wait=120 > "$TMPD/r2.out" 2>&1 || cat "$TMPD/r2.out"
 check "suite key background = yes: run records intervals" \
 	jqe '.meta.background.per_case >= 1 and
 	     ([.cases[].extra.background | length] | min >= 1)' "$TMPD/r2/results.json"

@@ -1,0 +1,98 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# workloads/collapse: MADV_COLLAPSE of a region of 4 KiB pages makes it
+# THPs (by pagemap, or smaps when not root) and thp_collapse_alloc rises
+# by at least as many; every page keeps its contents (the workload checks,
+# exit 1 otherwise), unwritten ones (--ptes none) read zero, a region
+# also mapped by a child (--ptes shared) collapses too. MADV_COLLAPSE
+# ignores the THP mode, so this runs in whatever mode the machine is in;
+# when the kernel had no huge page to give (EAGAIN/ENOMEM) the check is a
+# skip, not a failure. khugepaged mode: protocol only (its knobs are
+# the machine's and are not changed here; THP never is exit 3). --ptes
+# swap without a swap device: "not measurable here", exit 2.
+
+[ -n "${BASH_VERSION:-}" ] || exec bash "$0" "$@"
+. "$(dirname "$0")/lib.sh"
+
+bin=./workloads/collapse
+need_bin "$bin"
+size=16M
+regions=8
+
+val() { sed -n "s/^$1 //p" "$tmp/out"; }
+
+for ptes in full none shared; do
+	"$bin" --size $size --ptes $ptes >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	if [ $rc -eq 2 ] && grep -q 'not measurable here' "$tmp/err"; then
+		skip "--ptes $ptes: $(cat "$tmp/err")"
+		continue
+	fi
+	if [ $rc -ne 0 ]; then
+		fail "--ptes $ptes: exit $rc"
+		show_output
+		continue
+	fi
+	pass "--ptes $ptes: collapsed, contents verified (exit 0)"
+	expect_grep "$tmp/out" "^regions $regions\$" "--ptes $ptes: $regions regions of 2 MiB"
+	got=$(val collapsed)
+	alloc=$(val thp_collapse_alloc)
+	if grep -q '^collapse_errno' "$tmp/out"; then
+		skip "--ptes $ptes: MADV_COLLAPSE failed ($(val collapse_errno)): no huge pages to be had now; collapsed $got"
+		continue
+	fi
+	# madvise(MADV_COLLAPSE) returns 0 only when every range collapsed.
+	if [ "${got:-0}" -eq $regions ]; then
+		pass "--ptes $ptes: all $regions regions are THPs after MADV_COLLAPSE returned 0"
+	else
+		fail "--ptes $ptes: $got of $regions regions are THPs, MADV_COLLAPSE returned 0"
+	fi
+	if [ "${alloc:-0}" -ge "${got:-0}" ]; then
+		pass "--ptes $ptes: thp_collapse_alloc rose by $alloc >= $got collapsed"
+	else
+		fail "--ptes $ptes: thp_collapse_alloc rose by '$alloc', wanted >= $got"
+	fi
+done
+
+# khugepaged: as the machine's knobs pace it; the protocol, not a speed.
+mode=$(thp_enabled)
+"$bin" --mode khugepaged --size 4M --wait 1 >"$tmp/out" 2>"$tmp/err"
+rc=$?
+if [ "$(thp_enabled)" != "$mode" ]; then
+	skip "--mode khugepaged (THP 'enabled' changed during the run)"
+elif [ "$mode" = never ]; then
+	if [ $rc -eq 3 ]; then pass "--mode khugepaged with THP never: exit 3"
+	else fail "--mode khugepaged with THP never: exit $rc, wanted 3"; fi
+elif [ $rc -eq 0 ]; then
+	pass "--mode khugepaged: exit 0"
+	expect_grep "$tmp/out" '^full_scans [0-9]+$' "--mode khugepaged prints full_scans"
+	expect_grep "$tmp/out" '^collapsed [0-9]+$' "--mode khugepaged prints collapsed"
+else
+	fail "--mode khugepaged: exit $rc"
+	show_output
+fi
+
+if [ "$(grep -vc '^Filename' /proc/swaps)" -eq 0 ]; then
+	expect_rc 2 "--ptes swap without swap: exit 2" "$bin" --size 2M --ptes swap &&
+		expect_grep "$tmp/err" 'not measurable here: .*swap device' \
+			"--ptes swap: says why"
+else
+	skip "--ptes swap refusal (a swap device is on here)"
+fi
+
+check_metric_fd "collapse run" \
+	"roi_usec collapse_cpu_usec regions collapsed collapsed_share thp_collapse_alloc thp_collapse_alloc_failed thp_scan_exceed_none_pte anon_huge_kb" \
+	"$bin" --size 4M
+check_roi "collapse run" "$bin" --size 4M
+
+check_usage "$bin"
+check_value_opt "$bin" --size
+check_value_opt "$bin" --present count
+check_value_opt "$bin" --wait count
+expect_rc 2 "--size 3M (not 2M steps) refused" "$bin" --size 3M
+expect_rc 2 "--present 512 refused" "$bin" --present 512
+expect_rc 2 "--mode bogus refused" "$bin" --mode bogus &&
+	expect_grep "$tmp/err" "'bogus' is not one of" "bad --mode named"
+check_too_big "$bin" --size 16T
+finish
