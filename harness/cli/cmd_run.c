@@ -4,7 +4,8 @@
  *
  * Parses the options, runs the session (measure/session.h: load, begin,
  * run, end), and prints: the report and the claims on stdout and in
- * summary.txt, results.json (session_save), the charts. Exit 0; 2 on an
+ * summary.txt (with --background, the coverage table too:
+ * compare_coverage.h), results.json (session_save), the charts. Exit 0; 2 on an
  * error or a knob that would not go back; 3 when nothing valid was
  * measured; 128 + SIGINT when stopped by a signal.
  */
@@ -17,6 +18,7 @@
 #include "claims/claims.h"
 #include "cli_err.h"
 #include "commands.h"
+#include "compare/compare_coverage.h"
 #include "history/history_import.h"
 #include "measure/session.h"
 #include "plot/plot.h"
@@ -147,6 +149,19 @@ static void record_kconfig(const struct suite *s, json_t *env)
 	claims_record_kconfig(s->claims, s->nclaims, env);
 }
 
+/* With the background measured (--background): the coverage table too. */
+static void print_coverage(FILE *f, const struct tb_results *r)
+{
+	struct compare_coverage cov;
+
+	if (!json_object_get(r->meta, "background"))
+		return;
+	compare_coverage_build(r, &cov);
+	fputc('\n', f);
+	compare_coverage_text(f, &cov);
+	compare_coverage_free(&cov);
+}
+
 static void write_outputs(struct session *ss)
 {
 	char path[4200], err[512];
@@ -159,6 +174,7 @@ static void write_outputs(struct session *ss)
 	}
 	report_results(stdout, &ss->res);
 	claims_print(stdout, claims, ss->res.env);
+	print_coverage(stdout, &ss->res);
 	if (!ss->outdir)
 		return;
 	if (session_save(ss, err, sizeof(err))) {
@@ -171,6 +187,7 @@ static void write_outputs(struct session *ss)
 	if (f) {
 		report_results(f, &ss->res);
 		claims_print(f, claims, ss->res.env);
+		print_coverage(f, &ss->res);
 		fclose(f);
 	}
 	printf("\nresults: %s/results.json\n", ss->outdir);

@@ -155,6 +155,8 @@ static size_t background_of(const struct tb_case *c, const char *metric,
 	const json_t *o, *w, *v;
 	size_t i, n = 0;
 
+	if (!(wall > 0) || !isfinite(wall))
+		return 0;	/* no time to scale to */
 	json_array_foreach(a, i, o) {
 		if (n >= max)
 			break;
@@ -293,7 +295,8 @@ void compare_coverage_build(const struct tb_results *r,
 		if (j < cov->n)
 			row_get(cov, known[i].family, known[i].kind);
 	}
-	qsort(cov->rows, cov->n, sizeof(*cov->rows), cmp_row);
+	if (cov->n)
+		qsort(cov->rows, cov->n, sizeof(*cov->rows), cmp_row);
 	for (i = 0; i < cov->n; i++)
 		if (!cov->rows[i].nhits)
 			cov->rows[i].reason = reason_for(cov, &cov->rows[i]);

@@ -6,7 +6,8 @@
  *                      timeout (seconds, 300), events (comma list),
  *                      thp (comma list of always/madvise/never, or
  *                      "current"), order (interleave | shuffle |
- *                      sequential), seed
+ *                      sequential), seed, background (yes | no: idle
+ *                      intervals for `thpbench coverage`, background.h)
  *                      and the axes of axes.h: mthp, mthp_shmem,
  *                      memory_state, fragment_share
  *   [case NAME]        workload (required), args, thp, label, env

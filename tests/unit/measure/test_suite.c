@@ -127,6 +127,10 @@ static void test_defaults(void **state)
 	assert_string_equal(s.order, "interleave");
 	assert_null(s.thp);
 	assert_int_equal(s.cases[0].repetitions, -1);
+	assert_false(s.background);
+	suite_free(&s);
+	assert_int_equal(load("[suite]\nbackground = yes\n[case x]\nworkload = true\n", &s, err, sizeof(err)), 0);
+	assert_true(s.background);
 	suite_free(&s);
 }
 
@@ -182,6 +186,7 @@ static void test_semantic_errors(void **state)
 	expect_error("[case a]\nworkload = x\nargs = -a b\nargs = 'x\n", "4: args");
 	expect_error("[case a]\nworkload = x\nexpect_huge = maybe\n", "3: expect_huge");
 	expect_error("[suite]\norder = random\n", "2: order");
+	expect_error("[suite]\nbackground = maybe\n", "2: background: \"maybe\" is not yes or no");
 	expect_error("[suite]\nrepetitions = 2\n\n[case lonely]\nargs = -x\n",
 		     "4: [case lonely] has no \"workload\"");
 }
