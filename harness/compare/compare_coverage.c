@@ -200,8 +200,11 @@ static void judge(struct compare_coverage *cov, size_t ci, const char *metric,
 	h.excess = h.mean - h.background;
 	if (h.background > row->bg_max)
 		row->bg_max = h.background;
-	if (isfinite(h.excess) && h.excess >= COMPARE_COV_MIN_EVENTS &&
-	    h.excess > COMPARE_COV_K * h.spread)
+	h.moved = isfinite(h.excess) && h.excess >= COMPARE_COV_MIN_EVENTS &&
+		  h.excess > COMPARE_COV_K * h.spread;
+	row->cells = xgrow(row->cells, sizeof(*row->cells), &row->ccap, row->ncells);
+	row->cells[row->ncells++] = h;
+	if (h.moved)
 		add_hit(row, &h);
 }
 
@@ -408,14 +411,22 @@ void compare_coverage_text(FILE *f, const struct compare_coverage *cov)
 	text_summary(f, cov);
 }
 
+/* JSON has no NaN or infinity (a hostile file's figures may give them). */
+static json_t *real(double v)
+{
+	return isfinite(v) ? json_real(v) : json_null();
+}
+
 static json_t *hit_json(const struct compare_coverage *cov,
 			const struct compare_cov_hit *h)
 {
-	return json_pack("{s:s, s:o, s:f, s:f, s:f, s:f, s:I, s:I}",
+	return json_pack("{s:s, s:o, s:b, s:o, s:o, s:o, s:o, s:I, s:I}",
 			 "case", cov->res->cases[h->case_idx].id,
 			 "size", h->size[0] ? json_string(h->size) : json_null(),
-			 "per_rep", h->excess, "mean", h->mean,
-			 "background", h->background, "background_sd", h->spread,
+			 "moved", h->moved,
+			 "per_rep", real(h->excess), "mean", real(h->mean),
+			 "background", real(h->background),
+			 "background_sd", real(h->spread),
 			 "runs", (json_int_t)h->nruns, "intervals", (json_int_t)h->nbg);
 }
 
@@ -427,12 +438,15 @@ json_t *compare_coverage_json(const struct compare_coverage *cov)
 	for (i = 0; i < cov->n; i++) {
 		const struct compare_cov_row *row = &cov->rows[i];
 		json_t *hits = json_array();
+		json_t *cells = json_array();
 
 		for (j = 0; j < row->nhits; j++)
 			json_array_append_new(hits, hit_json(cov, &row->hits[j]));
-		json_array_append_new(rows, json_pack("{s:s, s:s, s:b, s:o, s:o}",
+		for (j = 0; j < row->ncells; j++)
+			json_array_append_new(cells, hit_json(cov, &row->cells[j]));
+		json_array_append_new(rows, json_pack("{s:s, s:s, s:b, s:o, s:o, s:o}",
 			"counter", row->kind, "kind", family_names[row->family],
-			"exposed", row->exposed, "moved_by", hits,
+			"exposed", row->exposed, "moved_by", hits, "cases", cells,
 			"reason", row->reason ? json_string(row->reason) : json_null()));
 	}
 	for (i = 0; i < COMPARE_COV_NFAMILIES; i++) {
@@ -459,6 +473,7 @@ void compare_coverage_free(struct compare_coverage *cov)
 	for (i = 0; i < cov->n; i++) {
 		free(cov->rows[i].kind);
 		free(cov->rows[i].hits);
+		free(cov->rows[i].cells);
 		free(cov->rows[i].reason);
 	}
 	free(cov->rows);

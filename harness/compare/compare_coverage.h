@@ -54,6 +54,7 @@ struct compare_cov_hit {
 	double excess;		/* mean - background, per repetition */
 	double mean, background, spread;
 	size_t nruns, nbg;
+	bool moved;		/* beyond the background (above) */
 };
 
 struct compare_cov_row {
@@ -61,8 +62,10 @@ struct compare_cov_row {
 	enum compare_cov_family family;
 	bool exposed;		/* recorded in the results */
 	double bg_max;		/* largest background mean seen, any case */
-	struct compare_cov_hit *hits;
+	struct compare_cov_hit *hits;	/* the cases that moved it */
 	size_t nhits, cap;
+	struct compare_cov_hit *cells;	/* every case that recorded it */
+	size_t ncells, ccap;
 	char *reason;		/* when nothing moved it; owned */
 };
 

@@ -43,38 +43,53 @@ check "coverage SUITE exits 0 (rc $rc)" [ $rc -eq 0 ]
 check "results.json written" [ -s "$TMPD/r/results.json" ]
 check "each case has its idle intervals" \
 	jqe '[.cases[] | .extra.background | length] | min >= 1' "$TMPD/r/results.json"
-check "thp_split_pmd moved by split/thp=always" \
-	jqe '.counters[] | select(.counter == "thp_split_pmd") | .moved_by[]
-	     | select(.case == "split/thp=always")' "$TMPD/cov.json"
-check "at least $N splits a repetition (the workload's own THPs)" \
-	jqe --argjson n $N '.counters[] | select(.counter == "thp_split_pmd")
-	     | .moved_by[] | select(.case == "split/thp=always") | .mean >= $n' \
-	"$TMPD/cov.json"
+# cell CASE COUNTER FIELD: one figure of the table's JSON.
+cell() {
+	jq -r --arg c "$1" --arg k "$2" --arg f "$3" '[.counters[] | select(.counter == $k)
+	      | .cases[] | select(.case == $c) | .[$f]] | first // "none"' "$TMPD/cov.json"
+}
+# moved CASE COUNTER N: at least N a repetition (the workload's own, a
+# lower bound whatever else runs), and listed as moved unless the idle
+# intervals themselves moved it by a quarter of that: another job on the
+# machine doing the same, which the background is there to catch.
+moved() {
+	local mean bg
+	mean=$(cell "$1" "$2" mean)
+	bg=$(cell "$1" "$2" background)
+	check "$1: $2 at least $3 a repetition ($mean)" \
+		jqe -n --argjson m "${mean/none/-1}" --argjson n "$3" '$m >= $n'
+	if jq -en --argjson b "${bg/none/0}" --argjson n "$3" '$b < $n / 4' >/dev/null; then
+		check "$1: listed as moving $2 (background $bg)" \
+			jqe --arg c "$1" --arg k "$2" '.counters[] | select(.counter == $k)
+			     | .moved_by[] | select(.case == $c)' "$TMPD/cov.json"
+	else
+		echo "skip: $1: the idle intervals moved $2 by $bg a repetition (another job?): whether it stands out is the machine's to say"
+	fi
+}
+moved split/thp=always thp_split_pmd $N
 # khugepaged refuses each of the 8 ranges of 2 MiB (448 empty PTEs >
 # max_ptes_none 0) once it scanned them: after two full scans.
 scans=$(minimum "$TMPD/r/results.json" exceed/thp=madvise full_scans)
 if [ "$scans" != none ] && [ "${scans%.*}" -ge 2 ]; then
-	check "thp_scan_exceed_none_pte moved by the collapse case, >= 8 a repetition" \
-		jqe '.counters[] | select(.counter == "thp_scan_exceed_none_pte")
-		     | .moved_by[] | select(.case == "exceed/thp=madvise") | .mean >= 8' \
-		"$TMPD/cov.json"
+	moved exceed/thp=madvise thp_scan_exceed_none_pte 8
 else
 	echo "skip: khugepaged made fewer than two full scans in 20 s (full_scans $scans): thp_scan_exceed_none_pte not checked"
 fi
 check "counters that did not move carry a reason" \
 	jqe '[.counters[] | select((.moved_by | length) == 0) | .reason
 	      | select(type == "string" and length > 0)] | length > 0' "$TMPD/cov.json"
-check "the kinds counted: thp_* exposed >= the moved" \
-	jqe '.families.thp.exposed >= .families.thp.moved and .families.thp.moved >= 1' \
+check "the kinds counted: thp_* exposed >= the moved, and some" \
+	jqe '.families.thp.exposed >= .families.thp.moved and .families.thp.exposed >= 1' \
 	"$TMPD/cov.json"
 
+$TB coverage "$TMPD/r/results.json" --format json > "$TMPD/again.json" 2>&1
+check "coverage RESULTS.json: the same table as the run's" cmp -s "$TMPD/cov.json" "$TMPD/again.json"
 $TB coverage "$TMPD/r/results.json" > "$TMPD/cov.txt" 2>&1
-check "coverage RESULTS.json: thp_split_pmd row names the case" \
-	grep -Eq '^thp_split_pmd +thp +split/thp=always: ' "$TMPD/cov.txt"
-check "the unmoved are listed" grep -q '^Nothing moved:' "$TMPD/cov.txt"
+check "text: a thp_split_pmd row" grep -Eq '^thp_split_pmd +thp ' "$TMPD/cov.txt"
+check "text: the unmoved are listed" grep -q '^Nothing moved:' "$TMPD/cov.txt"
 $TB show "$TMPD/r/results.json" > "$TMPD/show.txt" 2>&1
-check "show prints the table of a run with its background" \
-	grep -Eq '^thp_split_pmd +thp +split/thp=always: ' "$TMPD/show.txt"
+check "show ends with the table of a run with its background" \
+	cmp -s <(tail -n "$(wc -l < "$TMPD/cov.txt")" "$TMPD/show.txt") "$TMPD/cov.txt"
 
 # background = yes in the suite: run takes the intervals too.
 sed -i 's/^thp = always$/thp = always\nbackground = yes\nrepetitions = 1/' "$TMPD/cov.conf"

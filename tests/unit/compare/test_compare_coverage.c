@@ -99,6 +99,11 @@ static void test_one_case_moves(void **state)
 	assert_true(w->hits[0].excess > 50.3 && w->hits[0].excess < 50.4);
 	assert_int_equal(w->hits[0].nbg, 2);
 	assert_null(w->reason);
+	/* both cases' figures are kept, the one that moved marked */
+	assert_int_equal(w->ncells, 2);
+	assert_true(w->cells[0].moved);
+	assert_false(w->cells[1].moved);
+	assert_true(w->cells[1].mean == 0);
 	/* recorded, moved by nothing */
 	w = row(&cov, "thp_fault_alloc");
 	assert_non_null(w);
