@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-only
 #include "util.h"
-#include "safe_file.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -269,11 +268,6 @@ void free_strv(char **v, size_t n)
 	for (i = 0; v && i < n; i++)
 		free(v[i]);
 	free(v);
-}
-
-char *read_whole_file(const char *path, size_t *len)
-{
-	return read_regular(path, 0, len, NULL, 0);
 }
 
 /* Bytes of s[0..] that form one character: c, or '?' for a control. */
