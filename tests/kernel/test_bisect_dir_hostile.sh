@@ -18,7 +18,7 @@
 #   `bisect driver DIR --boot qemu` refuses a plan that says kexec;
 # - issue 36 row 6: a FIFO as runs/N/results.json, as commit, as
 #   plan.json: `bisect next` exits 2 within seconds (timeout 10);
-#   `thpbench compare FIFO` and `thpbench run FIFO` too;
+#   `thpbench compare FIFO`, `run FIFO` and `merge FIFO` too;
 # - issue 36 row 7 (C part): a results.json whose first token is a
 #   secret: the parse error names file, line and column, not the token;
 #   `run -o` with a symlinked results.jsonl says so, not "(is the
@@ -110,6 +110,7 @@ want=plan.json want_refusal "FIFO as plan.json" "$tb" bisect driver "$d"
 mkfifo "$t_tmp/fifo"
 want=$t_tmp/fifo want_refusal "compare FIFO" "$tb" compare "$t_tmp/fifo" "$t_tmp/b0/runs/0001/results.json"
 want=$t_tmp/fifo want_refusal "run FIFO" "$tb" run "$t_tmp/fifo"
+want=$t_tmp/fifo want_refusal "merge FIFO" "$tb" merge -o "$t_tmp/merged.json" "$t_tmp/fifo" "$t_tmp/b0/runs/0001/results.json"
 [ "$T_FAILS" -eq 0 ] && ok "issue 36 row 6: FIFOs refused at once"
 
 # issue 36 row 7 (C part): a parse error does not print the file.
