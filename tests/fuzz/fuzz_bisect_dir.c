@@ -150,13 +150,22 @@ static void report(struct bisect_state *s)
 	bisect_result_free(&r);
 }
 
+static void cleanup(void)
+{
+	nftw(root, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+	rmdir(root);
+}
+
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
 	(void)argc;
 	(void)argv;
-	snprintf(root, sizeof(root), "/tmp/tb-fuzz-bisect-XXXXXX");
+	/* tmpfs where there is one: the directory is remade at every input. */
+	snprintf(root, sizeof(root), "%s/tb-fuzz-bisect-XXXXXX",
+		 access("/dev/shm", W_OK) ? "/tmp" : "/dev/shm");
 	if (!mkdtemp(root))
 		abort();
+	atexit(cleanup);
 	return 0;
 }
 
