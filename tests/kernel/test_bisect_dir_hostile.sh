@@ -124,7 +124,7 @@ grep -q 'secret.json:1:' "$t_tmp/err" || fail "compare's parse error names no fi
 # The small item beside it: a planted results.jsonl link is said as one
 # (--wait: another run of the harness on this machine may hold the lock).
 mkdir -p "$t_tmp/runout"; ln -s "$t_tmp/jsonl-target" "$t_tmp/runout/results.jsonl"
-timeout 60 "$tb" run -r 1 --warmup 0 --wait 50 -o "$t_tmp/runout" -- /bin/true > /dev/null 2> "$t_tmp/err"
+timeout 60 "$tb" run -r 1 --warmup 0 --wait=50 -o "$t_tmp/runout" -- /bin/true > /dev/null 2> "$t_tmp/err"
 rc=$?
 [ "$rc" = 2 ] && grep -q "refusing to follow it" "$t_tmp/err" && ! grep -q "file system full" "$t_tmp/err" &&
 	[ ! -e "$t_tmp/jsonl-target" ] || fail "run -o with results.jsonl -> FILE: exit $rc, $(cat "$t_tmp/err")"
