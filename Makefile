@@ -6,7 +6,7 @@
 # make layers   harness/ includes and calls only downwards, no circles (in check)
 # make analyze  gcc -fanalyzer and cppcheck over harness/ and workloads/ (in check)
 # make sanitize unit tests and a CLI smoke under ASan+UBSan, leaks on (in check)
-# make fuzz     libFuzzer on the suite parser and the results loader (FUZZ_TIME
+# make fuzz     libFuzzer on the suite parser, the results loader, a bisect dir (FUZZ_TIME
 #               seconds each, default 600; check runs a 15 s smoke)
 # make ab-e2e   kernel A/B end to end: builds kernels, boots qemu (not in check)
 # make ab-bench kernel A/B timings: first run, cached rerun, B-only rebuild (not in check)
@@ -173,9 +173,14 @@ FUZZ_FLAGS := -g -O1 -std=c11 -D_GNU_SOURCE -fsanitize=fuzzer-no-link,address,un
 FUZZ_LIB_SRC := harness/measure/suite.c harness/measure/axes.c harness/system/mthp.c \
 	harness/system/knob.c harness/util/util.c harness/results/results.c \
 	harness/results/store.c harness/results/store_json.c harness/results/store_log.c \
-	harness/stats/stats.c
+	harness/stats/stats.c harness/util/safe_file.c
 FUZZ_LIB_OBJ := $(FUZZ_LIB_SRC:%.c=$(FUZZ_DIR)/%.o)
-FUZZ_BIN := $(FUZZ_DIR)/fuzz_suite $(FUZZ_DIR)/fuzz_results
+# fuzz_bisect_dir: a bisection's directory (plan.json, runs/, pending)
+FUZZ_BISECT_SRC := $(wildcard harness/bisect/bisect_*.c) harness/plot/plot_metrics.c \
+	harness/stats/metric_info.c harness/stats/hypothesis.c
+FUZZ_BISECT_OBJ := $(filter-out %/bisect_plot.o,$(FUZZ_BISECT_SRC:%.c=$(FUZZ_DIR)/%.o))
+FUZZ_BIN := $(FUZZ_DIR)/fuzz_suite $(FUZZ_DIR)/fuzz_results $(FUZZ_DIR)/fuzz_bisect_dir
+$(FUZZ_DIR)/fuzz_bisect_dir: $(FUZZ_BISECT_OBJ)
 $(FUZZ_DIR)/%.o: %.c
 	@mkdir -p $(@D)
 	$(FUZZ_CC) $(FUZZ_FLAGS) -c $< -o $@

@@ -14,8 +14,10 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "bisect_dir.h"
 #include "bisect_state.h"
 #include "measure/suite.h"
+#include "util/safe_file.h"
 #include "util/util.h"
 
 #define MAX_TEXT 4096
@@ -332,14 +334,19 @@ static int write_plan(const char *dir, json_t *plan, char *err, size_t errlen)
 {
 	char path[4200], tmp[4300];
 
+	FILE *f;
+
 	snprintf(path, sizeof(path), "%s/plan.json", dir);
-	snprintf(tmp, sizeof(tmp), "%s.tmp", path);
-	if (json_dump_file(plan, tmp, JSON_INDENT(2)) || rename(tmp, path)) {
-		snprintf(err, errlen, "%s: cannot write: %s", path, strerror(errno));
+	f = sf_replace_open(path, tmp, sizeof(tmp), err, errlen);
+	if (!f)
+		return -1;
+	if (json_dumpf(plan, f, JSON_INDENT(2))) {
+		snprintf(err, errlen, "%s: cannot write: %s", tmp, strerror(errno));
+		fclose(f);
 		unlink(tmp);
 		return -1;
 	}
-	return 0;
+	return sf_replace_close(f, tmp, path, err, errlen);
 }
 
 static int check_input(const struct bisect_plan_input *in, char *err, size_t errlen)
@@ -416,23 +423,73 @@ static long int_of(const json_t *o, const char *key, bool *bad)
 	return (long)json_integer_value(v);
 }
 
-int bisect_driver_load(const char *dir, struct bisect_driver_fields *f,
-		       char *err, size_t errlen)
+json_t *bisect_plan_read(const char *path, char *err, size_t errlen)
+{
+	char why[JSON_ERROR_TEXT_LENGTH];
+	json_error_t je;
+	json_t *plan;
+	size_t len;
+	char *text = read_regular(path, SF_NOFOLLOW, &len, err, errlen);
+
+	if (!text)
+		return NULL;
+	plan = json_loadb(text, len, JSON_REJECT_DUPLICATES, &je);
+	free(text);
+	if (!plan)
+		snprintf(err, errlen, "%s:%d:%d: %s (not a bisection's results directory?)",
+			 path, je.line, je.column,
+			 json_error_safe(je.text, why, sizeof(why)));
+	return plan;
+}
+
+/* A path or name that reaches a command line: no control character, no
+ * option. */
+static bool plain_arg(const char *s)
+{
+	const unsigned char *p;
+
+	if (!s || *s == '-')
+		return false;
+	for (p = (const unsigned char *)s; *p; p++)
+		if (*p < 0x20 || *p == 0x7f)
+			return false;
+	return true;
+}
+
+static int check_boot(const struct bisect_driver *d, const char *boot,
+		      const char *path, char *err, size_t errlen)
+{
+	if (boot && strcmp(boot, d->boot)) {
+		snprintf(err, errlen, "%s: driver.boot is %s, the command line says %s: refusing the plan's (a boot driver is given on the command line, never taken from a file another user may have edited)",
+			 path, d->boot, boot);
+		return -1;
+	}
+	if (!plain_arg(d->config) || !plain_arg(d->mem) ||
+	    (*d->initrd && (d->initrd[0] != '/' || !plain_arg(d->initrd))) ||
+	    (*d->orig_release && !plain_arg(d->orig_release))) {
+		snprintf(err, errlen, "%s: driver: config, mem, initrd and orig_release must be plain names or paths (initrd absolute; no control character, none starting with '-')",
+			 path);
+		return -1;
+	}
+	return 0;
+}
+
+int bisect_driver_load(const char *dir, const char *boot,
+		       struct bisect_driver_fields *f, char *err,
+		       size_t errlen)
 {
 	char path[4200], where[4300];
 	const json_t *d;
-	json_error_t je;
 	bool bad = false;
 	const char *schema;
 
 	memset(f, 0, sizeof(*f));
-	snprintf(path, sizeof(path), "%s/plan.json", dir);
-	f->plan = json_load_file(path, JSON_REJECT_DUPLICATES, &je);
-	if (!f->plan) {
-		snprintf(err, errlen, "%s:%d: %s (not a bisection's results directory?)",
-			 path, je.line, je.text);
+	if (bisect_dir_check(dir, err, errlen))
 		return -1;
-	}
+	snprintf(path, sizeof(path), "%s/plan.json", dir);
+	f->plan = bisect_plan_read(path, err, errlen);
+	if (!f->plan)
+		return -1;
 	schema = str_of(f->plan, "schema", &bad);
 	if (bad || strcmp(schema, BISECT_PLAN_SCHEMA)) {
 		snprintf(err, errlen, "%s: not a bisection plan (schema %s)", path, BISECT_PLAN_SCHEMA);
@@ -457,7 +514,9 @@ int bisect_driver_load(const char *dir, struct bisect_driver_fields *f,
 		return -1;
 	}
 	snprintf(where, sizeof(where), "%s: driver: ", path);
-	return check_driver(&f->d, where, err, errlen);
+	if (check_driver(&f->d, where, err, errlen))
+		return -1;
+	return check_boot(&f->d, boot, path, err, errlen);
 }
 
 void bisect_driver_free(struct bisect_driver_fields *f)

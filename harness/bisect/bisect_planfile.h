@@ -63,9 +63,30 @@ struct bisect_driver_fields {
 	struct bisect_driver d;
 };
 
-/* Read and check DIR/plan.json's driver part; -1 with err. */
-int bisect_driver_load(const char *dir, struct bisect_driver_fields *f,
-		       char *err, size_t errlen);
+/*
+ * plan.json at path parsed (a new reference): never through a symlink,
+ * only a regular file (a FIFO is refused, not waited on), duplicate keys
+ * refused; a parse error names file, line and column, never the file's
+ * text. NULL with err.
+ */
+json_t *bisect_plan_read(const char *path, char *err, size_t errlen);
+
+/*
+ * Read and check DIR/plan.json's driver part, after bisect_dir_check()
+ * on DIR; -1 with err. boot: the boot driver the command line gave
+ * (`bisect driver DIR --boot qemu|kexec`), or NULL. The boot driver is
+ * not to be taken from the file for something the command line did not
+ * say (a planted "kexec" would reboot the machine): a plan whose
+ * driver.boot differs from boot is refused. bisect.sh is to pass --boot
+ * on every resume (its kexec unit too); NULL keeps the plan's, for
+ * callers that do not yet. config and initrd
+ * must be plain paths or names (no control characters, not starting
+ * with '-'); initrd, when set, absolute: kexec loads it as given at
+ * plan time, the machine's own (it cannot lie in DIR).
+ */
+int bisect_driver_load(const char *dir, const char *boot,
+		       struct bisect_driver_fields *f, char *err,
+		       size_t errlen);
 void bisect_driver_free(struct bisect_driver_fields *f);
 
 #endif

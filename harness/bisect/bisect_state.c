@@ -5,6 +5,7 @@
 #include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -12,9 +13,11 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "bisect_dir.h"
 #include "bisect_planfile.h"
 #include "results/results.h"
 #include "results/store.h"
+#include "util/safe_file.h"
 #include "util/util.h"
 
 /* More runs than this in one directory is not a bisection. */
@@ -31,7 +34,7 @@ static bool is_sha(const char *s)
 {
 	size_t n = strlen(s), i;
 
-	if (n != 40 && n != 64)
+	if (n != 40)	/* what bisect_planfile writes */
 		return false;
 	for (i = 0; i < n; i++)
 		if (!isdigit((unsigned char)s[i]) &&
@@ -58,6 +61,41 @@ static const char *str_member(const json_t *o, const char *key, bool *bad)
 static char *dup_or_empty(const char *s)
 {
 	return xstrdup(s ? s : "");
+}
+
+static int cmp_sha(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Every commit once (issue 36 row 5: a commit listed twice had `bisect
+ * next` answer it for ever), GOOD first and BAD last as "good" and
+ * "bad" say. */
+static int plan_unique(const struct bisect_state *s, const char *path,
+		       char *err, size_t errlen)
+{
+	const char *good = json_string_value(json_object_get(s->plan, "good"));
+	const char *bad = json_string_value(json_object_get(s->plan, "bad"));
+	char **v = xcalloc(s->n, sizeof(*v));
+	size_t i;
+	int rc = 0;
+
+	if ((good && strcmp(good, s->c[0].sha)) ||
+	    (bad && strcmp(bad, s->c[s->n - 1].sha))) {
+		snprintf(err, errlen, "%s: \"commits\" must run from \"good\" to \"bad\"", path);
+		rc = -1;
+	}
+	for (i = 0; i < s->n; i++)
+		v[i] = s->c[i].sha;
+	qsort(v, s->n, sizeof(*v), cmp_sha);
+	for (i = 1; i < s->n && !rc; i++)
+		if (!strcmp(v[i], v[i - 1])) {
+			snprintf(err, errlen, "%s: commit %s is listed twice (a plan lists each commit once; it is written by ./run.sh bisect, not by hand)",
+				 path, v[i]);
+			rc = -1;
+		}
+	free(v);
+	return rc;
 }
 
 static int plan_commits(struct bisect_state *s, const char *path, char *err,
@@ -95,13 +133,7 @@ static int plan_commits(struct bisect_state *s, const char *path, char *err,
 			return -1;
 		}
 	}
-	for (i = 1; i < s->n; i++)
-		if (!strcmp(s->c[i].sha, s->c[0].sha)) {
-			snprintf(err, errlen, "%s: commit %s is listed twice", path,
-				 s->c[i].sha);
-			return -1;
-		}
-	return 0;
+	return plan_unique(s, path, err, errlen);
 }
 
 /* plan.json's options, each range-checked where the writer checks it
@@ -139,17 +171,13 @@ static int plan_options(struct bisect_state *s, const char *path, char *err,
 static int load_plan(struct bisect_state *s, char *err, size_t errlen)
 {
 	char path[4096];
-	json_error_t je;
 	bool bad = false;
 	const char *schema;
 
 	snprintf(path, sizeof(path), "%s/plan.json", s->dir);
-	s->plan = json_load_file(path, JSON_REJECT_DUPLICATES, &je);
-	if (!s->plan) {
-		snprintf(err, errlen, "%s:%d: %s (is this a bisection's results directory?)",
-			 path, je.line, je.text);
+	s->plan = bisect_plan_read(path, err, errlen);
+	if (!s->plan)
 		return -1;
-	}
 	if (!json_is_object(s->plan)) {
 		snprintf(err, errlen, "%s: not a JSON object", path);
 		return -1;
@@ -281,11 +309,11 @@ static size_t utf8_len(const unsigned char *s)
 
 static char *first_line(const char *path)
 {
-	char buf[512];
+	char buf[512], why[64];
 	json_t *t;
 	size_t i, n;
 
-	if (read_file_str(path, buf, sizeof(buf)))
+	if (read_regular_str(path, SF_NOFOLLOW, buf, sizeof(buf), why, sizeof(why)))
 		return xstrdup("(unreadable skip file)");
 	buf[strcspn(buf, "\n")] = 0;
 	/* The reason reaches JSON (valid UTF-8 only), the text report and
@@ -314,9 +342,11 @@ static int load_run(struct bisect_state *s, size_t num, const char *rdir,
 	struct bisect_commit *c;
 
 	snprintf(path, sizeof(path), "%s/commit", rdir);
-	if (read_file_str(path, sha, sizeof(sha)) || !(c = find_commit(s, str_trim(sha)))) {
-		snprintf(err, errlen, "%s: %s", path, errno && !*sha ? strerror(errno) :
-			 "not a commit of this bisection's plan");
+	if (read_regular_str(path, SF_NOFOLLOW, sha, sizeof(sha), err, errlen))
+		return -1;
+	c = find_commit(s, str_trim(sha));
+	if (!c) {
+		snprintf(err, errlen, "%s: not a commit of this bisection's plan", path);
 		return -1;
 	}
 	if (!c->first_run)
@@ -343,22 +373,6 @@ static int cmp_size(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-/* A run directory's number: decimal digits only (the leading zeros are
- * no octal), 1 to 9 digits; 0 for any other name. */
-static size_t run_number(const char *name)
-{
-	size_t v = 0, i;
-	char canon[32];
-
-	for (i = 0; name[i]; i++) {
-		if (!isdigit((unsigned char)name[i]) || i >= 9)
-			return 0;
-		v = v * 10 + (size_t)(name[i] - '0');
-	}
-	snprintf(canon, sizeof(canon), "%04zu", v);
-	return strcmp(canon, name) ? 0 : v;	/* runs/NNNN, as the driver names them */
-}
-
 /* Run numbers under DIR/runs, sorted. */
 static size_t list_runs(const char *dir, size_t **out)
 {
@@ -366,14 +380,19 @@ static size_t list_runs(const char *dir, size_t **out)
 	DIR *d;
 	struct dirent *e;
 	size_t n = 0, cap = 0;
+	int fd;
 
 	*out = NULL;
 	snprintf(path, sizeof(path), "%s/runs", dir);
-	d = opendir(path);
-	if (!d)
+	fd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	d = fd < 0 ? NULL : fdopendir(fd);
+	if (!d) {
+		if (fd >= 0)
+			close(fd);
 		return 0;
+	}
 	while ((e = readdir(d)) && n < MAX_RUNS) {
-		size_t v = run_number(e->d_name);
+		size_t v = bisect_run_number(e->d_name);
 
 		if (!v)
 			continue;
@@ -398,7 +417,7 @@ int bisect_state_load(const char *dir, struct bisect_state *st, char *err,
 		snprintf(err, errlen, "%.64s...: path too long", dir);
 		return -1;
 	}
-	if (load_plan(st, err, errlen))
+	if (bisect_dir_check(dir, err, errlen) || load_plan(st, err, errlen))
 		return -1;
 	nr = list_runs(dir, &runs);
 	for (i = 0; i < nr; i++) {

@@ -17,18 +17,31 @@
  *                Exit 0 one first bad commit; 1 none single (range,
  *                spread, nonmonotone); 3 nothing to bisect; 2 error or
  *                not finished.
+ *   verify DIR   nothing printed, exit 0, when DIR may be trusted
+ *                (bisect/bisect_dir.h); else the offending path and what
+ *                to do on stderr, exit 2. bisect.sh runs it on --resume;
+ *                next, report and driver check the same first.
+ *
+ * Every file report writes is made afresh as NAME.tmp (O_CREAT|O_EXCL|
+ * O_NOFOLLOW, util/safe_file.h) and renamed over NAME: a planted link is
+ * replaced, never written through; OUTDIR and OUTDIR/plots must be real
+ * directories of ours (system/trust.h).
  */
 #include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
+#include "bisect/bisect_dir.h"
 #include "bisect/bisect_plot.h"
 #include "bisect/bisect_report.h"
 #include "bisect/bisect_state.h"
 #include "commands.h"
 #include "plot/plot.h"
+#include "system/trust.h"
+#include "util/safe_file.h"
 #include "util/util.h"
 
 static void usage(FILE *f)
@@ -36,6 +49,7 @@ static void usage(FILE *f)
 	fputs("usage: thpbench bisect plan DIR ... (bisect plan --help)\n"
 	      "       thpbench bisect driver DIR\n"
 	      "       thpbench bisect next DIR\n"
+	      "       thpbench bisect verify DIR\n"
 	      "       thpbench bisect report DIR [-o OUTDIR] [--no-plot]\n"
 	      "  The decisions of a performance bisection whose results\n"
 	      "  directory is DIR (written by ./run.sh bisect; see\n"
@@ -43,6 +57,9 @@ static void usage(FILE *f)
 	      "  plan     write DIR/plan.json, what to bisect (bisect.sh)\n"
 	      "  driver   print how DIR's kernels are built and booted\n"
 	      "  next     the next measurement, or that the search is over\n"
+	      "  verify   exit 0 (silent) when DIR may be trusted: no symlink,\n"
+	      "           FIFO or device in it, ours and not group/other-\n"
+	      "           writable, runs/ only NNNN run directories; else 2\n"
 	      "  report   report.txt (printed), report.json, git-bisect.log and\n"
 	      "           the chart, into DIR (or OUTDIR); exit 0 first bad\n"
 	      "           commit found, 1 no single commit, 3 nothing to\n"
@@ -99,19 +116,18 @@ static int write_file(const char *dir, const char *name,
 		      void (*fn)(FILE *, const struct bisect_result *),
 		      const struct bisect_result *r)
 {
-	char path[4200], tmp[4300];
+	char path[4200], tmp[4300], err[4600];
 	FILE *f;
 
 	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	snprintf(tmp, sizeof(tmp), "%s.tmp", path);
-	f = fopen(tmp, "w");
+	f = sf_replace_open(path, tmp, sizeof(tmp), err, sizeof(err));
 	if (!f) {
-		tb_err("%s: cannot write: %s", tmp, strerror(errno));
+		tb_err("%s", err);
 		return -1;
 	}
 	fn(f, r);
-	if (fclose(f) || rename(tmp, path)) {
-		tb_err("%s: cannot write: %s", path, strerror(errno));
+	if (sf_replace_close(f, tmp, path, err, sizeof(err))) {
+		tb_err("%s", err);
 		return -1;
 	}
 	return 0;
@@ -149,6 +165,37 @@ static int chart(const struct bisect_result *r, const char *out)
 	return rc;
 }
 
+/* OUTDIR (made when missing) and OUTDIR/plots, when there, real
+ * directories of ours: nothing written through a planted link. */
+static int check_out(const char *out, bool plot)
+{
+	char plots[4200], err[4600];
+	struct stat st;
+
+	if (trust_dir(out, true, err, sizeof(err))) {
+		tb_err("%s", err);
+		return -1;
+	}
+	snprintf(plots, sizeof(plots), "%s/plots", out);
+	if (plot && !lstat(plots, &st) &&
+	    trust_dir(plots, false, err, sizeof(err))) {
+		tb_err("%s", err);
+		return -1;
+	}
+	return 0;
+}
+
+static int do_verify(const char *dir)
+{
+	char err[4600];
+
+	if (bisect_dir_check(dir, err, sizeof(err))) {
+		tb_err("%s", err);
+		return TB_EXIT_ERROR;
+	}
+	return 0;
+}
+
 static int do_report(const char *dir, const char *out, bool plot)
 {
 	struct bisect_state s;
@@ -159,8 +206,7 @@ static int do_report(const char *dir, const char *out, bool plot)
 		return TB_EXIT_ERROR;
 	if (!out)
 		out = dir;
-	if (mkdir_p(out, 0755)) {
-		tb_err("%s: cannot create: %s", out, strerror(errno));
+	if (check_out(out, plot)) {
 		bisect_state_free(&s);
 		return TB_EXIT_ERROR;
 	}
@@ -219,7 +265,9 @@ int cmd_bisect(int argc, char **argv)
 		return do_next(argv[optind]);
 	if (!strcmp(sub, "report"))
 		return do_report(argv[optind], out, plot);
-	tb_err("bisect: unknown sub-command \"%s\" (plan, driver, next, report)%s", sub,
-	       strcmp(sub, "next") ? "" : "; next takes no options");
+	if (!strcmp(sub, "verify") && !out && plot)
+		return do_verify(argv[optind]);
+	tb_err("bisect: unknown sub-command \"%s\" (plan, driver, next, report, verify)%s", sub,
+	       strcmp(sub, "next") && strcmp(sub, "verify") ? "" : "; it takes no options");
 	return TB_EXIT_ERROR;
 }

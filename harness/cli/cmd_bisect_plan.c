@@ -26,7 +26,7 @@ static void usage(FILE *f)
 	      "         [--accel auto|kvm|tcg] [--mem SIZE] [--smp N] [--timeout SEC]\n"
 	      "         [--jobs N] [--initrd FILE] [--orig-release REL]\n"
 	      "         [--version V] [--command LINE]\n"
-	      "       thpbench bisect driver DIR\n"
+	      "       thpbench bisect driver DIR [--boot qemu|kexec]\n"
 	      "  plan    write DIR/plan.json (bisect.sh runs it): --commits holds\n"
 	      "          'SHA\\x1fDATE\\x1fAUTHOR\\x1fSUBJECT' lines, GOOD first, then\n"
 	      "          GOOD..BAD first parent; --patch-ids 'git patch-id --stable'\n"
@@ -35,7 +35,9 @@ static void usage(FILE *f)
 	      "          ref_confidence; --reps: per reference boot (default the\n"
 	      "          suite's repetitions)\n"
 	      "  driver  print DIR/plan.json's tree, good, bad and driver fields,\n"
-	      "          each ended by a NUL byte\n", f);
+	      "          each ended by a NUL byte; DIR is checked first (bisect\n"
+	      "          verify); --boot: the driver the command line says, a plan\n"
+	      "          that says another is refused\n", f);
 }
 
 enum { O_TREE = 256, O_GOOD, O_BAD, O_GREF, O_BREF, O_SUITE, O_METRIC, O_COMMITS,
@@ -185,16 +187,19 @@ int cmd_bisect_driver(int argc, char **argv)
 	struct bisect_driver_fields f;
 	char err[4600];
 	const struct bisect_driver *d = &f.d;
+	const char *boot = NULL;
 
 	if (argc == 2 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"))) {
 		usage(stdout);
 		return 0;
 	}
-	if (argc != 2) {
-		tb_err("bisect driver: give one results directory");
+	if (argc == 4 && !strcmp(argv[2], "--boot"))
+		boot = argv[3];
+	else if (argc != 2) {
+		tb_err("bisect driver: give one results directory (and --boot qemu|kexec)");
 		return TB_EXIT_ERROR;
 	}
-	if (bisect_driver_load(argv[1], &f, err, sizeof(err))) {
+	if (bisect_driver_load(argv[1], boot, &f, err, sizeof(err))) {
 		tb_err("%s", err);
 		bisect_driver_free(&f);
 		return TB_EXIT_ERROR;

@@ -15,6 +15,7 @@
 
 #include "commands.h"
 #include "results/merge.h"
+#include "util/safe_file.h"
 #include "util/util.h"
 
 static void usage(FILE *f)
@@ -76,10 +77,20 @@ int cmd_merge(int argc, char **argv)
 	in = xcalloc(n, sizeof(*in));
 	for (i = 0; i < n; i++) {
 		json_error_t jerr;
+		char why[JSON_ERROR_TEXT_LENGTH];
+		size_t len;
+		/* A regular file only: a FIFO is refused, not waited on. */
+		char *text = read_regular(argv[optind + i], 0, &len, err, sizeof(err));
 
-		in[i] = json_load_file(argv[optind + i], 0, &jerr);
+		if (!text) {
+			tb_err("%s", err);
+			goto out;
+		}
+		in[i] = json_loadb(text, len, 0, &jerr);
+		free(text);
 		if (!in[i]) {
-			tb_err("%s:%d: %s", argv[optind + i], jerr.line, jerr.text);
+			tb_err("%s:%d:%d: %s", argv[optind + i], jerr.line, jerr.column,
+			       json_error_safe(jerr.text, why, sizeof(why)));
 			goto out;
 		}
 		if (!json_is_array(json_object_get(in[i], "cases"))) {

@@ -480,7 +480,12 @@ static int prepare_outdir(struct session *ss, char *err, size_t errlen)
 	}
 	snprintf(path, sizeof(path), "%s/results.jsonl", ss->outdir);
 	if (store_log_open(&ss->log, path, &ss->res, why, sizeof(why))) {
-		snprintf(err, errlen, "%s (is the results file system full?)", why);
+		int e = errno;
+
+		/* The hint only where it can be the reason (not a planted link). */
+		snprintf(err, errlen, "%s%s", why, e == ENOSPC || e == EDQUOT ?
+			 " (is the results file system full?)" :
+			 e == ELOOP ? " (a symbolic link: refusing to follow it; remove it)" : "");
 		return -1;
 	}
 	return 0;

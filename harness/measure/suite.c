@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "system/sysctl_knob.h"
+#include "util/safe_file.h"
 #include "util/util.h"
 
 /* inih's buffers (ini.h: INI_MAX_LINE 200, names of 50 bytes). */
@@ -636,12 +637,11 @@ out:
 int suite_load(const char *path, struct suite *s, char *err, size_t errlen)
 {
 	size_t len;
-	char *text = read_whole_file(path, &len);
+	char *text = read_regular(path, 0, &len, err, errlen);
 	int rc;
 
 	if (!text) {
 		memset(s, 0, sizeof(*s));
-		snprintf(err, errlen, "%s: cannot open: %s", path, strerror(errno));
 		return -1;
 	}
 	rc = suite_parse(path, text, len, s, err, errlen);

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "util/hash.h"
+#include "util/safe_file.h"
 #include "util/util.h"
 
 /*
@@ -129,10 +130,8 @@ int gp_open(struct gp_chart *ch, struct plot_set *ps, const char *dir,
 	size_t i;
 
 	memset(ch, 0, sizeof(*ch));
-	ch->gp = fopen(path, "w");
+	ch->gp = sf_create(path, err, errlen);	/* never through a planted link */
 	if (!ch->gp) {
-		snprintf(err, errlen, "%s: cannot create: %s", path,
-			 strerror(errno));
 		free(path);
 		return -1;
 	}
@@ -158,14 +157,11 @@ FILE *gp_data(struct gp_chart *ch, const char *suffix, char *name,
 {
 	char *final = join(ch->dir, ch->stem, suffix);
 	char *path = new_name(final);
-	FILE *f = fopen(path, "w");
+	FILE *f = sf_create(path, err, errlen);
 
 	free(final);
 
-	if (!f)
-		snprintf(err, errlen, "%s: cannot create: %s", path,
-			 strerror(errno));
-	else
+	if (f)
 		snprintf(name, namelen, "%s.%s", ch->stem, suffix);
 	free(path);
 	return f;

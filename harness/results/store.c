@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "util/util.h"
+#include "util/safe_file.h"
 
 json_t *store_results_json(const struct tb_results *r)
 {
@@ -36,11 +37,9 @@ int store_write(const struct tb_results *r, const char *path, char *err,
 	int rc = -1;
 
 	snprintf(tmp, sizeof(tmp), "%s.tmp.%d", path, (int)getpid());
-	f = fopen(tmp, "w");
-	if (!f) {
-		snprintf(err, errlen, "%s: cannot create: %s", tmp, strerror(errno));
+	f = sf_create(tmp, err, errlen);	/* never through a planted link */
+	if (!f)
 		goto out;
-	}
 	if (json_dumpf(o, f, JSON_INDENT(1) | JSON_REAL_PRECISION(17)) ||
 	    fputc('\n', f) == EOF || fflush(f) || fsync(fileno(f))) {
 		snprintf(err, errlen, "%s: write failed: %s", tmp, strerror(errno));
@@ -96,12 +95,11 @@ int store_load_root(const char *path, struct tb_results *r, json_t **root,
 		    char *err, size_t errlen)
 {
 	size_t len;
-	char *text = read_whole_file(path, &len);
+	char *text = read_regular(path, 0, &len, err, errlen);
 	int rc;
 
 	if (!text) {
 		memset(r, 0, sizeof(*r));
-		snprintf(err, errlen, "%s: cannot read: %s", path, strerror(errno));
 		return -1;
 	}
 	rc = load_text(path, text, len, r, root, err, errlen);

@@ -11,6 +11,7 @@
 
 #include "stats/stats.h"
 #include "util/util.h"
+#include "util/safe_file.h"
 
 static json_t *metric_set_to_json(const struct metric_set *ms)
 {
@@ -337,7 +338,10 @@ int store_load_doc(const char *name, const char *text, size_t len,
 
 	root = json_loadb(text, len, JSON_REJECT_DUPLICATES, &jerr);
 	if (!root) {
-		snprintf(err, errlen, "%s:%d: %s", name, jerr.line, jerr.text);
+		char why[JSON_ERROR_TEXT_LENGTH];
+
+		snprintf(err, errlen, "%s:%d:%d: %s", name, jerr.line, jerr.column,
+			 json_error_safe(jerr.text, why, sizeof(why)));
 		return -1;
 	}
 	if (strcmp(jstr(root, "schema"), RESULTS_SCHEMA)) {

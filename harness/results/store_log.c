@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "store_json.h"
+#include "util/safe_file.h"
 #include "util/util.h"
 
 static int fsync_parent(const char *path)
@@ -228,8 +229,11 @@ int store_log_parse(const char *name, const char *text, size_t len,
 			break;
 		}
 		if (!o || !json_is_object(o)) {
+			char why[JSON_ERROR_TEXT_LENGTH];
+
 			snprintf(err, errlen, "%s:%d: %s", name, line,
-				 o ? "not a JSON object" : jerr.text);
+				 o ? "not a JSON object" :
+				 json_error_safe(jerr.text, why, sizeof(why)));
 			json_decref(o);
 			return -1;
 		}

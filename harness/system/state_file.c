@@ -2,6 +2,7 @@
 /* state_file - one writer and one reader of the state files (state_file.h). */
 #include "state_file.h"
 #include "trust.h"
+#include "util/safe_file.h"
 #include "util/util.h"
 
 #include <errno.h>
@@ -108,8 +109,11 @@ int state_file_read(const char *path, const struct state_file *f,
 	doc = json_loadfd(fd, JSON_REJECT_DUPLICATES, &jerr);
 	close(fd);
 	if (!doc) {
-		snprintf(err, errlen, "%s:%d: corrupt %s: %s; inspect it, %s",
-			 path, jerr.line, f->what, jerr.text, f->fix);
+		char why[JSON_ERROR_TEXT_LENGTH];
+
+		snprintf(err, errlen, "%s:%d:%d: corrupt %s: %s; inspect it, %s",
+			 path, jerr.line, jerr.column, f->what,
+			 json_error_safe(jerr.text, why, sizeof(why)), f->fix);
 		return -1;
 	}
 	if (head_from_json(path, f, doc, head, &arr, err, errlen))

@@ -270,47 +270,6 @@ void free_strv(char **v, size_t n)
 	free(v);
 }
 
-char *read_whole_file(const char *path, size_t *len)
-{
-	const size_t max = (size_t)256 << 20;
-	size_t cap = 65536, n = 0;
-	char *buf;
-	ssize_t r;
-	int fd = open(path, O_RDONLY | O_CLOEXEC), saved;
-
-	if (fd < 0)
-		return NULL;
-	buf = xmalloc(cap + 1);
-	for (;;) {
-		if (n == cap) {
-			if (cap >= max) {
-				free(buf);
-				close(fd);
-				errno = EFBIG;
-				return NULL;
-			}
-			cap *= 2;
-			buf = xrealloc(buf, cap + 1);
-		}
-		r = read(fd, buf + n, cap - n);
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r <= 0)
-			break;
-		n += (size_t)r;
-	}
-	saved = errno;
-	close(fd);
-	if (r < 0) {
-		free(buf);
-		errno = saved;
-		return NULL;
-	}
-	buf[n] = '\0';
-	*len = n;
-	return buf;
-}
-
 /* Bytes of s[0..] that form one character: c, or '?' for a control. */
 static size_t printable_char(const unsigned char *s, char *c)
 {

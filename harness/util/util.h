@@ -61,7 +61,8 @@ int parse_double(const char *s, double *out);
 int parse_long(const char *s, long *out);
 
 /* A whole file (up to 256 MiB), NUL-terminated, malloc'ed; its length in
- * *len. NULL with errno set (EFBIG when larger). */
+ * *len. NULL with errno set (EFBIG when larger; EINVAL/EISDIR when not a
+ * regular file: a FIFO never blocks it, safe_file.h). */
 char *read_whole_file(const char *path, size_t *len);
 /* Read a whole (small) file; trailing newline stripped. -1 with errno set. */
 int read_file_str(const char *path, char *buf, size_t len);

@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # Run each libFuzzer target for SECONDS: tests/fuzz/run.sh FUZZ_DIR SECONDS
 # Seeds: configs/*.conf (suite parser), tests/fixtures/**/*.json and a
-# results log written here (results loader). Prints one line per target,
+# results log written here (results loader), a bisection's directory
+# written here (fuzz_bisect_dir). Prints one line per target,
 # "fuzz NAME: N executions, C crashes, H hangs (timeouts), L leaks";
 # fails when any target found anything (its input is kept in FUZZ_DIR).
 set -u
@@ -16,7 +17,15 @@ printf '%s\n' '{"schema":"thpbench-results-log/1","env":{},"meta":{}}' \
 	'{"case":{"id":"a/thp=never","workload":"w","args":[],"env":[]}}' \
 	'{"case":0,"run":{"status":"ok","metrics":{"roi_usec":1.5}}}' \
 	> "$dir/corpus-results/seed.jsonl"
-for t in suite results; do
+# A bisection's directory (fuzz_bisect_dir.c): plan.json, pending, runs
+# of GOOD and BAD, parts cut at NUL bytes.
+mkdir -p "$dir/corpus-bisect_dir"
+plan='{"schema":"thpbench-bisect-plan/1","tree":"/t","good":"'$(printf 'a%.0s' $(seq 40))'","bad":"'$(printf 'c%.0s' $(seq 40))'","case":"mremap","metric":"roi_usec","options":{"ref_reps":2,"ref_boots":1},"driver":{"config":"tinyconfig","boot":"qemu","accel":"auto","mem":"6G","smp":2,"timeout":60,"jobs":1,"initrd":"","orig_release":""},"commits":[{"sha":"'$(printf 'a%.0s' $(seq 40))'"},{"sha":"'$(printf 'b%.0s' $(seq 40))'"},{"sha":"'$(printf 'c%.0s' $(seq 40))'"}]}'
+res() { printf '{"schema":"thpbench-results/1","env":{},"meta":{},"cases":[{"id":"mremap/thp=always","name":"mremap","workload":"mremap","args":[],"env":[],"runs":[{"status":"ok","metrics":{"roi_usec":%s}},{"status":"ok","metrics":{"roi_usec":%s}}]}]}' "$1" "$2"; }
+{ printf '%s\0%s\0' "$plan" "0001"; printf '@0\n%s\0' "$(res 1000 1010)"
+  printf '@1\n%s\0' "$(res 3000 3020)"; printf '@3\nbuild: error'; } > "$dir/corpus-bisect_dir/seed"
+{ cat "$dir/corpus-bisect_dir/seed"; printf '\0!0004x'; } > "$dir/corpus-bisect_dir/seed-stray"
+for t in suite results bisect_dir; do
 	log="$dir/fuzz_$t.log"
 	"$dir/fuzz_$t" -max_total_time="$secs" -timeout=10 -rss_limit_mb=2048 \
 		-max_len=65536 -print_final_stats=1 -artifact_prefix="$dir/$t-" \

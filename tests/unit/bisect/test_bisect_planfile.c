@@ -113,7 +113,7 @@ static void test_round_trip(void **state)
 	assert_int_equal(s.opts.max_reps, 40);
 	bisect_state_free(&s);
 
-	if (bisect_driver_load(dir, &f, err, sizeof(err)))
+	if (bisect_driver_load(dir, NULL, &f, err, sizeof(err)))
 		fail_msg("%s", err);
 	assert_string_equal(f.tree, "/src/linux");
 	assert_string_equal(f.d.boot, "qemu");
@@ -176,7 +176,7 @@ static void test_driver_hostile(void **state)
 	      " \"accel\": \"kvm\", \"mem\": \"1G\", \"smp\": -1, \"timeout\": 5,"
 	      " \"jobs\": 1}}", fp);
 	fclose(fp);
-	assert_int_equal(bisect_driver_load(dir, &f, err, sizeof(err)), -1);
+	assert_int_equal(bisect_driver_load(dir, NULL, &f, err, sizeof(err)), -1);
 	assert_non_null(strstr(err, "smp must be a positive"));
 	bisect_driver_free(&f);
 }
