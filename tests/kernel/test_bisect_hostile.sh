@@ -72,10 +72,13 @@ says r1b "0004x"
 [ "$T_FAILS" -eq 0 ] && ok "row 1: run names that are no run number run nothing and are refused by name"
 
 # issue 36 row 2: .lock a symlink to a file: the file is not truncated.
-fresh r2
+# (The base bisection but for its last boot: one boot to resume.)
+cp -r "$t_tmp/base" "$t_tmp/r2"
+rm -rf "$t_tmp/r2/runs/$(ls "$t_tmp/r2/runs" | tail -n 1)" "$t_tmp/r2/.lock"
 cp /etc/passwd "$t_tmp/passwd.copy"
 ln -s "$t_tmp/passwd.copy" "$t_tmp/r2/.lock"
 resume r2
+[ "$rc" = 0 ] || fail "row 2: exit $rc, want 0 ($(tail -n 3 "$t_tmp/r2.out"))"
 cmp -s /etc/passwd "$t_tmp/passwd.copy" || fail "row 2: the file .lock links to was written"
 # The lock is the directory's: a second bisect there is refused.
 fresh r2b
@@ -171,11 +174,19 @@ resume r8b
 [ -z "$(ls -A "$t_tmp/other8b")" ] || fail "row 8: created in the directory initramfs/ links to: $(ls -A "$t_tmp/other8b")"
 [ "$T_FAILS" -eq 0 ] && ok "row 8: symlinked runs/ and initramfs/ are refused, nothing written through them"
 
-# Escape codes in a commit subject (BAD's): '?' in bisect.sh's messages.
-cp -r "$t_tmp/tree" "$t_tmp/esc"
-git -C "$t_tmp/esc" commit -q --allow-empty -m "$(printf 'evil \033]0;title\007 \033[31mred\302\233m')"
-"$BISECT" "${common[@]/"$t_tmp/tree"/"$t_tmp/esc"}" --out "$t_tmp/esc-out" > "$t_tmp/esc.out" 2>&1 || true
-grep -q "^bisect.sh: .*evil ?]0;title? ?\[31mred?m" "$t_tmp/esc.out" ||
+# Escape codes in a commit subject (GOOD's, which does not build: the
+# bisection stops after its first message): '?' in bisect.sh's messages.
+git init -q "$t_tmp/esc"
+for i in 0 1; do
+	echo "$i" > "$t_tmp/esc/level"
+	[ "$i" = 1 ] || echo broken > "$t_tmp/esc/broken"
+	git -C "$t_tmp/esc" add -A
+	git -C "$t_tmp/esc" -c user.name=T -c user.email=t@example.org commit -q \
+		-m "$(printf 'evil \033]0;title\007 \033[31mred\302\233m %s' "$i")"
+	rm -f "$t_tmp/esc/broken"
+done
+"$BISECT" "${common[@]/"$t_tmp/tree"/"$t_tmp/esc"}" --good HEAD~1 --out "$t_tmp/esc-out" > "$t_tmp/esc.out" 2>&1 || true
+grep -q "^bisect.sh: .*evil ?]0;title? ?\[31mred?m 0" "$t_tmp/esc.out" ||
 	fail "escapes: no sanitised subject in: $(grep -a evil "$t_tmp/esc.out" | head -n 2 | od -c | head -n 4)"
 ! grep "^bisect.sh: " "$t_tmp/esc.out" | LC_ALL=C grep -q "$(printf '[\001-\010\013-\037\177]\|\302[\200-\237]')" ||
 	fail "escapes: a control character in bisect.sh's messages"
