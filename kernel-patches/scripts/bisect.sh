@@ -325,7 +325,7 @@ fi
 # machine.
 exec 8< "$outdir"
 lrc=0
-flock -n -E 75 8 || lrc=$?
+flock -n -E 75 8 2>/dev/null || lrc=$?
 if [ "$lrc" != 0 ] && [ "$lrc" != 75 ]; then
 	exec 8<&-
 	lrc=0
