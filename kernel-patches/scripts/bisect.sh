@@ -8,7 +8,7 @@
 #                   --metric CASE:METRIC [options]
 #   ./run.sh bisect --tree DIR --from-history DB CASE:METRIC --suite S.conf
 #                   [--host H] [--history-suite NAME] [options]
-#   ./run.sh bisect --resume DIR
+#   ./run.sh bisect --resume DIR [--kexec [--initrd FILE]]
 # options:
 #   --config tinyconfig|defconfig|FILE   base configuration (default
 #                       tinyconfig), kernel-patches/thpbench.config merged
@@ -39,7 +39,10 @@
 # boot), or inconclusive at the caps. A commit that does not build or
 # boot is skipped (git bisect's 125).
 # The results directory is the state: after a crash or Ctrl-C,
-# `--resume DIR` goes on with every finished boot kept. At the end:
+# `--resume DIR` goes on with every finished boot kept (a --kexec one with
+# --kexec and the --initrd it started with: the boot driver is never taken
+# from the directory). The directory must be trusted (docs/bisect-trust.md):
+# `thpbench bisect verify` checks it first. At the end:
 # DIR/report.txt (printed), report.json, git-bisect.log, plots/.
 # Exit: 0 first bad commit found; 1 no single commit (a range, a change
 # spread over several commits, a level going back); 2 error; 3 nothing to
@@ -132,8 +135,38 @@ for sig in INT TERM HUP; do
 	trap "on_signal $sig" "$sig"
 done
 
-# The run number a --kexec boot is for (DIR/pending, see kexec_collect).
-pending_num() { sed -n 1p "$outdir/pending" 2>/dev/null; }
+# ---- The run directories, runs/NNNN (4 to 9 digits, no more leading
+# zeros than %04d gives: the names the C reader takes, bisect_state.c) and
+# runs/.tmp-NNNN (a boot under way). The names come from an untrusted
+# directory: each is matched against that pattern before anything
+# (arithmetic above all: bash evaluates the array subscripts and command
+# substitutions in a name inside $((...))) touches it, and any other name
+# is refused. Sets run_names, tmp_names and next_num (the number the next
+# run gets, as %04d).
+is_run_name()
+{
+	[[ $1 =~ ^[0-9]{4,9}$ ]] && [ "$1" != 0000 ] && [ "$(printf '%04d' "$((10#$1))")" = "$1" ]
+}
+scan_runs()
+{
+	local e name last=0
+	run_names=() tmp_names=()
+	kp_plain_dir "$outdir/runs" "a bisection's runs/ is a directory of its own"
+	while IFS= read -r -d '' e; do
+		name=${e#? }
+		if is_run_name "$name"; then
+			run_names+=("$name")
+			[ "$((10#$name))" -le "$last" ] || last=$((10#$name))
+		elif [[ $name =~ ^\.tmp-([0-9]{4,9})$ ]] && is_run_name "${BASH_REMATCH[1]}"; then
+			tmp_names+=("$name")
+		else
+			kp_die "$outdir/runs/$name: not a run directory (runs/NNNN, 4 to 9 digits, or .tmp-NNNN); move it out of runs/ and --resume again"
+		fi
+		[ "${e%% *}" = d ] || kp_die "$outdir/runs/$name is not a directory (a symlink or a file); move it out of runs/ and --resume again"
+	done < <(find "$outdir/runs" -mindepth 1 -maxdepth 1 -printf '%y %f\0')
+	[ "$last" -lt 999999999 ] || kp_die "$outdir/runs: run number $last is the last there can be"
+	next_num=$(printf '%04d' $((last + 1)))
+}
 
 # ---- A new bisection: what to bisect, into plan.json.
 resolve_history()
@@ -224,33 +257,97 @@ new_plan()
 }
 
 # ---- Resuming: what the plan says (thpbench bisect driver checks it).
+# The directory is untrusted input (issue 36): `thpbench bisect verify`
+# checks it as a whole (owner, mode, no symlink, regular files, run
+# names) before anything in it is read; what bash itself uses is checked
+# again where it is used. The boot driver is the command line's: the
+# plan's must match it, never the other way round (a plan saying kexec
+# would reboot this machine into whatever pending names).
 load_plan()
 {
 	[ -f "$outdir/plan.json" ] || kp_die "--resume '$outdir': no plan.json there (not a bisection's results directory)"
+	kp_tb bisect verify "$outdir" || exit 2
 	local f
 	mapfile -d '' f < <(kp_tb bisect driver "$outdir")
 	[ "${#f[@]}" = 12 ] || exit 2
-	tree=${f[0]} good=${f[1]} bad=${f[2]} config=${f[3]} boot=${f[4]} accel=${f[5]}
-	mem=${f[6]} smp=${f[7]} timeout=${f[8]} jobs=${f[9]} kexec_initrd=${f[10]}
+	tree=${f[0]} good=${f[1]} bad=${f[2]} config=${f[3]} accel=${f[5]}
+	mem=${f[6]} smp=${f[7]} timeout=${f[8]} jobs=${f[9]}
 	orig_release=${f[11]}
+	check_driver "${f[4]}" "${f[10]}"
 	suite=$outdir/suite.conf
+	kp_plain_file "$suite" "the bisection's copy of its suite"
+	[ ! -e "$outdir/pending" ] && [ ! -L "$outdir/pending" ] ||
+		kp_plain_file "$outdir/pending" "a boot under way is a file written by bisect.sh"
+	[ ! -e "$outdir/initramfs" ] && [ ! -L "$outdir/initramfs" ] ||
+		kp_plain_dir "$outdir/initramfs" "the initramfs images are kept in a directory of the bisection's own"
 	git -C "$tree" rev-parse --verify -q "$bad^{commit}" > /dev/null ||
 		kp_die "$outdir/plan.json: tree $tree no longer has $bad"
-	# A boot that did not finish is measured again (but for the one a
-	# kexec is for: its run directory waits for this boot).
-	find "$outdir/runs" -maxdepth 1 -name '.tmp-*' ! -name ".tmp-$(pending_num)" -exec rm -rf {} +
-	kp_log "resuming $outdir ($(find "$outdir/runs" -mindepth 1 -maxdepth 1 | wc -l) boots or skips kept)"
+}
+# Plan's boot driver $1 and initrd $2 against the command line's.
+check_driver()
+{
+	if [ "$1" != "$boot" ]; then
+		case $1 in
+		kexec) kp_die "$outdir/plan.json: this bisection boots by kexec; the command line does not say so: resume it as it started, --resume $outdir --kexec [--initrd FILE] (the boot driver is never taken from the directory)" ;;
+		*) kp_die "$outdir/plan.json: this bisection boots in $1, the command line says --$boot: resume it without --$boot" ;;
+		esac
+	fi
+	[ "$boot" = kexec ] || return 0
+	case $config in tinyconfig|defconfig|'')
+		kp_die "$outdir/plan.json: a --kexec bisection with the configuration '$config': it boots this machine, with its own configuration (--config FILE); start a new bisection" ;;
+	esac
+	[ -f "$config" ] || kp_die "$outdir/plan.json: the configuration $config is not there"
+	if [ -n "$kexec_initrd" ]; then
+		[ -f "$kexec_initrd" ] || kp_die "--initrd '$kexec_initrd' not found"
+		kexec_initrd=$(cd "$(dirname "$kexec_initrd")" && pwd)/$(basename "$kexec_initrd")
+	fi
+	[ "$2" = "$kexec_initrd" ] ||
+		kp_die "$outdir/plan.json: the initrd is '$2', the command line's '$kexec_initrd': resume with the --initrd the bisection started with (it is never taken from the directory)"
+	# Back to this release at the end: a file name in $BOOT_DIR.
+	[[ $orig_release =~ ^[A-Za-z0-9._+-]{1,64}$ ]] ||
+		kp_die "$outdir/plan.json: the release to go back to is no release name: '$orig_release'"
 }
 
 if [ -n "$resume" ]; then
 	[ -d "$resume" ] || kp_die "--resume '$resume': no such directory"
-	outdir=$(cd "$resume" && pwd)
+	outdir=$(cd "$resume" && pwd -P)
 	load_plan
 else
 	new_plan
 fi
-exec 8> "$outdir/.lock"
-flock -n 8 || kp_die "another bisect is running in $outdir"
+# The lock is the directory itself: flock on a descriptor of it opens no
+# file by name in it, so no .lock symlink can make it truncate or create
+# a file elsewhere (opening "$outdir/.lock" for writing would follow a
+# link; bash has no O_NOFOLLOW). A file system whose flock needs a file
+# open for writing (NFS emulates it with fcntl locks) refuses it: then
+# the lock is a file of our own build directory keyed by the directory's
+# device and inode, which keeps two bisections of it apart on this
+# machine.
+exec 8< "$outdir"
+lrc=0
+flock -n -E 75 8 2>/dev/null || lrc=$?
+if [ "$lrc" != 0 ] && [ "$lrc" != 75 ]; then
+	exec 8<&-
+	lrc=0
+	mkdir -p "$AB_BUILD_DIR/locks"
+	exec 8>> "$AB_BUILD_DIR/locks/bisect-$(stat -c '%d-%i' "$outdir").lock"
+	flock -n -E 75 8 || lrc=$?
+	[ "$lrc" = 0 ] || [ "$lrc" = 75 ] || kp_die "cannot lock $outdir (flock on it or on $AB_BUILD_DIR/locks failed)"
+fi
+[ "$lrc" = 0 ] || kp_die "another bisect is running in $outdir"
+scan_runs
+if [ -n "$resume" ]; then
+	# A boot that did not finish is measured again (but for the one a
+	# kexec is for: its run directory waits for this boot). The names
+	# were checked (scan_runs) and pending's first line is compared, not
+	# matched as a pattern.
+	pnum=''
+	[ ! -f "$outdir/pending" ] || pnum=$(head -c 64 "$outdir/pending" | head -n 1)
+	for t in "${tmp_names[@]}"; do
+		[ "$t" = ".tmp-$pnum" ] || rm -rf "${outdir:?}/runs/$t"
+	done
+	kp_log "resuming $outdir (${#run_names[@]} boots or skips kept)"
+fi
 # Packages are checked when a bisection starts, not at every resume.
 [ -n "$resume" ] || "$S/install-deps.sh" || kp_die "missing Debian packages (see above)"
 kp_need_cmd git setsid
@@ -271,18 +368,30 @@ build_commit()
 # ---- Booting one kernel in qemu with the suite at REPS repetitions.
 # The initramfs for $1 repetitions, made once, in $initrd.
 initrd=''
+# Made in a new private directory (mktemp -d) and renamed into place: no
+# name in initramfs/ is written through (a link there would take the write
+# elsewhere); the suite packed is a regular file, no link to one.
 initramfs_for()
 {
+	local tmpd
 	initrd=$outdir/initramfs/r$1.gz
-	[ ! -f "$initrd" ] || return 0
+	if [ -e "$initrd" ] || [ -L "$initrd" ]; then
+		kp_plain_file "$initrd" "an initramfs of this bisection's own"
+		return 0
+	fi
 	if [ -n "${THPBENCH_AB_STATIC:-}" ]; then
 		sdir=$THPBENCH_AB_STATIC
 	else
 		kp_static_dir
 	fi
-	mkdir -p "$outdir/initramfs"
-	kp_step "$S/mkinitramfs.sh" -o "$initrd" --suite "$suite" \
+	[ -e "$outdir/initramfs" ] || mkdir "$outdir/initramfs"
+	kp_plain_dir "$outdir/initramfs" "the initramfs images are kept in a directory of the bisection's own"
+	kp_plain_file "$suite" "the bisection's copy of its suite"
+	tmpd=$(mktemp -d "$outdir/initramfs/.tmp-XXXXXX")
+	kp_step "$S/mkinitramfs.sh" -o "$tmpd/r$1.gz" --suite "$suite" \
 		--thpbench "$sdir/harness/thpbench" --workloads "$sdir/workloads" --reps "$1" >&2
+	mv -T "$tmpd/r$1.gz" "$initrd"
+	rmdir "$tmpd"
 }
 if [ "$accel" = auto ] && cached=$(kp_accel_cached); then
 	accel=${cached%% *}
@@ -315,7 +424,7 @@ skip_run()
 {
 	[ "$4" = step ] || kp_die "$4 commit ${3:0:12}: $5; cannot bisect (run $1)"
 	printf '%s\n' "$5" > "$1/skip"
-	mv "$1" "$outdir/runs/$2"
+	mv -T "$1" "$outdir/runs/$2"
 	kp_log "run $2: ${3:0:12} skipped ($5)"
 }
 # Run dir $1 (number $2) of commit $3 complete: its results.json gets
@@ -325,7 +434,7 @@ finish_run()
 {
 	kp_tb provenance "$1/results.json" --timings "$7" bisect_commit="$3" role="$5" \
 		kernel.release="$6" repetitions:="$4"
-	mv "$1" "$outdir/runs/$2"
+	mv -T "$1" "$outdir/runs/$2"
 }
 
 # ---- Booting this machine by kexec (--kexec): the step's kernel is
@@ -340,12 +449,28 @@ BOOT_DIR=${THPBENCH_BOOT_DIR:-/boot}
 RUN_TB=${THPBENCH_RUN_TB:-$TB}
 # pending: the run number, commit, repetitions, role, release, tries and
 # kernel directory of the boot under way, one per line.
+# Written new (noclobber: O_EXCL, so a pending.tmp link left there is
+# refused, never written through), then renamed over pending.
 put_pending()
 {
-	printf '%s\n' "$@" > "$outdir/pending.tmp"
+	rm -f "$outdir/pending.tmp"
+	(set -C && printf '%s\n' "$@" > "$outdir/pending.tmp") ||
+		kp_die "cannot write $outdir/pending.tmp"
 	sync "$outdir/pending.tmp" 2>/dev/null || sync
 	mv "$outdir/pending.tmp" "$outdir/pending"
 	sync
+}
+# The kernel directory $1 of a kexec boot: one of the kernel cache's
+# ($AB_BUILD_DIR/kernels/KEY, where build-kernel.sh puts each image), no
+# symlink, its bzImage and kernelrelease regular files. Prints it
+# resolved. pending names it, and pending is in an untrusted directory.
+kexec_kernel_dir()
+{
+	local d
+	d=$(kp_inside "$1" "$AB_BUILD_DIR/kernels" "the kernel to boot by kexec") || exit 2
+	kp_plain_file "$d/bzImage" "a kernel image of the kernel cache"
+	kp_plain_file "$d/kernelrelease" "a kernel of the kernel cache"
+	printf '%s\n' "$d"
 }
 # Load IMAGE (release REL, INITRD or none) and boot it; exit RC (0).
 kexec_go()
@@ -358,21 +483,37 @@ kexec_go()
 	systemctl kexec || kp_die "systemctl kexec failed"
 	exit "${4:-0}"
 }
+# The unit's command line says --kexec and the --initrd: a resume takes
+# the boot driver from it, never from the directory.
 kexec_unit()
 {
+	local initrd_arg=()
+	[ -z "$kexec_initrd" ] || initrd_arg=(--initrd "$kexec_initrd")
 	kp_boot_unit_install "$UNIT" "thpbench bisect: measure this boot's kernel, then build and boot the next" \
-		"$outdir" "$S/bisect.sh" --resume "$outdir"
+		"$outdir" "$S/bisect.sh" --resume "$outdir" --kexec "${initrd_arg[@]}"
 	kp_log "installed $UNIT: each boot measures its kernel and boots the next"
 }
 kexec_unit_off() { kp_boot_unit_remove "$UNIT"; }
 # This boot is the one pending says: measure, or boot again, or skip.
+# pending is read from an untrusted directory: every line is matched
+# against what bisect.sh writes there before it is used.
 kexec_collect()
 {
 	local p num sha r role rel tries kdir rd now
-	mapfile -t p < "$outdir/pending"
+	kp_plain_file "$outdir/pending" "a boot under way is a file written by bisect.sh"
+	[ "$(stat -c %s "$outdir/pending")" -le 8192 ] || kp_die "$outdir/pending: too long for what bisect.sh writes there"
+	mapfile -t -n 8 p < "$outdir/pending"
+	[ "${#p[@]}" = 7 ] || kp_die "$outdir/pending: ${#p[@]} lines, not the 7 bisect.sh writes"
 	num=${p[0]} sha=${p[1]} r=${p[2]} role=${p[3]} rel=${p[4]} tries=${p[5]} kdir=${p[6]}
+	is_run_name "$num" && [[ $sha =~ ^[0-9a-f]{40}$ ]] && [[ $r =~ ^[1-9][0-9]{0,5}$ ]] &&
+		[[ $role =~ ^(good|bad|step)$ ]] && [[ $rel =~ ^[A-Za-z0-9._+-]{1,64}$ ]] &&
+		[[ $tries =~ ^[01]$ ]] ||
+		kp_die "$outdir/pending is not what bisect.sh writes there (run number, commit, repetitions, role, release, tries, kernel directory); remove it and --resume again"
+	kdir=$(kexec_kernel_dir "$kdir") || exit 2
+	[ "$(cat "$kdir/kernelrelease")" = "$rel" ] ||
+		kp_die "$outdir/pending: release $rel, but $kdir/kernelrelease says another"
 	rd=$outdir/runs/.tmp-$num
-	if [ -d "$outdir/runs/$num" ] || [ ! -d "$rd" ]; then
+	if [ -d "$outdir/runs/$num" ] || [ ! -d "$rd" ] || [ -L "$rd" ]; then
 		rm -f "$outdir/pending"	# done before a crash
 		return 0
 	fi
@@ -419,12 +560,14 @@ kexec_done()
 # next runs/NNNN: built in runs/.tmp-NNNN and renamed when complete.
 measure()
 {
-	local sha=$1 r=$2 role=$3 last num rd kdir subj tee_pid brc
-	last=$(find "$outdir/runs" -mindepth 1 -maxdepth 1 -name '[0-9]*' -printf '%f\n' | sort -n | tail -n 1)
-	num=$(printf '%04d' $((10#${last:-0} + 1)))
+	local sha=$1 r=$2 role=$3 num rd kdir subj tee_pid brc
+	[[ $sha =~ ^[0-9a-f]{40}$ ]] && [[ $r =~ ^[1-9][0-9]{0,5}$ ]] && [[ $role =~ ^(good|bad|step)$ ]] ||
+		kp_die "thpbench bisect next: '$sha $r $role' is no commit, repetitions and role"
+	scan_runs
+	num=$next_num
 	rd=$outdir/runs/.tmp-$num
 	rm -rf "$rd"
-	mkdir -p "$rd"
+	mkdir "$rd"
 	printf '%s\n' "$sha" > "$rd/commit"
 	# A long subject ends in ".." (git cuts by characters): a plain cut
 	# turned "(e2e commit 11)" into "(e2e commit 1", another commit.
@@ -445,6 +588,7 @@ measure()
 	fi
 	kdir=$(tail -n 1 "$rd/kernel")
 	if [ "$boot" = kexec ]; then
+		kdir=$(kexec_kernel_dir "$kdir") || exit 2
 		put_pending "$num" "$sha" "$r" "$role" "$(cat "$kdir/kernelrelease")" 0 "$kdir"
 		kexec_go "$kdir/bzImage" "$(cat "$kdir/kernelrelease")" "$kexec_initrd"
 	fi

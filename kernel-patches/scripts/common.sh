@@ -17,8 +17,21 @@ BUILD_RECIPE=3
 
 kp_prog=$(basename "$0")
 
-kp_log() { printf '%s: %s\n' "$kp_prog" "$*" >&2; }
-kp_die() { printf '%s: error: %s\n' "$kp_prog" "$*" >&2; exit 2; }
+# Text from outside made safe for a terminal: a commit subject, a kernel
+# id from a history database, a name found in a results directory. C0
+# and C1 controls and DEL become '?', so an escape code can neither
+# retitle or recolour the terminal nor a newline forge a line of output;
+# other UTF-8 passes as it is.
+kp_printable()
+{
+	local LC_ALL=C s=$*
+	s=${s//$'\xc2'[$'\x80'-$'\x9f']/?}
+	s=${s//[[:cntrl:]]/?}
+	printf '%s' "$s"
+}
+# Every message goes through kp_printable: whatever it quotes.
+kp_log() { printf '%s: %s\n' "$kp_prog" "$(kp_printable "$*")" >&2; }
+kp_die() { printf '%s: error: %s\n' "$kp_prog" "$(kp_printable "$*")" >&2; exit 2; }
 
 kp_need_cmd()
 {
@@ -175,6 +188,36 @@ kp_unique_dir()
 	done
 	printf '%s\n' "$d"
 }
+
+# ---- Untrusted directories (a bisection's results directory, issue 36):
+# what is read or written there must be what it says, not a link that
+# takes the read or the write elsewhere. WHAT names the knob for the
+# message.
+# PATH is a regular file, not a symlink (nor a FIFO that would block).
+kp_plain_file()
+{
+	[ -f "$1" ] && [ ! -L "$1" ] ||
+		kp_die "$1 is not a regular file (a symlink, a FIFO or missing): ${2:-refused}"
+}
+# PATH is a directory, not a symlink to one.
+kp_plain_dir()
+{
+	[ -d "$1" ] && [ ! -L "$1" ] ||
+		kp_die "$1 is not a plain directory (a symlink or missing): ${2:-refused}"
+}
+# PATH, no symlink itself, resolves to a directory or file directly
+# inside directory ROOT (ROOT resolved too; ../ and links in between
+# resolve first): prints the resolved path; else says why and fails (in
+# $(...): x=$(kp_inside P R WHAT) || exit 2).
+kp_inside()
+{
+	local path=$1 root=$2 what=$3 r p
+	r=$(realpath -e -- "$root" 2>/dev/null) || kp_die "$what: $root does not exist"
+	[ ! -L "$path" ] && p=$(realpath -e -- "$path" 2>/dev/null) && [ "$(dirname "$p")" = "$r" ] ||
+		kp_die "$what: $path is not in $r (only its own entries, no symlink)"
+	printf '%s\n' "$p"
+}
+
 
 # Hold the lock FILE on fd 9 for the rest of the calling (sub)shell,
 # saying so when it has to wait.

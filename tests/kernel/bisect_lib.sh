@@ -11,7 +11,9 @@
 # `thpbench run` would for a kernel of that level; a stand-in qemu
 # (THPBENCH_QEMU) that answers with a real transfer block (init --emit)
 # of the suite run at the repetitions in the initramfs; prebuilt static
-# binaries (THPBENCH_AB_STATIC).
+# binaries (THPBENCH_AB_STATIC). The build directory is $t_tmp
+# (THPBENCH_BUILD_DIR): the stand-in's kernels, $t_tmp/kernels, are the
+# kernel cache a kexec boot must come from.
 
 for c in jq cpio gzip readelf gcc git setsid pgrep; do
 	command -v "$c" >/dev/null || skip "$c not installed"
@@ -146,7 +148,8 @@ chmod +x "$t_tmp/bin/fake-build" "$t_tmp/bin/fake-qemu" "$t_tmp/bin/fake-results
 export THPBENCH_QEMU=$t_tmp/bin/fake-qemu THPBENCH_BUILD_KERNEL=$t_tmp/bin/fake-build \
 	FAKE_INIT=$t_tmp/init FAKE_KERNELS=$t_tmp/kernels FAKE_BASE=$FIX/base.json \
 	FAKE_COUNTER=$t_tmp/boots FAKE_SEED=7 THPBENCH_AB_STATIC=$t_tmp/static \
-	THPBENCH_RESULTS_DIR=$t_tmp/results FAKE_SLOW=$t_tmp/slow FAKE_SLEEP=30.$$
+	THPBENCH_RESULTS_DIR=$t_tmp/results FAKE_SLOW=$t_tmp/slow FAKE_SLEEP=30.$$ \
+	THPBENCH_BUILD_DIR=$t_tmp
 BISECT=$KP/scripts/bisect.sh
 leftovers() { pgrep -af -- "$t_tmp" | grep -v "^$$ " || true; }
 boots() { cat "$t_tmp/boots" 2>/dev/null || echo 0; }

@@ -6,7 +6,8 @@
 # --resume DIR`, as the unit runs it, with uname -r now the kexec'd
 # kernel's), the build (bisect_lib.sh) and `thpbench run`
 # (THPBENCH_RUN_TB). Checks:
-# - the first run installs and enables thpbench-bisect.service, loads
+# - the first run installs and enables thpbench-bisect.service (its
+#   command --resume DIR --kexec: the boot driver is the unit's), loads
 #   GOOD's image with --reuse-cmdline and boots it; every boot measures
 #   its kernel and boots the next; the bisection names commit 11 with
 #   commit 7 skipped; then the unit is gone and the machine kexecs back
@@ -86,7 +87,7 @@ boots_until_done()
 	for i in $(seq 1 "$1"); do
 		[ -f "$UNIT" ] || return 0
 		rc=0
-		"$BISECT" --resume "$2" >> "$t_tmp/boots.out" 2>&1 || rc=$?
+		"$BISECT" --resume "$2" --kexec >> "$t_tmp/boots.out" 2>&1 || rc=$?
 		last_rc=$rc
 		case $rc in 0|1|3) ;; *) return 0 ;; esac
 	done
@@ -97,15 +98,15 @@ boots_until_done()
 rc=0
 "$BISECT" "${kx[@]}" --good "$(sha_of "$t_tmp/tree" 0)" --out "$t_tmp/k1" > "$t_tmp/k1.out" 2>&1 || rc=$?
 [ "$rc" = 0 ] || fail "first run: exit $rc ($(tail -n 3 "$t_tmp/k1.out"))"
-[ -f "$UNIT" ] && grep -q "ExecStart=.*/bisect.sh --resume $t_tmp/k1$" "$UNIT" ||
+[ -f "$UNIT" ] && grep -q "ExecStart=.*/bisect.sh --resume $t_tmp/k1 --kexec$" "$UNIT" ||
 	fail "no unit that resumes $t_tmp/k1"
 grep -q "^systemctl enable thpbench-bisect.service" "$FS/log" || fail "the unit was not enabled"
 grep -q "^kexec -l $t_tmp/kernels/$(sha_of "$t_tmp/tree" 0)/bzImage --reuse-cmdline$" "$FS/log" ||
 	fail "GOOD's image was not loaded with --reuse-cmdline: $(grep kexec "$FS/log")"
 [ "$(sed -n 2p "$t_tmp/k1/pending")" = "$(sha_of "$t_tmp/tree" 0)" ] || fail "pending is not GOOD's boot"
 # The third boot comes up on the old kernel once.
-"$BISECT" --resume "$t_tmp/k1" >> "$t_tmp/boots.out" 2>&1
-"$BISECT" --resume "$t_tmp/k1" >> "$t_tmp/boots.out" 2>&1
+"$BISECT" --resume "$t_tmp/k1" --kexec >> "$t_tmp/boots.out" 2>&1
+"$BISECT" --resume "$t_tmp/k1" --kexec >> "$t_tmp/boots.out" 2>&1
 echo 1 > "$FS/wrong"
 boots_until_done 40 "$t_tmp/k1"
 r=$t_tmp/k1/report.json
@@ -129,9 +130,9 @@ jq -r .meta.timings "$t_tmp/k1/runs/0001/results.json" | grep -q "bare metal" ||
 echo 2 > "$FS/wrong"
 rc=0
 "$BISECT" "${kx[@]}" --good "$(sha_of "$t_tmp/tree" 0)" --out "$t_tmp/k2" > "$t_tmp/k2.out" 2>&1 || rc=$?
-"$BISECT" --resume "$t_tmp/k2" >> "$t_tmp/k2.out" 2>&1
+"$BISECT" --resume "$t_tmp/k2" --kexec >> "$t_tmp/k2.out" 2>&1
 rc=0
-"$BISECT" --resume "$t_tmp/k2" >> "$t_tmp/k2.out" 2>&1 || rc=$?
+"$BISECT" --resume "$t_tmp/k2" --kexec >> "$t_tmp/k2.out" 2>&1 || rc=$?
 [ "$rc" = 2 ] || fail "GOOD twice on another kernel: exit $rc, want 2"
 grep -q "came up on .* (twice)" "$t_tmp/k2.out" || fail "no reason given: $(tail -n 3 "$t_tmp/k2.out")"
 [ ! -f "$UNIT" ] || fail "the unit stayed after the bisection stopped"
