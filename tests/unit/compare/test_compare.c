@@ -587,6 +587,37 @@ static void test_settings_differ(void **state)
 	results_free(&r);
 }
 
+/* --by label: a knob the labelled case sets itself is what the label
+ * compares; listed, not blocking. --by thp: the same difference blocks. */
+static void test_by_label_settings(void **state)
+{
+	struct tb_results r = { 0 };
+	struct comparison c;
+	struct compare_opts o;
+	char err[512];
+	struct tb_case *x, *y;
+
+	(void)state;
+	put_env(&r, "box", "madvise", "6.1");
+	x = add_case(&r, "p/off", "p", "always", "off", NULL);
+	y = add_case(&r, "p/on", "p", "always", "on", NULL);
+	add_runs(x, "roi_usec", 1000, noise5, 5);
+	add_runs(y, "roi_usec", 1000, noise5b, 5);
+	json_object_set_new(x->settings, "vm/hugetlb_optimize_vmemmap",
+			    json_string("0"));
+	json_object_set_new(y->settings, "vm/hugetlb_optimize_vmemmap",
+			    json_string("1"));
+	compare_opts_init(&o);
+	o.by = COMPARE_BY_LABEL;
+	assert_int_equal(compare_build(&c, &r, &r, &o, err, sizeof(err)), 0);
+	assert_false(c.blocking);
+	assert_int_equal(c.npairs, 1);
+	assert_int_equal(c.ndiffs, 1);
+	assert_non_null(strstr(c.diffs[0].what, "hugetlb_optimize_vmemmap"));
+	compare_free(&c);
+	results_free(&r);
+}
+
 static void test_too_few_refused(void **state)
 {
 	struct tb_results a = { 0 }, b = { 0 };
@@ -1302,6 +1333,7 @@ int main(void)
 		cmocka_unit_test(test_by_thp),
 		cmocka_unit_test(test_by_mthp),
 		cmocka_unit_test(test_by_label),
+		cmocka_unit_test(test_by_label_settings),
 		cmocka_unit_test(test_settings_differ),
 		cmocka_unit_test(test_by_mem_proactiveness),
 		cmocka_unit_test(test_too_few_refused),
