@@ -84,7 +84,7 @@ static void close_pipes(struct pipes *p)
 /* Start the child blocked on the go pipe, with the protocol fds named in
  * its environment. */
 static pid_t start_child(const struct run_spec *spec, struct pipes *p,
-			 char **path, char ***envp)
+			 char **path, char ***envp, unsigned long long *start)
 {
 	/*
 	 * The child reads all of this, from our memory, until it execs, after
@@ -123,7 +123,7 @@ static pid_t start_child(const struct run_spec *spec, struct pipes *p,
 		.keep = keep, .nkeep = ARRAY_SIZE(keep),
 		.close = parent_ends, .nclose = ARRAY_SIZE(parent_ends),
 	};
-	return spawn_blocked(&req);
+	return spawn_blocked(&req, start);
 }
 
 static void line_append(struct line_buf *lb, const char *data, size_t n)
@@ -480,6 +480,7 @@ int runner_run(const struct run_spec *spec, struct tb_run *run)
 	char *path = NULL, **envp = NULL;
 	struct vmstat_snap before;
 	struct sysstate sys_before = { 0 };
+	unsigned long long start = 0;
 	double t0;
 	int rc = 0;
 
@@ -491,7 +492,7 @@ int runner_run(const struct run_spec *spec, struct tb_run *run)
 		close_pipes(&lv.p);
 		return -1;
 	}
-	lv.pid = start_child(spec, &lv.p, &path, &envp);
+	lv.pid = start_child(spec, &lv.p, &path, &envp, &start);
 	if (lv.pid < 0) {
 		run->status = RUN_ERROR;
 		run->reason = xstrdup("cannot start a process (clone failed)");
@@ -501,7 +502,7 @@ int runner_run(const struct run_spec *spec, struct tb_run *run)
 		return -1;
 	}
 	if (spec->on_spawn)
-		spec->on_spawn(lv.pid);
+		spec->on_spawn(lv.pid, start);
 	close_fd(&lv.p.go[0]);
 	close_fd(&lv.p.ctl[1]);
 	close_fd(&lv.p.ack[0]);
@@ -524,7 +525,7 @@ int runner_run(const struct run_spec *spec, struct tb_run *run)
 	close_fd(&lv.p.go[1]);
 	rc = finish(&lv, spec, run, t0, &before, &sys_before);
 	if (spec->on_spawn)
-		spec->on_spawn(0);
+		spec->on_spawn(0, 0);
 	vmstat_free(&before);
 	sysstate_free(&sys_before);
 	counters_close(&lv.cs);

@@ -11,6 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "system/reap.h"
 #include "util/util.h"
 
 extern char **environ;
@@ -74,17 +75,21 @@ static int child_main(void *arg)
 	_exit(127);
 }
 
-pid_t spawn_blocked(const struct spawn_req *req)
+pid_t spawn_blocked(const struct spawn_req *req, unsigned long long *start)
 {
+	unsigned long long t0, t1;
 	sigset_t all, old;
 	pid_t pid;
 	int e;
 
 	sigfillset(&all);
 	sigprocmask(SIG_BLOCK, &all, &old);
+	t0 = boot_ticks();
 	pid = clone(child_main, child_stack + CHILD_STACK, CLONE_VM | SIGCHLD,
 		    (void *)req);
 	e = errno;
+	t1 = boot_ticks();
+	*start = t0 == t1 ? t0 : 0;
 	sigprocmask(SIG_SETMASK, &old, NULL);
 	if (pid > 0)
 		setpgid(pid, pid);

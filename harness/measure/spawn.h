@@ -37,8 +37,13 @@ struct spawn_req {
 	size_t nclose;
 };
 
-/* The child's pid, in its own process group; -1 with errno set. */
-pid_t spawn_blocked(const struct spawn_req *req);
+/*
+ * The child's pid, in its own process group; -1 with errno set. *start
+ * gets its start time as /proc/PID/stat's field 22 shows it
+ * (system/reap.h), from the boot-time clock read on both sides of the
+ * clone, or 0 when the clone crossed a clock tick and only /proc can say.
+ */
+pid_t spawn_blocked(const struct spawn_req *req, unsigned long long *start);
 
 /* name as execvp would find it (malloc'd); name itself when it has a '/'
  * or is not found (execve then reports ENOENT). */

@@ -1,0 +1,65 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * spawn: the start time spawn_blocked reports from the boot-time clock
+ * is the one /proc shows for the child (what restore's pid-reuse check
+ * compares), and 0 only when it cannot tell.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <fcntl.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "measure/spawn.h"
+#include "system/reap.h"
+
+extern char **environ;
+
+static void test_start_is_procs(void **state)
+{
+	char *argv[] = { "true", NULL };
+	unsigned long long start;
+	int go[2], err[2], i, known = 0, status;
+	pid_t pid;
+
+	(void)state;
+	for (i = 0; i < 20; i++) {
+		assert_int_equal(pipe2(go, O_CLOEXEC), 0);
+		assert_int_equal(pipe2(err, O_CLOEXEC), 0);
+		struct spawn_req req = {
+			.path = "/bin/true", .argv = argv, .envp = environ,
+			.go_fd = go[0], .err_fd = err[1], .out_fd = -1,
+			.stderr_fd = -1, .close = &go[1], .nclose = 1,
+		};
+		pid = spawn_blocked(&req, &start);
+		assert_true(pid > 0);
+		/* Still blocked on go: /proc has it. */
+		if (start) {
+			assert_int_equal(start, proc_start_time(pid));
+			known++;
+		}
+		assert_int_equal(write(go[1], "g", 1), 1);
+		assert_int_equal(waitpid(pid, &status, 0), pid);
+		assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+		close(go[0]);
+		close(go[1]);
+		close(err[0]);
+		close(err[1]);
+	}
+	/* A clone takes far less than a clock tick (10 ms at USER_HZ 100):
+	 * twenty in a row do not all cross one. */
+	assert_true(known > 0);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_start_is_procs),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
