@@ -84,7 +84,8 @@ static void close_pipes(struct pipes *p)
 /* Start the child blocked on the go pipe, with the protocol fds named in
  * its environment. */
 static pid_t start_child(const struct run_spec *spec, struct pipes *p,
-			 char **path, char ***envp, unsigned long long *start)
+			 char **path, char ***envp, unsigned long long *start,
+			 int *pidfd)
 {
 	/*
 	 * The child reads all of this, from our memory, until it execs, after
@@ -123,7 +124,7 @@ static pid_t start_child(const struct run_spec *spec, struct pipes *p,
 		.keep = keep, .nkeep = ARRAY_SIZE(keep),
 		.close = parent_ends, .nclose = ARRAY_SIZE(parent_ends),
 	};
-	return spawn_blocked(&req, start);
+	return spawn_blocked(&req, start, pidfd);
 }
 
 static void line_append(struct line_buf *lb, const char *data, size_t n)
@@ -492,7 +493,7 @@ int runner_run(const struct run_spec *spec, struct tb_run *run)
 		close_pipes(&lv.p);
 		return -1;
 	}
-	lv.pid = start_child(spec, &lv.p, &path, &envp, &start);
+	lv.pid = start_child(spec, &lv.p, &path, &envp, &start, &lv.pidfd);
 	if (lv.pid < 0) {
 		run->status = RUN_ERROR;
 		run->reason = xstrdup("cannot start a process (clone failed)");
@@ -513,7 +514,8 @@ int runner_run(const struct run_spec *spec, struct tb_run *run)
 	fcntl(lv.p.out2[0], F_SETFL, O_NONBLOCK);
 	err_tail_init(&lv.stderr_tail, spec->out_fd >= 0 ? spec->out_fd :
 		      STDERR_FILENO);
-	lv.pidfd = (int)syscall(SYS_pidfd_open, lv.pid, 0);
+	if (lv.pidfd < 0)
+		lv.pidfd = (int)syscall(SYS_pidfd_open, lv.pid, 0);
 	counters_open(&lv.cs, spec->evs, spec->nevs, lv.pid);
 	memset(&before, 0, sizeof(before));
 	vmstat_read(spec->vmstat_path, &before);

@@ -75,7 +75,8 @@ static int child_main(void *arg)
 	_exit(127);
 }
 
-pid_t spawn_blocked(const struct spawn_req *req, unsigned long long *start)
+pid_t spawn_blocked(const struct spawn_req *req, unsigned long long *start,
+		    int *pidfd)
 {
 	unsigned long long t0, t1;
 	sigset_t all, old;
@@ -84,12 +85,16 @@ pid_t spawn_blocked(const struct spawn_req *req, unsigned long long *start)
 
 	sigfillset(&all);
 	sigprocmask(SIG_BLOCK, &all, &old);
+	*pidfd = -1;
 	t0 = boot_ticks();
-	pid = clone(child_main, child_stack + CHILD_STACK, CLONE_VM | SIGCHLD,
-		    (void *)req);
+	/* A kernel before 5.2 ignores CLONE_PIDFD and leaves *pidfd. */
+	pid = clone(child_main, child_stack + CHILD_STACK,
+		    CLONE_VM | CLONE_PIDFD | SIGCHLD, (void *)req, pidfd);
 	e = errno;
 	t1 = boot_ticks();
 	*start = t0 == t1 ? t0 : 0;
+	if (pid < 0)
+		*pidfd = -1;
 	sigprocmask(SIG_SETMASK, &old, NULL);
 	if (pid > 0)
 		setpgid(pid, pid);

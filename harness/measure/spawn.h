@@ -42,8 +42,12 @@ struct spawn_req {
  * gets its start time as /proc/PID/stat's field 22 shows it
  * (system/reap.h), from the boot-time clock read on both sides of the
  * clone, or 0 when the clone crossed a clock tick and only /proc can say.
+ * *pidfd gets a pidfd of the child from the clone itself (CLONE_PIDFD,
+ * close-on-exec), or -1 where the kernel gave none (before 5.2; the
+ * caller uses pidfd_open then).
  */
-pid_t spawn_blocked(const struct spawn_req *req, unsigned long long *start);
+pid_t spawn_blocked(const struct spawn_req *req, unsigned long long *start,
+		    int *pidfd);
 
 /* name as execvp would find it (malloc'd); name itself when it has a '/'
  * or is not found (execve then reports ENOENT). */

@@ -11,6 +11,9 @@
 #include <cmocka.h>
 
 #include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -19,11 +22,29 @@
 
 extern char **environ;
 
+/* The pid a pidfd refers to, from its fdinfo's "Pid:" line. */
+static pid_t pidfd_pid(int fd)
+{
+	char path[64], buf[512], *p;
+	FILE *f;
+	size_t n;
+
+	snprintf(path, sizeof(path), "/proc/self/fdinfo/%d", fd);
+	f = fopen(path, "r");
+	assert_non_null(f);
+	n = fread(buf, 1, sizeof(buf) - 1, f);
+	fclose(f);
+	buf[n] = '\0';
+	p = strstr(buf, "\nPid:");
+	assert_non_null(p);
+	return (pid_t)atoi(p + 5);
+}
+
 static void test_start_is_procs(void **state)
 {
 	char *argv[] = { "true", NULL };
 	unsigned long long start;
-	int go[2], err[2], i, known = 0, status;
+	int go[2], err[2], i, known = 0, status, pidfd;
 	pid_t pid;
 
 	(void)state;
@@ -35,8 +56,14 @@ static void test_start_is_procs(void **state)
 			.go_fd = go[0], .err_fd = err[1], .out_fd = -1,
 			.stderr_fd = -1, .close = &go[1], .nclose = 1,
 		};
-		pid = spawn_blocked(&req, &start);
+		pid = spawn_blocked(&req, &start, &pidfd);
 		assert_true(pid > 0);
+		/* 5.2 on: a pidfd of that child, not inherited by its exec. */
+		if (pidfd >= 0) {
+			assert_int_equal(fcntl(pidfd, F_GETFD), FD_CLOEXEC);
+			assert_int_equal(pidfd_pid(pidfd), pid);
+			close(pidfd);
+		}
 		/* Still blocked on go: /proc has it. */
 		if (start) {
 			assert_int_equal(start, proc_start_time(pid));
