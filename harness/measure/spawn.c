@@ -70,8 +70,8 @@ static int child_main(void *arg)
 		_exit(127);
 	execve(req->path, req->argv, req->envp);
 	e = errno;
-	if (write(req->err_fd, &e, sizeof(e)) < 0)
-		_exit(127);
+	/* Our memory is the parent's until an exec succeeds. */
+	*(volatile int *)req->exec_errno = e ? e : ENOEXEC;
 	_exit(127);
 }
 
@@ -86,6 +86,7 @@ pid_t spawn_blocked(const struct spawn_req *req, unsigned long long *start,
 	sigfillset(&all);
 	sigprocmask(SIG_BLOCK, &all, &old);
 	*pidfd = -1;
+	*req->exec_errno = 0;
 	t0 = boot_ticks();
 	/* A kernel before 5.2 ignores CLONE_PIDFD and leaves *pidfd. */
 	pid = clone(child_main, child_stack + CHILD_STACK,

@@ -2,7 +2,8 @@
 /*
  * spawn: the start time spawn_blocked reports from the boot-time clock
  * is the one /proc shows for the child (what restore's pid-reuse check
- * compares), and 0 only when it cannot tell.
+ * compares), and 0 only when it cannot tell; the pidfd names the child;
+ * a failed exec's errno comes back, a successful one leaves 0.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -10,6 +11,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -44,16 +46,15 @@ static void test_start_is_procs(void **state)
 {
 	char *argv[] = { "true", NULL };
 	unsigned long long start;
-	int go[2], err[2], i, known = 0, status, pidfd;
+	int go[2], i, known = 0, status, pidfd, exec_errno = -1;
 	pid_t pid;
 
 	(void)state;
 	for (i = 0; i < 20; i++) {
 		assert_int_equal(pipe2(go, O_CLOEXEC), 0);
-		assert_int_equal(pipe2(err, O_CLOEXEC), 0);
 		struct spawn_req req = {
 			.path = "/bin/true", .argv = argv, .envp = environ,
-			.go_fd = go[0], .err_fd = err[1], .out_fd = -1,
+			.go_fd = go[0], .exec_errno = &exec_errno, .out_fd = -1,
 			.stderr_fd = -1, .close = &go[1], .nclose = 1,
 		};
 		pid = spawn_blocked(&req, &start, &pidfd);
@@ -74,18 +75,46 @@ static void test_start_is_procs(void **state)
 		assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
 		close(go[0]);
 		close(go[1]);
-		close(err[0]);
-		close(err[1]);
+		/* An exec that succeeded leaves it as spawn_blocked set it. */
+		assert_int_equal(exec_errno, 0);
 	}
 	/* A clone takes far less than a clock tick (10 ms at USER_HZ 100):
 	 * twenty in a row do not all cross one. */
 	assert_true(known > 0);
 }
 
+/* A failed exec's errno comes back through the memory the child shares. */
+static void test_exec_errno(void **state)
+{
+	char *argv[] = { "nope", NULL };
+	unsigned long long start;
+	int go[2], status, pidfd, exec_errno = 0;
+	pid_t pid;
+
+	(void)state;
+	assert_int_equal(pipe2(go, O_CLOEXEC), 0);
+	struct spawn_req req = {
+		.path = "/nonexistent/nope", .argv = argv, .envp = environ,
+		.go_fd = go[0], .exec_errno = &exec_errno, .out_fd = -1,
+		.stderr_fd = -1, .close = &go[1], .nclose = 1,
+	};
+	pid = spawn_blocked(&req, &start, &pidfd);
+	assert_true(pid > 0);
+	assert_int_equal(write(go[1], "g", 1), 1);
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 127);
+	assert_int_equal(exec_errno, ENOENT);
+	if (pidfd >= 0)
+		close(pidfd);
+	close(go[0]);
+	close(go[1]);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_start_is_procs),
+		cmocka_unit_test(test_exec_errno),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
