@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 #include "progress.h"
 
+#include <stdarg.h>
+#include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -42,6 +44,45 @@ static void clock_text(double usec, char *buf, size_t len)
 		snprintf(buf, len, "%ld:%02ld", s / 60, s % 60);
 }
 
+/*
+ * A status line is put together here and written with one fputs: stderr
+ * is unbuffered, and each fprintf of its parts was a write(2) of its own
+ * (five a repetition).
+ */
+static char *line;
+static size_t line_len, line_cap;
+
+__attribute__((format(printf, 1, 2)))
+static void add(const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(line + line_len, line_cap - line_len, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return;
+	if (line_len + (size_t)n >= line_cap) {
+		line_cap = (line_len + (size_t)n + 1) * 2;
+		line = xrealloc(line, line_cap);
+		va_start(ap, fmt);
+		vsnprintf(line + line_len, line_cap - line_len, fmt, ap);
+		va_end(ap);
+	}
+	line_len += (size_t)n;
+}
+
+static void line_begin(void)
+{
+	if (!line) {
+		line_cap = 256;
+		line = xmalloc(line_cap);
+	}
+	line_len = 0;
+	line[0] = '\0';
+}
+
 /* "[ 12/90  0:45 left ~4:10]" */
 static void prefix(const struct progress *p, double now)
 {
@@ -49,13 +90,13 @@ static void prefix(const struct progress *p, double now)
 	int w = snprintf(NULL, 0, "%zu", p->total);
 
 	clock_text(now - p->t0, el, sizeof(el));
-	fprintf(p->f, "[%*zu/%zu %6s", w, p->done, p->total, el);
+	add("[%*zu/%zu %6s", w, p->done, p->total, el);
 	if (p->done && p->done < p->total) {
 		clock_text((now - p->first_rep) / (double)p->done *
 			   (double)(p->total - p->done), left, sizeof(left));
-		fprintf(p->f, " left ~%s", left);
+		add(" left ~%s", left);
 	}
-	fputc(']', p->f);
+	add("]");
 }
 
 void progress_begin(struct progress *p, const char *case_id, bool warmup,
@@ -66,10 +107,11 @@ void progress_begin(struct progress *p, const char *case_id, bool warmup,
 		p->first_rep = p->t_exec;
 	if (p->mode != PROGRESS_TTY)
 		return;
-	fputs("\r\033[K", p->f);
+	line_begin();
+	add("\r\033[K");
 	prefix(p, p->t_exec);
-	fprintf(p->f, " %s %s %d/%d", case_id, warmup ? "warm-up" : "rep",
-		rep + 1, n);
+	add(" %s %s %d/%d", case_id, warmup ? "warm-up" : "rep", rep + 1, n);
+	fputs(line, p->f);
 	fflush(p->f);
 }
 
@@ -82,13 +124,15 @@ void progress_end(struct progress *p, const char *case_id, bool warmup,
 		p->done++;
 	if (p->mode != PROGRESS_LINES)
 		return;
+	line_begin();
 	prefix(p, now);
-	fprintf(p->f, " %s %s %d/%d: %s in %.2f s", case_id,
-		warmup ? "warm-up" : "rep", rep + 1, n, status,
-		(now - p->t_exec) / 1e6);
+	add(" %s %s %d/%d: %s in %.2f s", case_id,
+	    warmup ? "warm-up" : "rep", rep + 1, n, status,
+	    (now - p->t_exec) / 1e6);
 	if (reason && *reason)
-		fprintf(p->f, " (%s)", reason);
-	fputc('\n', p->f);
+		add(" (%s)", reason);
+	add("\n");
+	fputs(line, p->f);
 	fflush(p->f);
 }
 

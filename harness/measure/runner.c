@@ -30,7 +30,7 @@ void runner_abort(void)
 }
 
 struct pipes {
-	int go[2], err[2], ctl[2], ack[2], met[2], out2[2];
+	int go[2], ctl[2], ack[2], met[2], out2[2];
 };
 
 struct line_buf {
@@ -59,7 +59,7 @@ static void close_fd(int *fd)
 static int open_pipes(struct pipes *p)
 {
 	/* The child's ends first: low fd numbers, which even dash can redirect. */
-	int *all[] = { p->ctl, p->ack, p->met, p->go, p->err, p->out2 };
+	int *all[] = { p->ctl, p->ack, p->met, p->go, p->out2 };
 	size_t i;
 
 	for (i = 0; i < ARRAY_SIZE(all); i++)
@@ -72,7 +72,7 @@ static int open_pipes(struct pipes *p)
 
 static void close_pipes(struct pipes *p)
 {
-	int *all[] = { p->go, p->err, p->ctl, p->ack, p->met, p->out2 };
+	int *all[] = { p->go, p->ctl, p->ack, p->met, p->out2 };
 	size_t i;
 
 	for (i = 0; i < ARRAY_SIZE(all); i++) {
@@ -83,15 +83,22 @@ static void close_pipes(struct pipes *p)
 
 /* Start the child blocked on the go pipe, with the protocol fds named in
  * its environment. */
+/*
+ * The errno of the child's failed exec (spawn.h): static, as the child
+ * could still be writing after a runner_run whose wait failed returned.
+ */
+static int exec_errno;
+
 static pid_t start_child(const struct run_spec *spec, struct pipes *p,
-			 char **path, char ***envp)
+			 char **path, char ***envp, unsigned long long *start,
+			 int *pidfd)
 {
 	/*
 	 * The child reads all of this, from our memory, until it execs, after
 	 * we have returned: static, and one child at a time.
 	 */
 	static char ctl[32], ack[32], met[40];
-	static int keep[3], parent_ends[6];
+	static int keep[3], parent_ends[5];
 	static struct spawn_req req;
 	char **extra = xcalloc(spec->nenv + 3, sizeof(char *));
 
@@ -99,11 +106,10 @@ static pid_t start_child(const struct run_spec *spec, struct pipes *p,
 	keep[1] = p->ack[0];
 	keep[2] = p->met[1];
 	parent_ends[0] = p->go[1];
-	parent_ends[1] = p->err[0];
-	parent_ends[2] = p->ctl[0];
-	parent_ends[3] = p->ack[1];
-	parent_ends[4] = p->met[0];
-	parent_ends[5] = p->out2[0];
+	parent_ends[1] = p->ctl[0];
+	parent_ends[2] = p->ack[1];
+	parent_ends[3] = p->met[0];
+	parent_ends[4] = p->out2[0];
 
 	snprintf(ctl, sizeof(ctl), "PERF_CTL_FD=%d", p->ctl[1]);
 	snprintf(ack, sizeof(ack), "PERF_ACK_FD=%d", p->ack[0]);
@@ -118,12 +124,13 @@ static pid_t start_child(const struct run_spec *spec, struct pipes *p,
 	*path = spawn_find(spec->path);
 	req = (struct spawn_req){
 		.path = *path, .argv = spec->argv, .envp = *envp,
-		.go_fd = p->go[0], .err_fd = p->err[1], .out_fd = spec->out_fd,
+		.go_fd = p->go[0], .exec_errno = &exec_errno,
+		.out_fd = spec->out_fd,
 		.stderr_fd = p->out2[1],
 		.keep = keep, .nkeep = ARRAY_SIZE(keep),
 		.close = parent_ends, .nclose = ARRAY_SIZE(parent_ends),
 	};
-	return spawn_blocked(&req);
+	return spawn_blocked(&req, start, pidfd);
 }
 
 static void line_append(struct line_buf *lb, const char *data, size_t n)
@@ -411,17 +418,14 @@ static void set_status(struct tb_run *run, int wstatus, bool timed_out,
 	run->reason = xstrdup(why);
 }
 
-static int exec_error(struct live *lv, const struct run_spec *spec,
-		      struct tb_run *run)
+static int exec_error(const struct run_spec *spec, struct tb_run *run)
 {
 	char why[512];
-	int e;
 
-	close_fd(&lv->p.err[1]);
-	if (read(lv->p.err[0], &e, sizeof(e)) != sizeof(e))
+	if (!exec_errno)
 		return 0;
 	snprintf(why, sizeof(why), "cannot execute %s: %s", spec->path,
-		 strerror(e));
+		 strerror(exec_errno));
 	run->status = RUN_ERROR;
 	run->reason = xstrdup(why);
 	return -1;
@@ -429,10 +433,10 @@ static int exec_error(struct live *lv, const struct run_spec *spec,
 
 /*
  * Supervise the child to its end, then record the repetition; -1 (run
- * marked) when it could not exec. The exec's outcome is read only once
- * the child is gone, not waited for on the err pipe right after "go": an
- * extra sleep and wake-up per repetition, and the parent touches nothing
- * the child reads until it execs (spawn.h) in between.
+ * marked) when it could not exec. The exec's outcome (spawn.h:
+ * exec_errno) is read only once the child is reaped, not waited for
+ * right after "go": an extra sleep and wake-up per repetition, and the
+ * parent touches nothing the child reads until it execs in between.
  */
 static int finish(struct live *lv, const struct run_spec *spec,
 		  struct tb_run *run, double t0, struct vmstat_snap *before,
@@ -448,7 +452,7 @@ static int finish(struct live *lv, const struct run_spec *spec,
 	while (wait4(lv->pid, &wstatus, 0, &ru) < 0 && errno == EINTR)
 		;
 	wall = now_usec() - t0;
-	if (exec_error(lv, spec, run))
+	if (exec_error(spec, run))
 		return -1;
 	run->leftover = reap_leftovers(lv->pid);
 	drain_rest(lv);
@@ -480,6 +484,7 @@ int runner_run(const struct run_spec *spec, struct tb_run *run)
 	char *path = NULL, **envp = NULL;
 	struct vmstat_snap before;
 	struct sysstate sys_before = { 0 };
+	unsigned long long start = 0;
 	double t0;
 	int rc = 0;
 
@@ -491,7 +496,7 @@ int runner_run(const struct run_spec *spec, struct tb_run *run)
 		close_pipes(&lv.p);
 		return -1;
 	}
-	lv.pid = start_child(spec, &lv.p, &path, &envp);
+	lv.pid = start_child(spec, &lv.p, &path, &envp, &start, &lv.pidfd);
 	if (lv.pid < 0) {
 		run->status = RUN_ERROR;
 		run->reason = xstrdup("cannot start a process (clone failed)");
@@ -501,7 +506,7 @@ int runner_run(const struct run_spec *spec, struct tb_run *run)
 		return -1;
 	}
 	if (spec->on_spawn)
-		spec->on_spawn(lv.pid);
+		spec->on_spawn(lv.pid, start);
 	close_fd(&lv.p.go[0]);
 	close_fd(&lv.p.ctl[1]);
 	close_fd(&lv.p.ack[0]);
@@ -512,7 +517,8 @@ int runner_run(const struct run_spec *spec, struct tb_run *run)
 	fcntl(lv.p.out2[0], F_SETFL, O_NONBLOCK);
 	err_tail_init(&lv.stderr_tail, spec->out_fd >= 0 ? spec->out_fd :
 		      STDERR_FILENO);
-	lv.pidfd = (int)syscall(SYS_pidfd_open, lv.pid, 0);
+	if (lv.pidfd < 0)
+		lv.pidfd = (int)syscall(SYS_pidfd_open, lv.pid, 0);
 	counters_open(&lv.cs, spec->evs, spec->nevs, lv.pid);
 	memset(&before, 0, sizeof(before));
 	vmstat_read(spec->vmstat_path, &before);
@@ -524,7 +530,7 @@ int runner_run(const struct run_spec *spec, struct tb_run *run)
 	close_fd(&lv.p.go[1]);
 	rc = finish(&lv, spec, run, t0, &before, &sys_before);
 	if (spec->on_spawn)
-		spec->on_spawn(0);
+		spec->on_spawn(0, 0);
 	vmstat_free(&before);
 	sysstate_free(&sys_before);
 	counters_close(&lv.cs);

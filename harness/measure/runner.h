@@ -56,7 +56,9 @@ struct run_spec {
 	int out_fd;			/* child's stdout and stderr; -1: inherit */
 	const char *vmstat_path;	/* NULL: /proc/vmstat */
 	const struct sysstate_spec *sys;	/* mTHP stats, buddyinfo; NULL: none */
-	void (*on_spawn)(pid_t pid);	/* told the child's pid (0 after it is reaped) */
+	/* told the child's pid and start time (spawn.h; 0: unknown), pid 0
+	 * after it is reaped */
+	void (*on_spawn)(pid_t pid, unsigned long long start);
 };
 
 /* Run once, filling run (status, metrics, unsupported...). Returns 0 when

@@ -11,6 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "system/reap.h"
 #include "util/util.h"
 
 extern char **environ;
@@ -69,22 +70,32 @@ static int child_main(void *arg)
 		_exit(127);
 	execve(req->path, req->argv, req->envp);
 	e = errno;
-	if (write(req->err_fd, &e, sizeof(e)) < 0)
-		_exit(127);
+	/* Our memory is the parent's until an exec succeeds. */
+	*(volatile int *)req->exec_errno = e ? e : ENOEXEC;
 	_exit(127);
 }
 
-pid_t spawn_blocked(const struct spawn_req *req)
+pid_t spawn_blocked(const struct spawn_req *req, unsigned long long *start,
+		    int *pidfd)
 {
+	unsigned long long t0, t1;
 	sigset_t all, old;
 	pid_t pid;
 	int e;
 
 	sigfillset(&all);
 	sigprocmask(SIG_BLOCK, &all, &old);
-	pid = clone(child_main, child_stack + CHILD_STACK, CLONE_VM | SIGCHLD,
-		    (void *)req);
+	*pidfd = -1;
+	*req->exec_errno = 0;
+	t0 = boot_ticks();
+	/* A kernel before 5.2 ignores CLONE_PIDFD and leaves *pidfd. */
+	pid = clone(child_main, child_stack + CHILD_STACK,
+		    CLONE_VM | CLONE_PIDFD | SIGCHLD, (void *)req, pidfd);
 	e = errno;
+	t1 = boot_ticks();
+	*start = t0 == t1 ? t0 : 0;
+	if (pid < 0)
+		*pidfd = -1;
 	sigprocmask(SIG_SETMASK, &old, NULL);
 	if (pid > 0)
 		setpgid(pid, pid);

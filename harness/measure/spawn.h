@@ -12,7 +12,11 @@
  * memory and makes only system calls (setpgid, fcntl, dup2, sigaction,
  * read, execve) until it execs. Everything it needs - the resolved path,
  * argv, envp - is prepared by the caller, and must stay untouched until
- * the exec is known to have happened (the err pipe reads EOF).
+ * the child is reaped. Sharing our memory also tells an exec that failed
+ * without a pipe (as glibc's posix_spawn does): the child stores errno in
+ * *exec_errno before it exits 127; an exec that succeeded leaves it 0,
+ * the new program having memory of its own. Read it once the child is
+ * reaped (wait4 orders its store before our read).
  *
  * Signals are blocked across the clone and the child resets every caught
  * signal to its default, so no harness handler ever runs in the child.
@@ -28,7 +32,7 @@ struct spawn_req {
 	char *const *argv;
 	char *const *envp;
 	int go_fd;		/* the child reads one byte here before exec */
-	int err_fd;		/* close-on-exec; gets errno if execve fails */
+	int *exec_errno;	/* spawn_blocked sets 0; execve's errno if it fails */
 	int out_fd;		/* stdout and stderr; -1: inherit */
 	int stderr_fd;		/* stderr instead (after out_fd); -1: as out_fd */
 	const int *keep;	/* fds to keep open across the exec */
@@ -37,8 +41,17 @@ struct spawn_req {
 	size_t nclose;
 };
 
-/* The child's pid, in its own process group; -1 with errno set. */
-pid_t spawn_blocked(const struct spawn_req *req);
+/*
+ * The child's pid, in its own process group; -1 with errno set. *start
+ * gets its start time as /proc/PID/stat's field 22 shows it
+ * (system/reap.h), from the boot-time clock read on both sides of the
+ * clone, or 0 when the clone crossed a clock tick and only /proc can say.
+ * *pidfd gets a pidfd of the child from the clone itself (CLONE_PIDFD,
+ * close-on-exec), or -1 where the kernel gave none (before 5.2; the
+ * caller uses pidfd_open then).
+ */
+pid_t spawn_blocked(const struct spawn_req *req, unsigned long long *start,
+		    int *pidfd);
 
 /* name as execvp would find it (malloc'd); name itself when it has a '/'
  * or is not found (execve then reports ENOENT). */

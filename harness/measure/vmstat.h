@@ -16,15 +16,26 @@
 
 #include "results/results.h"
 
+struct vmstat_name;	/* one counter's name and metric keys, vmstat.c */
+
+/*
+ * names[i] is interned: the same counter is the same pointer in every
+ * snapshot, and stays valid to the process's end.
+ */
 struct vmstat_snap {
-	char **names;
+	const struct vmstat_name **names;
 	unsigned long long *vals;
 	size_t n, cap;
 };
 
 /* True for the counters we keep (by name). */
 int vmstat_wanted(const char *name);
-/* Read the wanted counters from path (NULL: /proc/vmstat). 0 or -1. */
+/*
+ * Read the wanted counters from path (NULL: /proc/vmstat). 0 or -1. The
+ * file lists the same names in the same order at every read: each line's
+ * name is checked against the one at its place last time (a memcmp), and
+ * only a new one is looked up, judged by vmstat_wanted and interned.
+ */
 int vmstat_read(const char *path, struct vmstat_snap *s);
 /* For every name in both: after - before as "vmstat.<name>", or for a
  * level (nr_*) both levels as "vmstat.<name>.before" / ".after". */

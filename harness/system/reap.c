@@ -45,8 +45,11 @@ static int read_pstat(pid_t pid, struct pstat *ps)
 	p = strrchr(buf, ')');
 	if (!p || sscanf(p + 1, " %c %d %d", &ps->state, &ppid, &pgrp) != 3)
 		return -1;
-	/* Field 22 is starttime; p + 1 starts at field 3. */
-	for (i = 3; i < 22 && p; i++)
+	/*
+	 * Field 22 is starttime. p is at the ")" that ends field 2; each
+	 * step moves it to the space before the next field: 20 steps.
+	 */
+	for (i = 2; i < 22 && p; i++)
 		p = strchr(p + 1, ' ');
 	if (!p || sscanf(p, " %llu", &start) != 1)
 		return -1;
@@ -62,6 +65,25 @@ unsigned long long proc_start_time(pid_t pid)
 	struct pstat ps;
 
 	return read_pstat(pid, &ps) ? 0 : ps.start;
+}
+
+unsigned long long boot_ticks(void)
+{
+	static unsigned long long ns_per_tick;
+	struct timespec ts;
+	long hz;
+
+	if (!ns_per_tick) {
+		hz = sysconf(_SC_CLK_TCK);
+		/* USER_HZ divides a second on every architecture Linux has. */
+		if (hz <= 0 || 1000000000L % hz)
+			return 0;
+		ns_per_tick = 1000000000ULL / (unsigned long long)hz;
+	}
+	if (clock_gettime(CLOCK_BOOTTIME, &ts))
+		return 0;
+	return ((unsigned long long)ts.tv_sec * 1000000000ULL +
+		(unsigned long long)ts.tv_nsec) / ns_per_tick;
 }
 
 typedef bool (*match_fn)(const struct pstat *ps, pid_t pgid);

@@ -21,7 +21,12 @@
  * free before the knobs are restored.
  *
  * proc_start_time() reads field 22 of /proc/PID/stat (clock ticks since
- * boot): with the pid, it names a process uniquely.
+ * boot): with the pid, it names a process uniquely. boot_ticks() is
+ * CLOCK_BOOTTIME in the same unit: the kernel stamps a new process with
+ * the boot-time clock in clone() and /proc shows it as that stamp over
+ * NSEC_PER_SEC / USER_HZ, rounded down (in a time namespace both are
+ * offset alike), so a process cloned between two calls that return the
+ * same value has that start time, without reading /proc.
  */
 #ifndef THPBENCH_REAP_H
 #define THPBENCH_REAP_H
@@ -52,5 +57,7 @@ pid_t reap_spared(void);
 
 /* Start time of pid in clock ticks since boot; 0 when it does not exist. */
 unsigned long long proc_start_time(pid_t pid);
+/* CLOCK_BOOTTIME now, in proc_start_time()'s clock ticks (0: no clock). */
+unsigned long long boot_ticks(void);
 
 #endif

@@ -168,7 +168,7 @@ static void on_signal(int sig, siginfo_t *si, void *uc)
 	errno = saved;
 }
 
-void settings_set_child(pid_t pgid)
+void settings_set_child(pid_t pgid, unsigned long long start)
 {
 	char buf[64];
 	int n;
@@ -177,7 +177,7 @@ void settings_set_child(pid_t pgid)
 	if (g_child_fd < 0 || pgid <= 0)
 		return;
 	n = snprintf(buf, sizeof(buf), "%d %llu\n", (int)pgid,
-		     proc_start_time(pgid));
+		     start ? start : proc_start_time(pgid));
 	/* Written over, then cut to length when the line got shorter:
 	 * truncating to 0 first freed and allocated the file's page at every
 	 * repetition. A crash in between leaves the new line first, which is

@@ -37,8 +37,10 @@ void settings_guard_disarm(const struct snapshot *snap, const char *state_dir);
 /* Block the guarded signals; *old gets the previous mask. */
 void settings_guard_block(sigset_t *old);
 
-/* The child whose process group the signal path kills (0: none). */
-void settings_set_child(pid_t pgid);
+/* The child whose process group the signal path kills (0: none), with
+ * its start time in clock ticks since boot (system/reap.h; 0: read it
+ * from /proc). */
+void settings_set_child(pid_t pgid, unsigned long long start);
 
 /*
  * The workload a killed run recorded in state_dir: end its process group,

@@ -1120,7 +1120,7 @@ static void test_sigkill_ends_workload(void **state)
 		    settings_apply(&ctx, THP "enabled", "always", err, sizeof(err)))
 			_exit(3);
 		wl = start_workload();
-		settings_set_child(wl);
+		settings_set_child(wl, 0);
 		if (write(p[1], &wl, sizeof(wl)) != sizeof(wl))
 			_exit(4);
 		raise(SIGKILL);
@@ -1471,7 +1471,7 @@ static void signalled_run(int sig, int report_fd)
 	wl = start_workload();
 	if (wl < 0)
 		_exit(4);
-	settings_set_child(wl);
+	settings_set_child(wl, 0);
 	if (write(report_fd, &wl, sizeof(wl)) != sizeof(wl))
 		_exit(5);
 	raise(sig);
