@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 #include "trust.h"
+#include "util/safe_file.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -91,40 +92,18 @@ int trust_replace(const char *path, const char *text, char *err,
 		  size_t errlen)
 {
 	char tmp[PATH_MAX];
-	size_t len = strlen(text);
-	int fd, ret = -1;
+	FILE *f = sf_replace_open(path, tmp, sizeof(tmp), err, errlen);
 
-	snprintf(tmp, sizeof(tmp), "%s.tmp", path);
-	if (unlink(tmp) && errno != ENOENT) {
-		snprintf(err, errlen, "cannot remove %s: %s", tmp, strerror(errno));
+	if (!f)
 		return -1;
-	}
-	fd = trust_open(tmp, O_WRONLY | O_CREAT | O_EXCL, 0644, err, errlen);
-	if (fd < 0)
+	fputs(text, f);
+	fputc('\n', f);
+	if (sf_replace_close(f, tmp, path, err, errlen))
 		return -1;
-	if (write(fd, text, len) != (ssize_t)len ||
-	    write(fd, "\n", 1) != 1 || fsync(fd)) {
-		snprintf(err, errlen, "cannot write %s: %s", tmp, strerror(errno));
-		close(fd);
-		goto out;
-	}
-	if (close(fd)) {
-		snprintf(err, errlen, "cannot write %s: %s", tmp, strerror(errno));
-		goto out;
-	}
-	if (rename(tmp, path)) {
-		snprintf(err, errlen, "cannot rename %s to %s: %s", tmp, path,
-			 strerror(errno));
-		goto out;
-	}
 	if (fsync_dir_of(path)) {
 		snprintf(err, errlen, "cannot sync the directory of %s: %s",
 			 path, strerror(errno));
-		goto out;
+		return -1;
 	}
-	ret = 0;
-out:
-	if (ret)
-		unlink(tmp);
-	return ret;
+	return 0;
 }

@@ -30,7 +30,7 @@ int trust_open(const char *path, int flags, mode_t mode, char *err,
 /*
  * Replace the file at path with text and a newline: written to path.tmp
  * (whatever was there, a planted symlink included, removed first; made
- * afresh through trust_open), fsynced, renamed over path, the directory
+ * afresh by util/safe_file's sf_replace_open), fsynced, renamed over path, the directory
  * fsynced. A crash leaves the old or the new file, never a torn one.
  * 0, or -1 with err set.
  */
