@@ -57,6 +57,7 @@ struct run_spec {
 	const char *vmstat_path;	/* NULL: /proc/vmstat */
 	const struct sysstate_spec *sys;	/* mTHP stats, buddyinfo; NULL: none */
 	void (*on_spawn)(pid_t pid);	/* told the child's pid (0 after it is reaped) */
+	const char *cgroup;		/* a cgroup dir the child is moved into before it execs; NULL none */
 };
 
 /* Run once, filling run (status, metrics, unsupported...). Returns 0 when
