@@ -66,7 +66,7 @@ rc=$?
 
 val() { sed -n "s/^$2 //p" "$1" | head -1; }
 check_case() {
-	log=$(ls "$tmp/out-run/logs/"$1* 2>/dev/null | head -1)
+	log=$(ls "$tmp/out-run/logs/$1"_* 2>/dev/null | head -1)
 	if [ -z "$log" ]; then
 		fail "$1: no log"; return
 	fi
