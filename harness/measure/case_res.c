@@ -87,8 +87,16 @@ static int mount_check(const char *val, char *err, size_t errlen)
 		return 0;
 	if (!strncmp(val, "tmpfs:", 6))
 		return tmpfs_opts_ok(val + 6, err, errlen);
-	if (!strncmp(val, "xfs:", 4))
-		return size_ok(val + 4, &v, err, errlen);
+	if (!strncmp(val, "xfs:", 4)) {
+		if (size_ok(val + 4, &v, err, errlen))
+			return -1;
+		/* mkfs.xfs refuses anything smaller. */
+		if (v < 320ULL << 20) {
+			snprintf(err, errlen, "an xfs image of %s is under mkfs.xfs's 300 MB: 320M at least", val + 4);
+			return -1;
+		}
+		return 0;
+	}
 	if (!strncmp(val, "ext4:", 5))
 		return size_ok(val + 5, &v, err, errlen);
 	snprintf(err, errlen, "\"%s\" is not tmpfs[:huge=...,size=...], xfs[:SIZE] or ext4[:SIZE]", val);

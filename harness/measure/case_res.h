@@ -6,7 +6,8 @@
  *   swap  = zram | zram:SIZE | zram:SIZE:COMPRESSOR   (SIZE default 1G)
  *   mount = tmpfs | tmpfs:OPT[,OPT]    OPT: huge=always|within_size|
  *                                      advise|never, size=SIZE
- *         | xfs | xfs:SIZE | ext4 | ext4:SIZE         (image, default 512M)
+ *         | xfs | xfs:SIZE | ext4 | ext4:SIZE         (image, default 512M;
+ *                                                  xfs at least 320M)
  *   memcg = SIZE | max                                (memory.max)
  *
  * Made once per case when the run begins (not per repetition: mkfs and

@@ -52,7 +52,7 @@ workload = sh
 args = -c "stat -f -c fs=%T {mount}; echo swap=\$THPBENCH_SWAP; sleep \$SLEEP"
 swap = zram:64M
 expect_huge = no
-mount = xfs:300M
+mount = xfs:320M
 
 [case tmpfs]
 workload = sh
