@@ -99,21 +99,23 @@ int res_set_undo(struct res_set *set)
 	size_t i;
 
 	for (i = set->n; i-- > 0;) {
+		if (set->v[i].gone)
+			continue;
 		if (set->v[i].kind->undo(&set->v[i], &set->env))
 			stay++;
 		else
-			set->v[i].kind = NULL;
+			set->v[i].gone = true;
 	}
 	return stay;
 }
 
-/* Keep only the entries still there (kind not NULL), in order. */
+/* Keep only the entries still there (not gone), in order. */
 static void compact(struct res_set *set)
 {
 	size_t i, j = 0;
 
 	for (i = 0; i < set->n; i++)
-		if (set->v[i].kind)
+		if (!set->v[i].gone)
 			set->v[j++] = set->v[i];
 	set->n = j;
 }
@@ -171,11 +173,11 @@ int res_recover(const char *state_dir, const struct settings_sink *say,
 			settings_say(say, true, "left alone: %s %s%s%s in %s: %s",
 				     x->kind->name, x->path, *x->dev ? " " : "",
 				     x->dev, set.journal, why);
-			x->kind = NULL;
+			x->gone = true;
 			continue;
 		}
 		if (!x->kind->undo(x, &set.env)) {
-			x->kind = NULL;
+			x->gone = true;
 			(*undone)++;
 		}
 	}

@@ -69,6 +69,7 @@ struct res {
 	int num;		/* zram or loop device number; -1 none yet */
 	long long size;		/* bytes: disksize, image size */
 	bool added;		/* a zram device we hot-added */
+	bool gone;		/* undone, or left alone: dropped from the journal */
 	char boot_id[40];
 };
 
