@@ -105,7 +105,7 @@ static int cgroup_undo(const struct res *r, const struct res_env *e)
 			return 0;
 		if (errno != EBUSY)
 			return -1;
-		usleep(20000);
+		res_nap();
 	}
 	return -1;
 }

@@ -133,12 +133,12 @@ static int loop_undo(const struct res *r, const struct res_env *e)
 		if (fd >= 0) {
 			for (i = 0; i < 50 && ioctl(fd, LOOP_CLR_FD, 0) &&
 			     errno == EBUSY; i++)
-				usleep(20000);
+				res_nap();
 			close(fd);
 		}
 		/* Cleared lazily once the last opener goes: wait for it. */
 		for (i = 0; i < 50 && backed_by_ours(r, e); i++)
-			usleep(20000);
+			res_nap();
 		if (backed_by_ours(r, e))
 			return -1;
 	}

@@ -153,14 +153,14 @@ static int zram_undo(const struct res *r, const struct res_env *e)
 		zpath(e, r->num, "reset", path, sizeof(path));
 		/* EBUSY while the swapoff's last reference drops. */
 		for (i = 0; i < 50 && res_write_str(path, "1"); i++)
-			usleep(20000);
+			res_nap();
 	}
 	if (r->added) {
 		snprintf(path, sizeof(path), "%s/class/zram-control/hot_remove",
 			 e->sys_root);
 		snprintf(num, sizeof(num), "%d", r->num);
 		for (i = 0; i < 50 && res_write_str(path, num) && errno == EBUSY; i++)
-			usleep(20000);
+			res_nap();
 	}
 	return 0;
 }

@@ -146,6 +146,8 @@ int res_write_str(const char *path, const char *s);
 bool res_in_swaps(const struct res_env *e, const char *dev);
 /* Is path a mount point in /proc/self/mountinfo? Signal-safe. */
 bool res_is_mount(const struct res_env *e, const char *path);
+/* 20 ms (nanosleep: the signal path may not usleep). */
+void res_nap(void);
 /* Run argv (execvp, output to stderr) and wait. Its exit status, -1. */
 int res_run(char *const argv[]);
 

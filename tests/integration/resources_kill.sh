@@ -5,8 +5,10 @@
 # then `thpbench restore`, a SIGTERM, and a plain exit. After each: no
 # zram swap of ours in /proc/swaps (the host's own swap exactly as it
 # was), no mount under our state dir, no loop device on our image, the
-# resource journal gone, THP enabled as before. Whatever happens here,
-# the trap puts everything back.
+# resource journal gone, THP enabled as before. Then a planted journal
+# naming what is not ours (/dev/shm, /etc/passwd, another boot's zram):
+# restore leaves each alone and says so. Whatever happens here, the trap
+# puts everything back.
 . tests/integration/lib.sh
 need_root
 if [ ! -e /sys/class/zram-control/hot_add ] && [ ! -e /sys/block/zram0 ]; then
@@ -125,4 +127,31 @@ check "exit: and a zram swap device in THPBENCH_SWAP" \
 check "exit: the tmpfs mount had huge=within_size" \
 	grep -rqx '1' "$TMPD/out-exit/logs"
 nothing_left exit
+
+# A planted (or stale) journal naming what is not ours: the real root
+# mount, /dev/shm, a loop device and a zram device of another boot.
+# restore says it leaves each alone and touches none of them.
+mounts_before=$(wc -l < /proc/self/mountinfo)
+mkdir -p "$ST"
+cat > "$ST/resources.json" <<JSON
+{"version": 1, "root": "$ST", "pid": 1, "time": 1, "knobs": [
+ {"kind": "zram", "dev": "/dev/zram0", "num": 0, "size": 1, "boot_id": "not-this-boot"},
+ {"kind": "loop", "dev": "/dev/loop0", "num": 0, "path": "/etc/passwd"},
+ {"kind": "mount", "path": "/dev/shm"},
+ {"kind": "mount", "path": "$ST/mnt-1/../../.."}]}
+JSON
+$TB restore > "$TMPD/hostile.txt" 2>&1
+check "hostile: restore exits 0" [ $? -eq 0 ]
+check "hostile: it says it left them alone" \
+	[ "$(grep -c 'left alone' "$TMPD/hostile.txt")" -eq 4 ]
+check "hostile: no mount went away" \
+	[ "$(wc -l < /proc/self/mountinfo)" -eq "$mounts_before" ]
+check "hostile: /dev/shm still mounted" grep -q ' /dev/shm ' /proc/self/mountinfo
+check "hostile: /etc/passwd still there" [ -s /etc/passwd ]
+check "hostile: the journal is dropped" [ ! -e "$ST/resources.json" ]
+echo '{"version": 1, "root": "/", "pid": 1, "time": 1, "knobs": []}' > "$ST/resources.json"
+$TB restore > "$TMPD/other.txt" 2>&1
+check "hostile: another state dir's journal is refused (exit 2)" [ $? -eq 2 ]
+check "hostile: and said" grep -q "not $ST" "$TMPD/other.txt"
+rm -f "$ST/resources.json"
 finish
