@@ -16,7 +16,8 @@
  * it, smaps' Swap for the region says how much went out. Every chunk that
  * was large and is now entirely swapped was counted by thp_swpout or
  * thp_swpout_fallback (2 MiB), or the size's swpout or swpout_fallback
- * (mTHP): the sum rising by less is a failure (exit 1). The counters are
+ * (mTHP), or the size's zswpout when zswap took it (zswap = on in the
+ * case): the sum rising by less is a failure (exit 1). The counters are
  * system-wide, so this is a lower bound, never an equality.
  *
  * Needs a swap device (the harness makes a zram one for a case with
@@ -44,8 +45,8 @@ static const char usage[] =
 	"Times MADV_PAGEOUT (pageout_usec) and the touch back (swapin_usec).\n"
 	"Prints and reports large (chunks that were large folios), swapped_kb\n"
 	"(smaps Swap after the page-out), thp_swpout, thp_swpout_fallback,\n"
-	"pswpout, pswpin deltas and the chunk size's stats swpout, swpout_fallback,\n"
-	"swpin, swpin_fallback (mthp_swpout ...). Exit 0 ok, 1 failure (data\n"
+	"pswpout, pswpin, zswpout, zswpin deltas and the chunk size's stats swpout,\n"
+	"swpout_fallback, zswpout, swpin, swpin_fallback (mthp_swpout ...). Exit 0 ok, 1 failure (data\n"
 	"changed; the swap-out counters rose by less than the large chunks that\n"
 	"went out), 2 usage, 3 not measurable here (no swap; no large folios).\n";
 
@@ -86,12 +87,13 @@ static void parse_args(int argc, char **argv, struct opts *o)
 }
 
 static const char *const vm_names[] = {
-	"thp_swpout", "thp_swpout_fallback", "pswpout", "pswpin",
+	"thp_swpout", "thp_swpout_fallback", "pswpout", "pswpin", "zswpout",
+	"zswpin",
 };
 #define NVM (sizeof(vm_names) / sizeof(vm_names[0]))
 
 static const char *const mthp_names[] = {
-	"swpout", "swpout_fallback", "swpin", "swpin_fallback",
+	"swpout", "swpout_fallback", "zswpout", "swpin", "swpin_fallback",
 };
 #define NMTHP (sizeof(mthp_names) / sizeof(mthp_names[0]))
 
@@ -198,21 +200,28 @@ static void mark_large(char *p, const struct opts *o, uint64_t *large_map)
 				wl_pagemap_is_large(p + i * o->chunk, o->chunk)) > 0;
 }
 
+/*
+ * A large folio that goes out whole is counted once: thp_swpout (PMD
+ * size) or the size's swpout when written to the device, the size's
+ * zswpout when zswap takes it; split first, thp_swpout_fallback or the
+ * size's swpout_fallback.
+ */
 static void check_counted(uint64_t went, const uint64_t *vb,
 			  const uint64_t *va, const long long *mb,
 			  const long long *ma, const struct opts *o)
 {
 	uint64_t counted;
+	long long z = mb[2] >= 0 ? ma[2] - mb[2] : 0;
 
 	if (o->chunk == WL_PMD_SIZE)
-		counted = (va[0] - vb[0]) + (va[1] - vb[1]);
+		counted = (va[0] - vb[0]) + (va[1] - vb[1]) + (uint64_t)z;
 	else if (mb[0] >= 0 && mb[1] >= 0)
-		counted = (uint64_t)((ma[0] - mb[0]) + (ma[1] - mb[1]));
+		counted = (uint64_t)((ma[0] - mb[0]) + (ma[1] - mb[1]) + z);
 	else
 		return;	/* a kernel without per-size swap stats */
 	if (counted < went)
 		wl_fail("%llu large chunks went to swap whole, but the swap-out "
-			"counters (%s) rose by %llu only",
+			"counters (%s + the size's zswpout) rose by %llu only",
 			(unsigned long long)went, o->chunk == WL_PMD_SIZE ?
 			"thp_swpout + thp_swpout_fallback" :
 			"stats/swpout + swpout_fallback",
@@ -288,7 +297,8 @@ int main(int argc, char **argv)
 		char name[64];
 
 		snprintf(name, sizeof(name), "%s", vm_names[i]);
-		report(name, (double)((i == 3 ? va[i] : vm[i]) - vb[i]));
+		/* Out: over the page-out; in: over both. */
+		report(name, (double)((i == 3 || i == 5 ? va[i] : vm[i]) - vb[i]));
 	}
 	for (i = 0; i < NMTHP; i++) {
 		char name[64];
@@ -296,7 +306,7 @@ int main(int argc, char **argv)
 		if (mb[i] < 0)
 			continue;
 		snprintf(name, sizeof(name), "mthp_%s", mthp_names[i]);
-		report(name, (double)((i >= 2 ? ma[i] : mm[i]) - mb[i]));
+		report(name, (double)((i >= 3 ? ma[i] : mm[i]) - mb[i]));
 	}
 	if (!swapped_kb)
 		wl_invalid("not measurable here: MADV_PAGEOUT swapped nothing out "

@@ -112,6 +112,13 @@ int case_res_check(const char *key, const char *val, char *err,
 		return swap_check(val, err, errlen);
 	if (!strcmp(key, "mount"))
 		return mount_check(val, err, errlen);
+	if (!strcmp(key, "zswap")) {
+		if (strcmp(val, "on") && strcmp(val, "off")) {
+			snprintf(err, errlen, "\"%s\" is not on or off", val);
+			return -1;
+		}
+		return 0;
+	}
 	if (!strcmp(val, "max"))
 		return 0;
 	return size_ok(val, &v, err, errlen);
@@ -196,6 +203,28 @@ static int make_memcg(struct session *ss, const char *spec, struct tb_case *c,
 	if (settings_make_resource(&ss->settings, &r, &made, err, errlen))
 		return -1;
 	add_env(c, "THPBENCH_CGROUP", made->path);
+	return 0;
+}
+
+/* The run's one zswap entry (the value found is its opt); NULL: none. */
+static const struct res *zswap_made;
+
+/*
+ * zswap is per case, unlike the rest: made (journalled, the value found
+ * kept) by the first case that asks, then written before each item
+ * (case_res_enter), so the other cases swap as the host would.
+ */
+static int make_zswap(struct session *ss, const char *spec,
+		      struct tb_case *c, char *err, size_t errlen)
+{
+	struct res r = { .kind = &res_kind_zswap, .num = -1 };
+	const char *want = !strcmp(spec, "on") ? "Y" : "N";
+
+	snprintf(r.dev, sizeof(r.dev), "%s", want);
+	if (!zswap_made && settings_make_resource(&ss->settings, &r,
+						  &zswap_made, err, errlen))
+		return -1;
+	add_env(c, "THPBENCH_ZSWAP", want);
 	return 0;
 }
 
@@ -294,6 +323,8 @@ static bool case_runs(const struct session *ss, size_t ci)
 static int make_case(struct session *ss, const struct suite_case *sc,
 		     struct tb_case *c, char *err, size_t errlen)
 {
+	if (sc->zswap && make_zswap(ss, sc->zswap, c, err, errlen))
+		return -1;
 	if (sc->swap && make_swap(ss, sc->swap, c, err, errlen))
 		return -1;
 	if (sc->mount && make_mount(ss, sc->mount, c, err, errlen))
@@ -343,10 +374,11 @@ void case_res_begin(struct session *ss)
 	bool any = false;
 	size_t ci;
 
+	zswap_made = NULL;
 	for (ci = 0; ci < ss->res.ncases; ci++) {
 		const struct suite_case *sc = suite_case_of(ss, ci);
 
-		if (!sc || (!sc->swap && !sc->mount && !sc->memcg) ||
+		if (!sc || (!sc->swap && !sc->mount && !sc->memcg && !sc->zswap) ||
 		    !case_runs(ss, ci))
 			continue;
 		if (!any)
@@ -363,4 +395,22 @@ void case_res_begin(struct session *ss)
 		}
 		wire_args(ss, ci);
 	}
+}
+
+void case_res_enter(const struct session *ss, size_t case_idx)
+{
+	const char *want;
+	char got[16];
+
+	if (!zswap_made || !ss->settings.active)
+		return;
+	want = env_of(&ss->res.cases[case_idx], "THPBENCH_ZSWAP");
+	if (!want)
+		want = zswap_made->opt;	/* as found */
+	if (!res_read_str(zswap_made->path, got, sizeof(got)) &&
+	    !strcmp(got, want))
+		return;
+	if (res_write_str(zswap_made->path, want))
+		tb_warn("cannot set %s to %s for %s", zswap_made->path, want,
+			ss->res.cases[case_idx].id);
 }

@@ -196,6 +196,7 @@ static void execute(struct session *ss, const struct plan_item *it,
 		tb_err("%s: %s", c->id, err);
 		goto out;
 	}
+	case_res_enter(ss, it->case_idx);
 	spec.out_fd = open_log(ss, c);
 	runner_run(&spec, run);
 	memstate_release(&ms);

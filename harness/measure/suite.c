@@ -340,14 +340,15 @@ static int metric_key(struct parse_state *ps, const char *key, const char *val)
 	return 1;
 }
 
-/* swap, mount, memcg: checked here, made by case_res.c. */
+/* swap, mount, memcg, zswap: checked here, made by case_res.c. */
 static int resource_key(struct parse_state *ps, const char *key,
 			const char *val)
 {
 	struct suite_case *c = ps->cur_case;
 	char why[256];
 	char **slot = !strcmp(key, "swap") ? &c->swap :
-		      !strcmp(key, "mount") ? &c->mount : &c->memcg;
+		      !strcmp(key, "mount") ? &c->mount :
+		      !strcmp(key, "zswap") ? &c->zswap : &c->memcg;
 
 	if (case_res_check(key, val, why, sizeof(why)))
 		return fail(ps, "%s: %s", key, why);
@@ -401,7 +402,7 @@ static int case_key(struct parse_state *ps, const char *key, const char *val)
 	else if (!strcmp(key, "timeout"))
 		return to_seconds(ps, key, val, &c->timeout_s);
 	else if (!strcmp(key, "swap") || !strcmp(key, "mount") ||
-		 !strcmp(key, "memcg"))
+		 !strcmp(key, "memcg") || !strcmp(key, "zswap"))
 		return resource_key(ps, key, val);
 	else if (metric_of(key))
 		return metric_key(ps, key, val);
@@ -683,6 +684,7 @@ void suite_free(struct suite *s)
 		free(c->swap);
 		free(c->mount);
 		free(c->memcg);
+		free(c->zswap);
 		free_strv(c->env, c->nenv);
 		free_strv(c->thp, c->nthp);
 		for (j = 0; j < c->nset; j++) {

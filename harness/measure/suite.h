@@ -18,9 +18,10 @@
  *                      repetitions, warmup, timeout, better.METRIC
  *                      (lower|higher), threshold.METRIC (percent),
  *                      description
- *                      swap, mount, memcg (case_res.h: a zram swap
- *                      device, a tmpfs or loop xfs/ext4 mount, a
- *                      memcg the harness makes for the case)
+ *                      swap, mount, memcg, zswap (case_res.h: a zram
+ *                      swap device, a tmpfs or loop xfs/ext4 mount, a
+ *                      memcg the harness makes for the case; zswap on
+ *                      or off)
  *                      and the axes of axes.h, for this case
  *   [claim ID]         a posting's claim checked after the run
  *                      (claims.h): posting, comparison, metric, base,
@@ -69,7 +70,7 @@ struct suite_case {
 	struct axes axes;	/* what this case sets of them */
 	int line;
 	/* Resources the case needs (case_res.h), as written; NULL: none. */
-	char *swap, *mount, *memcg;
+	char *swap, *mount, *memcg, *zswap;
 };
 
 struct suite_claim {

@@ -18,7 +18,7 @@
 static const struct state_file res_file = {
 	.what = "resource journal",
 	.fix = "undo what it names by hand (swapoff, umount, losetup -d) and delete it",
-	.knob_shape = "needs string \"kind\" (zram, loop, mount, cgroup) and strings dev, path, opt, boot_id, integers num, size, boolean added (each optional, each under 256 characters)",
+	.knob_shape = "needs string \"kind\" (zram, loop, mount, cgroup, zswap) and strings dev, path, opt, boot_id, integers num, size, boolean added (each optional, each under 256 characters)",
 	.version = RES_JOURNAL_VERSION,
 	.time_key = "time",
 	.time_utc = true,

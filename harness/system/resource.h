@@ -6,7 +6,7 @@
  * ends.
  *
  * One module per kind (res_swap.c, res_mount.c, res_loop.c,
- * res_cgroup.c), each a struct res_kind, found by name in a registry
+ * res_cgroup.c, res_zswap.c: zswap's enabled, a knob outside the mm tree), each a struct res_kind, found by name in a registry
  * (res_kind_find). A resource is a struct res of fixed size, no
  * pointers but its kind: the signal path undoes it with system calls
  * only (umount2, swapoff, ioctl, rmdir, open/read/write).
@@ -21,6 +21,8 @@
  *   { "kind": "mount", "path": "/run/thpbench/mnt-123-2",
  *     "dev": "/dev/loop3", "opt": "xfs" }
  *   { "kind": "cgroup", "path": "/sys/fs/cgroup/thpbench-123-3" }
+ *   { "kind": "zswap", "path": "/sys/module/zswap/parameters/enabled",
+ *     "dev": "Y", "opt": "N" }            (wanted, found)
  * Each entry is written BEFORE its resource is made (with what is known
  * then: a zram device is journalled by number before its disksize is
  * set, a loop device before it is bound), so a crash at any point leaves
@@ -34,7 +36,7 @@
  * (STATE/mnt-*, STATE/img-*), a loop device whose backing file is that
  * image, a zram device of this boot whose disksize is the one we set and
  * that is swap by its /dev name, a cgroup directory named thpbench-*
- * under the cgroup root. Anything else is left alone and said so.
+ * under the cgroup root, zswap's enabled file with Y or N to put back. Anything else is left alone and said so.
  */
 #ifndef THPBENCH_RESOURCE_H
 #define THPBENCH_RESOURCE_H
@@ -90,7 +92,7 @@ struct res_kind {
 };
 
 extern const struct res_kind res_kind_zram, res_kind_mount, res_kind_loop,
-	res_kind_cgroup;
+	res_kind_cgroup, res_kind_zswap;
 
 /* The kind named name, or NULL. */
 const struct res_kind *res_kind_find(const char *name);

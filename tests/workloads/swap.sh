@@ -57,7 +57,18 @@ thp = madvise
 mthp = 64K
 swap = zram:128M
 expect_huge = no
+
+[case mthp64z]
+workload = $PWD/$bin
+args = --size 32M --chunk 64K
+thp = madvise
+mthp = 64K
+swap = zram:128M
+zswap = on
+expect_huge = no
 CONF
+zsw=/sys/module/zswap/parameters/enabled
+zsw_before=$(cat "$zsw" 2>/dev/null)
 $TB run "$tmp/swap.conf" -o "$tmp/out-run" --wait=300 --progress none \
 	> "$tmp/run.log" 2>&1
 rc=$?
@@ -78,18 +89,27 @@ check_case() {
 		{ fail "$1: no 'ok'"; tail -5 "$log"; return; }
 	went=$(val "$log" went_whole)
 	large=$(val "$log" large)
-	a=$(val "$log" "$2"); b=$(val "$log" "$3")
+	a=$(val "$log" "$2"); b=$(val "$log" "$3"); z=$(val "$log" "${4:-none}")
 	[ "${large:-0}" -ge 1 ] && pass "$1: $large chunks were large folios" ||
 		fail "$1: no large folios"
 	[ "${went:-0}" -ge 1 ] && pass "$1: $went large chunks went to swap whole" ||
 		fail "$1: went_whole '$went', wanted >= 1"
-	[ $((${a:-0} + ${b:-0})) -ge "${went:-1}" ] &&
-		pass "$1: $2 + $3 = $((a + b)) >= $went" ||
-		fail "$1: $2 + $3 = $((${a:-0} + ${b:-0})) < went_whole $went"
+	[ $((${a:-0} + ${b:-0} + ${z:-0})) -ge "${went:-1}" ] &&
+		pass "$1: $2 + $3 ${4:++ $4 }= $((${a:-0} + ${b:-0} + ${z:-0})) >= $went" ||
+		fail "$1: $2 + $3 ${4:++ $4 }= $((${a:-0} + ${b:-0} + ${z:-0})) < went_whole $went"
 }
 check_case thp thp_swpout thp_swpout_fallback
 if [ -e "$stats" ]; then
 	check_case mthp64 mthp_swpout mthp_swpout_fallback
+	if [ -n "$zsw_before" ]; then
+		check_case mthp64z mthp_swpout mthp_swpout_fallback mthp_zswpout
+		z=$(val "$(ls "$tmp/out-run/logs/mthp64z"_* | head -1)" mthp_zswpout)
+		[ "${z:-0}" -ge 1 ] && pass "mthp64z: zswap took $z 64K folios whole" ||
+			fail "mthp64z: mthp_zswpout '$z' with zswap on"
+		[ "$(cat "$zsw")" = "$zsw_before" ] &&
+			pass "zswap enabled is back to $zsw_before" ||
+			fail "zswap enabled reads $(cat "$zsw"), was $zsw_before"
+	fi
 else
 	skip "mthp64: no per-size swap stats ($stats)"
 fi

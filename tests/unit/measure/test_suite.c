@@ -179,6 +179,7 @@ static void test_resource_keys(void **state)
 	expect_error("[case a]\nworkload = x\nmount = btrfs:1G\n", "3: mount: \"btrfs:1G\"");
 	expect_error("[case a]\nworkload = x\nmount = xfs:256M\n", "3: mount: an xfs image");
 	expect_error("[case a]\nworkload = x\nmemcg = lots\n", "3: memcg: \"lots\"");
+	expect_error("[case a]\nworkload = x\nzswap = yes\n", "3: zswap: \"yes\" is not on or off");
 }
 
 static void test_bad_numbers(void **state)

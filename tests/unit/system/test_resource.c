@@ -275,6 +275,44 @@ static void test_make_failure_undone(void **st)
 	assert_string_equal(buf, "5");
 }
 
+/* zswap: the value found journalled and put back; a journal whose value
+ * to put back is not Y or N, or that names another file, is left alone. */
+static void test_zswap(void **st)
+{
+	struct res proto = { .kind = &res_kind_zswap, .num = -1, .dev = "Y" };
+	const struct res *made;
+	struct res_set s, back;
+	char err[512], p[128], buf[16], entries[1024];
+	int undone;
+
+	(void)st;
+	fake_put(root, "sys/module/zswap/parameters/enabled", "N\n");
+	snprintf(p, sizeof(p), "%s/sys/module/zswap/parameters/enabled", root);
+	res_set_init(&s, state);
+	assert_int_equal(res_set_make(&s, &proto, &made, err, sizeof(err)), 0);
+	assert_string_equal(made->opt, "N");
+	assert_int_equal(res_read_str(p, buf, sizeof(buf)), 0);
+	assert_string_equal(buf, "Y");
+	res_set_init(&back, state);
+	assert_int_equal(res_journal_read(state, &back, err, sizeof(err)), 1);
+	assert_string_equal(back.v[0].opt, "N");
+	assert_int_equal(res_recover(state, &sink, &undone, err, sizeof(err)), 0);
+	assert_int_equal(undone, 1);
+	assert_int_equal(res_read_str(p, buf, sizeof(buf)), 0);
+	assert_string_equal(buf, "N");
+	fake_put(root, "sys/module/zswap/parameters/enabled", "Y\n");
+	snprintf(entries, sizeof(entries),
+		 "{\"kind\": \"zswap\", \"path\": \"%s\", \"dev\": \"Y\", \"opt\": \"1; reboot\"},"
+		 "{\"kind\": \"zswap\", \"path\": \"%s/etc/shadow\", \"dev\": \"Y\", \"opt\": \"N\"}",
+		 p, root);
+	put_journal(entries);
+	assert_int_equal(res_recover(state, &sink, &undone, err, sizeof(err)), 0);
+	assert_int_equal(undone, 0);
+	assert_int_equal(res_read_str(p, buf, sizeof(buf)), 0);
+	assert_string_equal(buf, "Y");
+	assert_non_null(strstr(said, "not Y or N"));
+}
+
 static void test_swaps_match(void **st)
 {
 	struct res_env e;
@@ -300,6 +338,7 @@ int main(void)
 		T(test_recover_leaves_foreign),
 		T(test_recover_undoes_ours),
 		T(test_make_failure_undone),
+		T(test_zswap),
 		T(test_swaps_match),
 	};
 
