@@ -5,7 +5,7 @@
 # then `thpbench restore`, a SIGTERM, and a plain exit. After each: no
 # zram swap of ours in /proc/swaps (the host's own swap exactly as it
 # was), no mount under our state dir, no loop device on our image, the
-# resource journal gone, THP enabled as before. Then a planted journal
+# resource journal gone, THP and zswap enabled as before. Then a planted journal
 # naming what is not ours (/dev/shm, /etc/passwd, another boot's zram):
 # restore leaves each alone and says so. Whatever happens here, the trap
 # puts everything back.
@@ -20,6 +20,12 @@ THP_SAVED=$(thp_mode)
 ST=$TMPD/state
 export THPBENCH_STATE_DIR=$ST
 SWAPS_BEFORE=$(cat /proc/swaps)
+ZSW=/sys/module/zswap/parameters/enabled
+ZSW_BEFORE=$(cat "$ZSW" 2>/dev/null || echo none)
+ZSWAP_WANT=on
+[ "$ZSW_BEFORE" = Y ] && ZSWAP_WANT=off
+ZSWAP_LINE="zswap = $ZSWAP_WANT"
+[ "$ZSW_BEFORE" = none ] && ZSWAP_LINE="# no zswap here"
 run_pid=
 
 # Everything back even when a check failed: the harness's own restore,
@@ -35,6 +41,7 @@ cleanup() {
 	for d in $(sed -n 's|^\(/dev/zram[0-9]*\) .*|\1|p' /proc/swaps); do
 		echo "$SWAPS_BEFORE" | grep -q "^$d " || swapoff "$d"
 	done
+	[ "$ZSW_BEFORE" != none ] && echo "$ZSW_BEFORE" > "$ZSW"
 	echo "$THP_SAVED" > "$THP"
 	rm -rf "$TMPD"
 }
@@ -53,6 +60,7 @@ warmup = 0
 workload = sh
 args = -c "stat -f -c fs=%T {mount}; echo swap=\$THPBENCH_SWAP; sleep \$SLEEP"
 swap = zram:64M
+$ZSWAP_LINE
 expect_huge = no
 mount = xfs:320M
 
@@ -92,6 +100,8 @@ nothing_left() {
 		[ -z "$(ls "$ST" | grep -E '^(img|mnt)-')" ]
 	check "$1: the resource journal is gone" [ ! -e "$ST/resources.json" ]
 	check "$1: THP enabled is back to $THP_SAVED" [ "$(thp_mode)" = "$THP_SAVED" ]
+	check "$1: zswap enabled is back to $ZSW_BEFORE" \
+		[ "$(cat "$ZSW" 2>/dev/null || echo none)" = "$ZSW_BEFORE" ]
 }
 
 export SLEEP
@@ -102,9 +112,11 @@ kill -9 "$run_pid"
 wait "$run_pid" 2>/dev/null
 run_pid=
 check "kill: the resources outlive the harness" all_made
+[ "$ZSW_BEFORE" != none ] && check "kill: zswap was switched for the case" \
+	[ "$(cat "$ZSW")" != "$ZSW_BEFORE" ]
 $TB restore > "$TMPD/restore.txt" 2>&1
 check "kill: thpbench restore exits 0" [ $? -eq 0 ]
-check "kill: restore says it undid them" grep -q 'undid 4 resource' "$TMPD/restore.txt"
+check "kill: restore says it undid them" grep -Eq 'undid [45] resource' "$TMPD/restore.txt"
 nothing_left kill
 
 start_run 60 term
