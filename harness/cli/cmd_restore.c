@@ -37,7 +37,9 @@ int cmd_restore(int argc, char **argv)
 		case 'F': forget = true; break;
 		case 'h':
 			printf("usage: thpbench restore [--sysfs-root DIR] [--state-dir DIR] [--forget]\n"
-			       "  puts back the knobs a killed run left changed, and tries again those\n"
+			       "  undoes the swap, mounts, loop devices and cgroups a killed run made\n"
+			       "  (STATE/resources.json, docs/resources.md), puts back the knobs it\n"
+			       "  left changed, and tries again those\n"
 			       "  an earlier run could not (STATE/unrestored.json); --forget keeps\n"
 			       "  their current values and drops that record\n");
 			return 0;

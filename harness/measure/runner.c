@@ -241,6 +241,21 @@ static void kill_child(struct live *lv)
 	kill(lv->pid, SIGKILL);
 }
 
+/* Into the case's memcg (case_res.h) before exec, so everything the
+ * workload maps is charged there. */
+static int move_to_cgroup(const char *dir, pid_t pid)
+{
+	char path[4096], num[32];
+
+	snprintf(path, sizeof(path), "%s/cgroup.procs", dir);
+	snprintf(num, sizeof(num), "%d", (int)pid);
+	if (write_file_str(path, num)) {
+		tb_err("cannot move the workload into %s: %s", path, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
 /* Serve the control and metric pipes until the child exits. */
 static void supervise(struct live *lv, double timeout_s, double t0)
 {
@@ -508,6 +523,10 @@ int runner_run(const struct run_spec *spec, struct tb_run *run)
 	if (spec->on_spawn)
 		spec->on_spawn(lv.pid, start);
 	close_fd(&lv.p.go[0]);
+	if (spec->cgroup && move_to_cgroup(spec->cgroup, lv.pid)) {
+		kill_child(&lv);
+		close_fd(&lv.p.go[1]);
+	}
 	close_fd(&lv.p.ctl[1]);
 	close_fd(&lv.p.ack[0]);
 	close_fd(&lv.p.met[1]);

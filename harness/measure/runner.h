@@ -59,6 +59,7 @@ struct run_spec {
 	/* told the child's pid and start time (spawn.h; 0: unknown), pid 0
 	 * after it is reaped */
 	void (*on_spawn)(pid_t pid, unsigned long long start);
+	const char *cgroup;		/* a cgroup dir the child is moved into before it execs; NULL none */
 };
 
 /* Run once, filling run (status, metrics, unsupported...). Returns 0 when

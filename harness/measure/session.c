@@ -21,6 +21,7 @@
 #include "runner.h"
 #include "session.h"
 #include "session_knobs.h"
+#include "case_res.h"
 #include "tp_pin.h"
 #include "results/store.h"
 #include "system/sysctl_knob.h"
@@ -173,6 +174,7 @@ static void execute(struct session *ss, const struct plan_item *it,
 		.nenv = c->nenv, .evs = ss->evs, .nevs = ss->nevs,
 		.timeout_s = it->timeout_s, .on_spawn = settings_set_child,
 		.sys = &sys,
+		.cgroup = case_res_cgroup(ss, it->case_idx),
 	};
 	char err[512];
 
@@ -194,6 +196,7 @@ static void execute(struct session *ss, const struct plan_item *it,
 		tb_err("%s: %s", c->id, err);
 		goto out;
 	}
+	case_res_enter(ss, it->case_idx);
 	spec.out_fd = open_log(ss, c);
 	runner_run(&spec, run);
 	memstate_release(&ms);
@@ -423,6 +426,7 @@ static int build_plan(struct session *ss, char *err, size_t errlen)
 	po->stop_proactive = po->can_write && ss->settings.active &&
 			     snapshot_get(&ss->settings.orig, SYSCTL_PROACTIVENESS);
 	plan_build(&ss->suite, po, &ss->plan, &ss->res);
+	case_res_begin(ss);
 	session_knobs_collect(ss);
 	for (i = 0; i < ss->plan.n; i++)
 		if (ss->plan.items[i].skip && !ss->plan.items[i].unsupported)

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 #include "suite.h"
+#include "case_res.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -340,6 +341,23 @@ static int metric_key(struct parse_state *ps, const char *key, const char *val)
 	return 1;
 }
 
+/* swap, mount, memcg, zswap: checked here, made by case_res.c. */
+static int resource_key(struct parse_state *ps, const char *key,
+			const char *val)
+{
+	struct suite_case *c = ps->cur_case;
+	char why[256];
+	char **slot = !strcmp(key, "swap") ? &c->swap :
+		      !strcmp(key, "mount") ? &c->mount :
+		      !strcmp(key, "zswap") ? &c->zswap : &c->memcg;
+
+	if (case_res_check(key, val, why, sizeof(why)))
+		return fail(ps, "%s: %s", key, why);
+	free(*slot);
+	*slot = xstrdup(val);
+	return 1;
+}
+
 static int case_key(struct parse_state *ps, const char *key, const char *val)
 {
 	struct suite_case *c = ps->cur_case;
@@ -384,6 +402,9 @@ static int case_key(struct parse_state *ps, const char *key, const char *val)
 		return to_int(ps, key, val, &c->warmup);
 	else if (!strcmp(key, "timeout"))
 		return to_seconds(ps, key, val, &c->timeout_s);
+	else if (!strcmp(key, "swap") || !strcmp(key, "mount") ||
+		 !strcmp(key, "memcg") || !strcmp(key, "zswap"))
+		return resource_key(ps, key, val);
 	else if (metric_of(key))
 		return metric_key(ps, key, val);
 	else if (is_axis_key(ps, &c->axes, key, val))
@@ -660,6 +681,10 @@ void suite_free(struct suite *s)
 		free(c->workload);
 		free(c->label);
 		free_strv(c->args, c->nargs);
+		free(c->swap);
+		free(c->mount);
+		free(c->memcg);
+		free(c->zswap);
 		free_strv(c->env, c->nenv);
 		free_strv(c->thp, c->nthp);
 		for (j = 0; j < c->nset; j++) {

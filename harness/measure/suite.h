@@ -18,6 +18,10 @@
  *                      repetitions, warmup, timeout, better.METRIC
  *                      (lower|higher), threshold.METRIC (percent),
  *                      description
+ *                      swap, mount, memcg, zswap (case_res.h: a zram
+ *                      swap device, a tmpfs or loop xfs/ext4 mount, a
+ *                      memcg the harness makes for the case; zswap on
+ *                      or off)
  *                      and the axes of axes.h, for this case
  *   [claim ID]         a posting's claim checked after the run
  *                      (claims.h): posting, comparison, metric, base,
@@ -65,6 +69,8 @@ struct suite_case {
 	json_t *extra;		/* {"metric":{NAME:{"better":..,"threshold":..}}} */
 	struct axes axes;	/* what this case sets of them */
 	int line;
+	/* Resources the case needs (case_res.h), as written; NULL: none. */
+	char *swap, *mount, *memcg, *zswap;
 };
 
 struct suite_claim {

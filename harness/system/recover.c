@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* recover - a crashed run's knobs put back (recover.h). */
 #include "recover.h"
+#include "resource.h"
 #include "hugetlb_pool.h"
 #include "journal.h"
 #include "settings.h"
@@ -74,6 +75,26 @@ static int journal_knob_check(const struct settings_ctx *ctx,
 		 "/ and the sysctl knobs thpbench changes; refusing to write it; delete the journal",
 		 path, k->name, k->root, ctx->root, ctx->root);
 	return -1;
+}
+
+/*
+ * The swap, mounts, loop devices and cgroups a killed run made
+ * (resource.h), undone before its knobs go back: its workload ended
+ * first, as what it holds (a mount it has open, swap it is using) would
+ * keep them. 0, or -1 with err set.
+ */
+static int recover_resources(struct settings_ctx *ctx, char *err,
+			     size_t errlen)
+{
+	int undone = 0;
+
+	settings_guard_end_recorded_child(ctx->state_dir, &ctx->say);
+	if (res_recover(ctx->state_dir, &ctx->say, &undone, err, errlen))
+		return -1;
+	if (undone)
+		settings_say(&ctx->say, true, "undid %d resource(s) (swap, mount, loop device, cgroup) a run that did not end cleanly left",
+			     undone);
+	return 0;
 }
 
 /*
@@ -212,6 +233,11 @@ int settings_restore_journal(struct settings_ctx *ctx, int *restored,
 	r = lock_state(ctx, held, err, errlen);
 	if (r)
 		return r > 0 ? 0 : -1;
+	if (recover_resources(ctx, err, errlen)) {
+		if (!held)
+			settings_lock_release(ctx);
+		return -1;
+	}
 	r = restore_journal_locked(ctx, restored, &j, &stuck, err, errlen);
 	journal_free(&j);
 	unrestored_free(&stuck);
@@ -265,6 +291,8 @@ int recover_crashed(struct settings_ctx *ctx, char *err, size_t errlen)
 	size_t left;
 	time_t t;
 
+	if (recover_resources(ctx, err, errlen))
+		return -1;
 	r = restore_journal_locked(ctx, &restored, &j, &stuck, err, errlen);
 	if (r > 0) {
 		t = (time_t)j.start;

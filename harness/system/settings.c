@@ -202,9 +202,11 @@ int settings_begin(struct settings_ctx *ctx, char *err, size_t errlen)
 		snapshot_free(&ctx->orig);
 		goto fail;
 	}
+	res_set_init(&ctx->res, ctx->state_dir);
 	ctx->active = true;
 	watch_knobs(ctx);
 	settings_guard_arm(&ctx->orig, ctx->state_dir, end_at_exit, ctx);
+	settings_guard_resources(&ctx->res);
 	return 0;
 fail:
 	settings_lock_release(ctx);
@@ -216,13 +218,16 @@ int settings_end(struct settings_ctx *ctx)
 	struct unrestored stuck = { 0 };
 	char path[PATH_MAX], err[512];
 	sigset_t old;
-	int restored = 0, failed;
+	int restored = 0, failed, res_failed;
 
 	if (!ctx->active)
 		return 0;
 	state_file_path(ctx->state_dir, JOURNAL_FILE, path, sizeof(path));
 	settings_guard_block(&old);
 	settings_guard_disarm(&ctx->orig, ctx->state_dir);
+	/* Resources first: a mount or swap made after the knobs were set may
+	 * hold what a knob needs back (a pool's pages in a tmpfs). */
+	res_failed = res_set_end(&ctx->res, &ctx->say) ? 1 : 0;
 	failed = snapshot_restore(&ctx->orig, ctx->proc_root, &restored,
 				  &stuck, &ctx->say);
 	if (!failed) {
@@ -241,7 +246,18 @@ int settings_end(struct settings_ctx *ctx)
 	snapshot_free(&ctx->orig);
 	settings_lock_release(ctx);
 	sigprocmask(SIG_SETMASK, &old, NULL);
-	return failed ? -1 : 0;
+	return failed || res_failed ? -1 : 0;
+}
+
+int settings_make_resource(struct settings_ctx *ctx, const struct res *proto,
+			   const struct res **made, char *err, size_t errlen)
+{
+	if (!ctx->active) {
+		snprintf(err, errlen, "cannot make a %s before settings_begin: it could not be undone",
+			 proto->kind->name);
+		return -1;
+	}
+	return res_set_make(&ctx->res, proto, made, err, errlen);
 }
 
 /* ---- after each repetition ------------------------------------------ */

@@ -57,6 +57,7 @@
 #include "settings_guard.h"
 #include "settings_lock.h"
 #include "knob_watch.h"
+#include "resource.h"
 #include "settings_say.h"
 #include "snapshot.h"
 
@@ -78,6 +79,9 @@ struct settings_ctx {
 	 * when it did (knob_watch.h). */
 	struct knob_watch watch;
 	double drift_full_usec;
+	/* Swap, mounts, loop devices, cgroups made for cases (resource.h),
+	 * undone before the knobs go back. */
+	struct res_set res;
 };
 
 /* Fill root/state_dir from the arguments, else the environment, else defaults. */
@@ -118,6 +122,14 @@ int settings_apply(struct settings_ctx *ctx, const char *name,
  * warning. Pool sizes compare as persistent pools (hugetlb_pool.h).
  */
 int settings_end(struct settings_ctx *ctx);
+
+/*
+ * Make a resource for a case (resource.h), journalled before it is made
+ * and undone by settings_end, the signal path, the next run and
+ * `thpbench restore`. Only between begin and end. 0 and *made, or -1.
+ */
+int settings_make_resource(struct settings_ctx *ctx, const struct res *proto,
+			   const struct res **made, char *err, size_t errlen);
 
 /*
  * After a repetition: every snapshot knob that does not read what it

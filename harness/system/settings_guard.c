@@ -22,6 +22,7 @@
  * cleared with the signals blocked, so the handler never sees it change.
  */
 static const struct snapshot *g_snap;
+static struct res_set *g_res;
 static const char *g_state_dir;
 static void (*g_at_exit)(void *);
 static void *g_at_exit_arg;
@@ -153,6 +154,12 @@ static void on_signal(int sig, siginfo_t *si, void *uc)
 		}
 		g_armed = 0;
 		sig_kill_child();
+		/* Resources before knobs, newest first; what stays keeps its
+		 * journal for `thpbench restore`. */
+		if (g_res && !res_set_undo(g_res))
+			unlink(g_res->journal);
+		else if (g_res)
+			sig_say("resource journal kept: run `thpbench restore`", "");
 		/* A failed knob keeps the journal for `thpbench restore`. */
 		if (!sig_restore(g_snap))
 			unlink(g_journal);
@@ -166,6 +173,11 @@ static void on_signal(int sig, siginfo_t *si, void *uc)
 	sigaction(sig, &dfl, NULL);
 	raise(sig);
 	errno = saved;
+}
+
+void settings_guard_resources(struct res_set *set)
+{
+	g_res = set;
 }
 
 void settings_set_child(pid_t pgid, unsigned long long start)
@@ -302,6 +314,7 @@ void settings_guard_disarm(const struct snapshot *snap, const char *state_dir)
 		for (i = 0; i < ARRAY_SIZE(g_signals); i++)
 			sigaction(g_signals[i], &g_old_act[i], NULL);
 		g_snap = NULL;
+		g_res = NULL;
 		g_state_dir = NULL;
 		g_at_exit = NULL;
 		g_at_exit_arg = NULL;

@@ -27,6 +27,7 @@
 #include <sys/types.h>
 
 #include "snapshot.h"
+#include "resource.h"
 
 /* snap and state_dir must stay valid until disarm. */
 void settings_guard_arm(const struct snapshot *snap, const char *state_dir,
@@ -36,6 +37,9 @@ void settings_guard_arm(const struct snapshot *snap, const char *state_dir,
 void settings_guard_disarm(const struct snapshot *snap, const char *state_dir);
 /* Block the guarded signals; *old gets the previous mask. */
 void settings_guard_block(sigset_t *old);
+
+/* The resources the signal path undoes (before the knobs), until disarm. */
+void settings_guard_resources(struct res_set *set);
 
 /* The child whose process group the signal path kills (0: none), with
  * its start time in clock ticks since boot (system/reap.h; 0: read it

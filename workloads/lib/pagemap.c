@@ -95,3 +95,30 @@ int wl_pagemap_pfn(const void *addr, uint64_t *pfn)
 	/* Without CAP_SYS_ADMIN a present page reads frame 0. */
 	return *pfn ? 1 : -1;
 }
+
+#define PM_SWAP (1ULL << 62)
+
+long long wl_pagemap_swapped(const void *addr, uint64_t pages)
+{
+	static int pm = -1;
+	static pid_t pm_owner;
+	uint64_t e[512], i, done = 0;
+	long long n = 0;
+	ssize_t got;
+	size_t want;
+
+	if (open_once(&pm, &pm_owner, "/proc/self/pagemap") < 0)
+		return -1;
+	while (done < pages) {
+		want = (size_t)(pages - done < 512 ? pages - done : 512);
+		got = pread(pm, e, want * sizeof(*e),
+			    (off_t)(((uintptr_t)addr / WL_BASE_PAGE + done) *
+				    sizeof(*e)));
+		if (got != (ssize_t)(want * sizeof(*e)))
+			return -1;
+		for (i = 0; i < want; i++)
+			n += !!(e[i] & PM_SWAP);
+		done += want;
+	}
+	return n;
+}

@@ -196,6 +196,11 @@ int wl_pagemap_pfn(const void *addr, uint64_t *pfn);
  * Nothing when n is 0.
  */
 void wl_report_latency(const char *prefix, double *usec, size_t n);
+/*
+ * How many of the pages base pages from addr are swap entries now
+ * (pagemap bit 62; readable without privileges). -1 when unreadable.
+ */
+long long wl_pagemap_swapped(const void *addr, uint64_t pages);
 
 /* --- free memory by block size (buddy.c) --- */
 

@@ -151,6 +151,37 @@ static void test_unknown_key(void **state)
 		     "3: unknown key \"betterx.gbps\" in [case a]");
 }
 
+/* swap, mount, memcg (case_res.h): kept as written when they are specs,
+ * else the line's error; nothing but huge= and size= reaches mount(2). */
+static void test_resource_keys(void **state)
+{
+	struct suite s;
+	char err[512];
+
+	(void)state;
+	assert_int_equal(load("[case a]\nworkload = x\nswap = zram:256M:lz4\n"
+			      "mount = tmpfs:huge=within_size,size=64M\nmemcg = 256M\n"
+			      "[case b]\nworkload = x\nswap = zram\nmount = xfs:512M\n",
+			      &s, err, sizeof(err)), 0);
+	assert_string_equal(s.cases[0].swap, "zram:256M:lz4");
+	assert_string_equal(s.cases[0].mount, "tmpfs:huge=within_size,size=64M");
+	assert_string_equal(s.cases[0].memcg, "256M");
+	assert_string_equal(s.cases[1].swap, "zram");
+	assert_null(s.cases[1].memcg);
+	suite_free(&s);
+	expect_error("[case a]\nworkload = x\nswap = zswap\n", "3: swap: \"zswap\" is not zram");
+	expect_error("[case a]\nworkload = x\nswap = zram:1k\n", "3: swap: \"1k\" is not a size");
+	expect_error("[case a]\nworkload = x\nswap = zram:1G:lz4;reboot\n", "3: swap: compressor");
+	expect_error("[case a]\nworkload = x\nmount = tmpfs:huge=always,uid=0\n",
+		     "3: mount: tmpfs option \"uid=0\"");
+	expect_error("[case a]\nworkload = x\nmount = tmpfs:huge=sometimes\n",
+		     "3: mount: tmpfs option \"huge=sometimes\"");
+	expect_error("[case a]\nworkload = x\nmount = btrfs:1G\n", "3: mount: \"btrfs:1G\"");
+	expect_error("[case a]\nworkload = x\nmount = xfs:256M\n", "3: mount: an xfs image");
+	expect_error("[case a]\nworkload = x\nmemcg = lots\n", "3: memcg: \"lots\"");
+	expect_error("[case a]\nworkload = x\nzswap = yes\n", "3: zswap: \"yes\" is not on or off");
+}
+
 static void test_bad_numbers(void **state)
 {
 	(void)state;
@@ -393,6 +424,7 @@ int main(void)
 		cmocka_unit_test(test_defaults),
 		cmocka_unit_test(test_set_sysctl),
 		cmocka_unit_test(test_unknown_key),
+		cmocka_unit_test(test_resource_keys),
 		cmocka_unit_test(test_bad_numbers),
 		cmocka_unit_test(test_missing_section),
 		cmocka_unit_test(test_semantic_errors),

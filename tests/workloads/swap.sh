@@ -1,0 +1,119 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# workloads/swap: THPs and 64K mTHPs swapped out by MADV_PAGEOUT to a
+# zram device the harness makes for the case (swap = zram) and touched
+# back. For the workload's own memory: chunks that were large folios
+# before and are all swap entries after (went_whole, from pagemap) must
+# each be counted by thp_swpout + thp_swpout_fallback (2M) or the size's
+# stats swpout + swpout_fallback (64K) - a lower bound, the counters are
+# system-wide - and the data must read back. Without swap it says "not
+# measurable here" (exit 3).
+
+[ -n "${BASH_VERSION:-}" ] || exec bash "$0" "$@"
+. "$(dirname "$0")/lib.sh"
+
+bin=./workloads/swap
+need_bin "$bin"
+TB=./harness/thpbench
+
+"$bin" --help > "$tmp/help" && grep -q '^usage: swap' "$tmp/help" &&
+	pass "--help prints usage, exit 0" || fail "--help"
+"$bin" --chunk 3K > /dev/null 2>&1
+[ $? -eq 2 ] && pass "--chunk 3K is a usage error (exit 2)" ||
+	fail "--chunk 3K not refused with exit 2"
+
+if [ "$(sed -n 's/^SwapTotal: *\([0-9]*\).*/\1/p' /proc/meminfo)" = 0 ]; then
+	"$bin" --size 4M > "$tmp/out" 2> "$tmp/err"
+	rc=$?
+	[ $rc -eq 3 ] && grep -q 'not measurable here: no swap' "$tmp/err" &&
+		pass "no swap here: exit 3, not measurable here" ||
+		{ fail "no swap: exit $rc, wanted 3 and 'not measurable here'"; show_output; }
+fi
+
+if [ "$(id -u)" != 0 ] || [ ! -e /sys/class/zram-control/hot_add ]; then
+	skip_all "the swap-out checks need root and zram (a swap device the harness makes)"
+fi
+
+# Per-size stats are where the mTHP check looks.
+stats=/sys/kernel/mm/transparent_hugepage/hugepages-64kB/stats/swpout
+cat > "$tmp/swap.conf" <<CONF
+[suite]
+name = swap-test
+repetitions = 1
+warmup = 0
+
+[case thp]
+workload = $PWD/$bin
+args = --size 32M
+thp = always
+swap = zram:128M
+expect_huge = no
+
+[case mthp64]
+workload = $PWD/$bin
+args = --size 32M --chunk 64K
+thp = madvise
+mthp = 64K
+swap = zram:128M
+expect_huge = no
+
+[case mthp64z]
+workload = $PWD/$bin
+args = --size 32M --chunk 64K
+thp = madvise
+mthp = 64K
+swap = zram:128M
+zswap = on
+expect_huge = no
+CONF
+zsw=/sys/module/zswap/parameters/enabled
+zsw_before=$(cat "$zsw" 2>/dev/null)
+$TB run "$tmp/swap.conf" -o "$tmp/out-run" --wait=300 --progress none \
+	> "$tmp/run.log" 2>&1
+rc=$?
+[ $rc -eq 0 ] && pass "the suite ran (exit 0)" ||
+	{ fail "thpbench run exit $rc"; tail -20 "$tmp/run.log"; }
+
+val() { sed -n "s/^$2 //p" "$1" | head -1; }
+check_case() {
+	log=$(ls "$tmp/out-run/logs/$1"_* 2>/dev/null | head -1)
+	if [ -z "$log" ]; then
+		fail "$1: no log"; return
+	fi
+	if grep -q 'not measurable here' "$log"; then
+		skip "$1: $(grep -o 'not measurable here.*' "$log" | head -1)"
+		return
+	fi
+	grep -qx ok "$log" && pass "$1: verified after swap-in" ||
+		{ fail "$1: no 'ok'"; tail -5 "$log"; return; }
+	went=$(val "$log" went_whole)
+	large=$(val "$log" large)
+	a=$(val "$log" "$2"); b=$(val "$log" "$3"); z=$(val "$log" "${4:-none}")
+	[ "${large:-0}" -ge 1 ] && pass "$1: $large chunks were large folios" ||
+		fail "$1: no large folios"
+	[ "${went:-0}" -ge 1 ] && pass "$1: $went large chunks went to swap whole" ||
+		fail "$1: went_whole '$went', wanted >= 1"
+	[ $((${a:-0} + ${b:-0} + ${z:-0})) -ge "${went:-1}" ] &&
+		pass "$1: $2 + $3 ${4:++ $4 }= $((${a:-0} + ${b:-0} + ${z:-0})) >= $went" ||
+		fail "$1: $2 + $3 ${4:++ $4 }= $((${a:-0} + ${b:-0} + ${z:-0})) < went_whole $went"
+}
+check_case thp thp_swpout thp_swpout_fallback
+if [ -e "$stats" ]; then
+	check_case mthp64 mthp_swpout mthp_swpout_fallback
+	if [ -n "$zsw_before" ]; then
+		check_case mthp64z mthp_swpout mthp_swpout_fallback mthp_zswpout
+		z=$(val "$(ls "$tmp/out-run/logs/mthp64z"_* | head -1)" mthp_zswpout)
+		[ "${z:-0}" -ge 1 ] && pass "mthp64z: zswap took $z 64K folios whole" ||
+			fail "mthp64z: mthp_zswpout '$z' with zswap on"
+		[ "$(cat "$zsw")" = "$zsw_before" ] &&
+			pass "zswap enabled is back to $zsw_before" ||
+			fail "zswap enabled reads $(cat "$zsw"), was $zsw_before"
+	fi
+else
+	skip "mthp64: no per-size swap stats ($stats)"
+fi
+grep -q '^/dev/zram' /proc/swaps && ! $TB restore 2>&1 | grep -q nothing &&
+	fail "a zram swap device is still on after the run" ||
+	pass "no zram swap left on after the run"
+finish

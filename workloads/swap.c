@@ -1,0 +1,318 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * swap - swap THPs and mTHPs out and back in (issue 30, item 4).
+ *
+ * Kernel path: MADV_PAGEOUT of a region of large folios (2 MiB THPs, or
+ * mTHPs of --chunk) reclaims them through shrink_folio_list ->
+ * add_to_swap; a whole large folio goes to swap when the swap device can
+ * take it (THP_SWAP, a contiguous cluster: thp_swpout in /proc/vmstat,
+ * the size's stats/swpout), else it is split first (thp_swpout_fallback,
+ * stats/swpout_fallback). Touching the region back faults it in
+ * (pswpin; a large folio read back whole on a synchronous device such as
+ * zram: stats/swpin; split: swpin_fallback).
+ *
+ * Proof it got there, for its own memory: before the page-out every
+ * chunk is checked to be one large folio (pagemap + kpageflags); after
+ * it, smaps' Swap for the region says how much went out. Every chunk that
+ * was large and is now entirely swapped was counted by thp_swpout or
+ * thp_swpout_fallback (2 MiB), or the size's swpout or swpout_fallback
+ * (mTHP), or the size's zswpout when zswap took it (zswap = on in the
+ * case): the sum rising by less is a failure (exit 1). The counters are
+ * system-wide, so this is a lower bound, never an equality.
+ *
+ * Needs a swap device (the harness makes a zram one for a case with
+ * "swap = zram"); without one, or with no large folios to be had, it is
+ * not measurable here (exit 3).
+ */
+#include "wl.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+
+#ifndef MADV_PAGEOUT
+#define MADV_PAGEOUT 21
+#endif
+
+static const char usage[] =
+	"usage: swap [--size SIZE] [--chunk SIZE]\n"
+	"  --size SIZE   memory to fill, swap out and touch back (default 64M)\n"
+	"  --chunk SIZE  the folio size to check and count: 2M (THP, default) or\n"
+	"                an mTHP size (16K..1M) the harness enabled for the case\n"
+	"Times MADV_PAGEOUT (pageout_usec) and the touch back (swapin_usec).\n"
+	"Prints and reports large (chunks that were large folios), swapped_kb\n"
+	"(smaps Swap after the page-out), thp_swpout, thp_swpout_fallback,\n"
+	"pswpout, pswpin, zswpout, zswpin deltas and the chunk size's stats swpout,\n"
+	"swpout_fallback, zswpout, swpin, swpin_fallback (mthp_swpout ...). Exit 0 ok, 1 failure (data\n"
+	"changed; the swap-out counters rose by less than the large chunks that\n"
+	"went out), 2 usage, 3 not measurable here (no swap; no large folios).\n";
+
+struct opts {
+	uint64_t size, chunk;
+};
+
+static void parse_args(int argc, char **argv, struct opts *o)
+{
+	static const struct option lo[] = {
+		{ "size", required_argument, NULL, 's' },
+		{ "chunk", required_argument, NULL, 'c' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int c;
+
+	o->size = 64 * WL_MIB;
+	o->chunk = WL_PMD_SIZE;
+	while ((c = getopt_long(argc, argv, "", lo, NULL)) != -1) {
+		switch (c) {
+		case 's':
+			o->size = wl_opt_size("--size", optarg, usage);
+			break;
+		case 'c':
+			o->chunk = wl_opt_size("--chunk", optarg, usage);
+			break;
+		default:
+			wl_opt_fallback(c, usage);
+		}
+	}
+	wl_no_operands(argc, argv, usage);
+	if (o->chunk < 16 * WL_KIB || o->chunk > WL_PMD_SIZE ||
+	    (o->chunk & (o->chunk - 1)))
+		wl_usage_error(usage, "--chunk: a power of two from 16K to 2M");
+	if (o->size < o->chunk || o->size % WL_PMD_SIZE)
+		wl_usage_error(usage, "--size: a multiple of 2M, at least --chunk");
+}
+
+static const char *const vm_names[] = {
+	"thp_swpout", "thp_swpout_fallback", "pswpout", "pswpin", "zswpout",
+	"zswpin",
+};
+#define NVM (sizeof(vm_names) / sizeof(vm_names[0]))
+
+static const char *const mthp_names[] = {
+	"swpout", "swpout_fallback", "zswpout", "swpin", "swpin_fallback",
+};
+#define NMTHP (sizeof(mthp_names) / sizeof(mthp_names[0]))
+
+/* The chunk size's per-size stats; absent ones read -1. */
+static void read_mthp(uint64_t chunk, long long *v)
+{
+	char path[256], buf[64];
+	size_t i;
+	FILE *f;
+
+	for (i = 0; i < NMTHP; i++) {
+		snprintf(path, sizeof(path),
+			 "/sys/kernel/mm/transparent_hugepage/hugepages-%llukB/stats/%s",
+			 (unsigned long long)(chunk / WL_KIB), mthp_names[i]);
+		v[i] = -1;
+		f = fopen(path, "r");
+		if (f && fgets(buf, sizeof(buf), f))
+			v[i] = strtoll(buf, NULL, 10);
+		if (f)
+			fclose(f);
+	}
+}
+
+static void read_vm(uint64_t *v)
+{
+	if (wl_vmstat_read(vm_names, v, NVM, NULL))
+		wl_die("cannot read /proc/vmstat: the swap counters are the "
+		       "evidence the pages went to swap");
+}
+
+static void need_swap(const struct opts *o)
+{
+	long long total = wl_meminfo_kb("SwapTotal");
+	long long free_kb = wl_meminfo_kb("SwapFree");
+	char a[32];
+
+	if (total <= 0)
+		wl_invalid("not measurable here: no swap device (run it as a "
+			   "suite case with \"swap = zram\", or swapon one)");
+	if ((uint64_t)free_kb * WL_KIB < o->size)
+		wl_invalid("not measurable here: %lld kB of swap free, --size %s "
+			   "needs more", free_kb,
+			   wl_fmt_size(o->size, a, sizeof(a)));
+}
+
+/* A value per 8 bytes that differs per word: not a same-filled page zram
+ * would store as one word, and every word checked on the way back. */
+static uint64_t word(uint64_t i)
+{
+	return (i * 0x9e3779b97f4a7c15ULL) ^ 0x5a5a;
+}
+
+static void fill(uint64_t *p, uint64_t n)
+{
+	uint64_t i;
+
+	for (i = 0; i < n; i++)
+		p[i] = word(i);
+}
+
+static uint64_t count_large(char *p, const struct opts *o)
+{
+	uint64_t i, n = 0;
+	int r;
+
+	for (i = 0; i < o->size / o->chunk; i++) {
+		r = o->chunk == WL_PMD_SIZE ?
+			wl_pagemap_is_thp(p + i * o->chunk) :
+			wl_pagemap_is_large(p + i * o->chunk, o->chunk);
+		if (r < 0)
+			wl_die("pagemap/kpageflags cannot be read (not root?): "
+			       "cannot tell which chunks are large folios");
+		n += r > 0;
+	}
+	return n;
+}
+
+static void report(const char *name, double v)
+{
+	printf("%s %.0f\n", name, v);
+	wl_metric(name, v);
+}
+
+/* A chunk all of whose pages are swap entries (pagemap bit 62). */
+static uint64_t count_swapped_chunks(char *p, const struct opts *o,
+				     const uint64_t *large_map)
+{
+	uint64_t pages = o->chunk / WL_BASE_PAGE, i, n = 0;
+	for (i = 0; i < o->size / o->chunk; i++) {
+		if (!large_map[i])
+			continue;
+		n += wl_pagemap_swapped(p + i * o->chunk, pages) == (long long)pages;
+	}
+	return n;
+}
+
+static void mark_large(char *p, const struct opts *o, uint64_t *large_map)
+{
+	uint64_t i;
+
+	for (i = 0; i < o->size / o->chunk; i++)
+		large_map[i] = (o->chunk == WL_PMD_SIZE ?
+				wl_pagemap_is_thp(p + i * o->chunk) :
+				wl_pagemap_is_large(p + i * o->chunk, o->chunk)) > 0;
+}
+
+/*
+ * A large folio that goes out whole is counted once: thp_swpout (PMD
+ * size) or the size's swpout when written to the device, the size's
+ * zswpout when zswap takes it; split first, thp_swpout_fallback or the
+ * size's swpout_fallback.
+ */
+static void check_counted(uint64_t went, const uint64_t *vb,
+			  const uint64_t *va, const long long *mb,
+			  const long long *ma, const struct opts *o)
+{
+	uint64_t counted;
+	long long z = mb[2] >= 0 ? ma[2] - mb[2] : 0;
+
+	if (o->chunk == WL_PMD_SIZE)
+		counted = (va[0] - vb[0]) + (va[1] - vb[1]) + (uint64_t)z;
+	else if (mb[0] >= 0 && mb[1] >= 0)
+		counted = (uint64_t)((ma[0] - mb[0]) + (ma[1] - mb[1]) + z);
+	else
+		return;	/* a kernel without per-size swap stats */
+	if (counted < went)
+		wl_fail("%llu large chunks went to swap whole, but the swap-out "
+			"counters (%s + the size's zswpout) rose by %llu only",
+			(unsigned long long)went, o->chunk == WL_PMD_SIZE ?
+			"thp_swpout + thp_swpout_fallback" :
+			"stats/swpout + swpout_fallback",
+			(unsigned long long)counted);
+}
+
+int main(int argc, char **argv)
+{
+	uint64_t vb[NVM], va[NVM], vm[NVM], large, went, i, n, *large_map, bad;
+	long long mb[NMTHP], ma[NMTHP], mm[NMTHP], swapped_kb;
+	double t0, t1, t2;
+	struct opts o;
+	uint64_t *p;
+
+	parse_args(argc, argv, &o);
+	need_swap(&o);
+	wl_check_memory(o.size, "--size");
+	p = wl_map_aligned(o.size, WL_PMD_SIZE, PROT_READ | PROT_WRITE);
+	if (!p)
+		wl_fail("mmap of --size failed: %s", strerror(errno));
+	if (madvise(p, o.size, MADV_HUGEPAGE))
+		wl_fail("madvise(MADV_HUGEPAGE): %s", strerror(errno));
+	n = o.size / sizeof(*p);
+	fill(p, n);
+	large = count_large((char *)p, &o);
+	report("large", (double)large);
+	if (!large)
+		wl_invalid("not measurable here: none of the %llu chunks of %llu kB "
+			   "is a large folio (THP or that mTHP size not enabled?)",
+			   (unsigned long long)(o.size / o.chunk),
+			   (unsigned long long)(o.chunk / WL_KIB));
+	large_map = calloc(o.size / o.chunk, sizeof(*large_map));
+	if (!large_map)
+		wl_fail("out of memory");
+	mark_large((char *)p, &o, large_map);
+
+	read_vm(vb);
+	read_mthp(o.chunk, mb);
+	wl_roi_begin();
+	t0 = wl_now_usec();
+	if (madvise(p, o.size, MADV_PAGEOUT))
+		wl_fail("madvise(MADV_PAGEOUT): %s", strerror(errno));
+	t1 = wl_now_usec();
+	wl_roi_end();
+	read_vm(vm);
+	read_mthp(o.chunk, mm);
+	swapped_kb = wl_range_kb(p, o.size, "Swap");
+	went = count_swapped_chunks((char *)p, &o, large_map);
+
+	wl_roi_begin();
+	t2 = wl_now_usec();
+	/* One read per page faults it back; the count keeps the loop. */
+	for (i = 0, bad = 0; i < n; i += WL_BASE_PAGE / sizeof(*p))
+		bad += p[i] != word(i);
+	t2 = wl_now_usec() - t2;
+	wl_roi_end();
+	read_vm(va);
+	read_mthp(o.chunk, ma);
+	if (bad)
+		wl_fail("%llu pages read back wrong after swap-in",
+			(unsigned long long)bad);
+	for (i = 0; i < n; i++)
+		if (p[i] != word(i))
+			wl_fail("word %llu reads %#llx after swap-in, wrote %#llx",
+				(unsigned long long)i, (unsigned long long)p[i],
+				(unsigned long long)word(i));
+
+	report("pageout_usec", t1 - t0);
+	report("swapin_usec", t2);
+	wl_report_kb("swapped_kb", swapped_kb);
+	report("went_whole", (double)went);
+	for (i = 0; i < NVM; i++) {
+		char name[64];
+
+		snprintf(name, sizeof(name), "%s", vm_names[i]);
+		/* Out: over the page-out; in: over both. */
+		report(name, (double)((i == 3 || i == 5 ? va[i] : vm[i]) - vb[i]));
+	}
+	for (i = 0; i < NMTHP; i++) {
+		char name[64];
+
+		if (mb[i] < 0)
+			continue;
+		snprintf(name, sizeof(name), "mthp_%s", mthp_names[i]);
+		report(name, (double)((i >= 3 ? ma[i] : mm[i]) - mb[i]));
+	}
+	if (!swapped_kb)
+		wl_invalid("not measurable here: MADV_PAGEOUT swapped nothing out "
+			   "(swap full, or memory locked)");
+	check_counted(went, vb, vm, mb, mm, &o);
+	wl_report_self_mem();
+	printf("ok\n");
+	return 0;
+}
