@@ -95,3 +95,18 @@ int wl_pagemap_pfn(const void *addr, uint64_t *pfn)
 	/* Without CAP_SYS_ADMIN a present page reads frame 0. */
 	return *pfn ? 1 : -1;
 }
+
+int wl_pagemap_in_thp(const void *addr)
+{
+	static int kf = -1;
+	static pid_t kf_owner;
+	uint64_t pfn, flags;
+	int r = wl_pagemap_pfn(addr, &pfn);
+
+	if (r <= 0)
+		return r;
+	if (open_once(&kf, &kf_owner, "/proc/kpageflags") < 0 ||
+	    read_u64(kf, pfn, &flags))
+		return -1;
+	return !!(flags & (1ULL << KPF_THP));
+}
