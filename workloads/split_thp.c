@@ -9,8 +9,9 @@
  *
  * --how mlock: mlock() of part of each THP splits the VMA at a non-PMD
  * boundary, and vma_adjust_trans_huge() splits the PMD (thp_split_pmd);
- * the folio stays whole and fully mapped, so nothing is queued for a
- * deferred split (thp_deferred_split_page does not move for it).
+ * the folio stays whole and fully mapped, so the mlock queues nothing for
+ * a deferred split (thp_deferred_split_page moves only later, when exit
+ * unmaps the PTE-mapped THPs page by page).
  */
 #include "wl.h"
 
