@@ -319,7 +319,7 @@ static void verify_fill(const char *p, const struct opts *o)
 static int run_deferred(const struct wl_memcg *cg, const struct opts *o)
 {
 	uint64_t a[NCOUNTERS], b[NCOUNTERS], c[NCOUNTERS], huge, split, passes, i;
-	long long usage0, usage1;
+	long long usage0, usage1, kmem0, kmem1;
 	unsigned char *is_huge = calloc(o->count, 1);
 	char *p = map_thps(o);
 
@@ -336,13 +336,18 @@ static int run_deferred(const struct wl_memcg *cg, const struct opts *o)
 	read_counters(b);
 	report_deltas("_unmap", a, b);
 	usage0 = wl_memcg_usage(cg);
+	kmem0 = wl_memcg_kernel(cg);
 	split = reclaim_until_split(cg, p, o, is_huge, huge, &passes);
 	read_counters(c);
 	usage1 = wl_memcg_usage(cg);
+	kmem1 = wl_memcg_kernel(cg);
 	report_deltas("", b, c);
 	report_u("split", split);
 	if (usage0 >= 0 && usage1 >= 0)
 		report_ll("memcg_freed_kb", usage0 > usage1 ? (usage0 - usage1) / 1024 : 0);
+	if (usage0 >= 0 && usage1 >= 0 && kmem0 >= 0 && kmem1 >= 0)
+		report_ll("memcg_user_freed_kb", usage0 - kmem0 > usage1 - kmem1 ?
+			  (usage0 - kmem0 - usage1 + kmem1) / 1024 : 0);
 	wl_report_self_mem();
 	verify_fill(p, o);
 	if (!split)

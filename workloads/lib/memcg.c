@@ -177,3 +177,27 @@ int wl_memcg_reclaim(const struct wl_memcg *cg, uint64_t bytes, int force_empty)
 		return 0;
 	return -1;
 }
+
+long long wl_memcg_kernel(const struct wl_memcg *cg)
+{
+	const char *key = "kernel";
+	char p[WL_MEMCG_PATH + 64], name[64];
+	long long v, found = -1;
+	FILE *f;
+
+	/* v1 counts it apart; v2 has it in memory.stat. */
+	if (!cg->v2)
+		return read_ll(cg, "memory.kmem.usage_in_bytes");
+
+	snprintf(p, sizeof(p), "%s/memory.stat", cg->dir);
+	f = fopen(p, "r");
+	if (!f)
+		return -1;
+	while (fscanf(f, "%63s %lld", name, &v) == 2)
+		if (!strcmp(name, key)) {
+			found = v;
+			break;
+		}
+	fclose(f);
+	return found;
+}

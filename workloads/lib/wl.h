@@ -210,6 +210,11 @@ long long wl_memcg_usage(const struct wl_memcg *cg);
 /* The limit (memory.max, v1 limit_in_bytes); -1 unlimited/unreadable. */
 long long wl_memcg_limit(const struct wl_memcg *cg);
 /*
+ * Kernel memory charged (slab, page tables, ...: v1
+ * memory.kmem.usage_in_bytes, v2 memory.stat kernel); -1 unreadable.
+ */
+long long wl_memcg_kernel(const struct wl_memcg *cg);
+/*
  * Can wl_memcg_reclaim() run here: v2 memory.reclaim writable, or (only
  * when force_empty) v1 memory.force_empty writable? 1 or 0.
  */
