@@ -6,6 +6,12 @@
  * the folio for a deferred split (thp_deferred_split_page). Before timing
  * anything the pages are checked to really be THPs, since splitting base
  * pages costs nothing and would make any kernel look fast.
+ *
+ * --how mlock: mlock() of part of each THP splits the VMA at a non-PMD
+ * boundary, and vma_adjust_trans_huge() splits the PMD (thp_split_pmd);
+ * the folio stays whole and fully mapped, so the mlock queues nothing for
+ * a deferred split (thp_deferred_split_page moves only later, when exit
+ * unmaps the PTE-mapped THPs page by page).
  */
 #include "wl.h"
 
@@ -17,12 +23,13 @@
 #include <sys/mman.h>
 
 static const char usage[] =
-	"usage: split_thp [--count N] [--how munmap|madvise|mprotect]\n"
+	"usage: split_thp [--count N] [--how munmap|madvise|mprotect|mlock]\n"
 	"                 [--part SIZE] [--min-huge N]\n"
 	"  --count N      THPs to map, touch and break (default 1000, as the posting)\n"
 	"  --how munmap   munmap part of each THP (default)\n"
 	"  --how madvise  MADV_DONTNEED part of each THP\n"
 	"  --how mprotect mprotect(PROT_READ) part of each THP\n"
+	"  --how mlock    mlock part of each THP (the VMA split splits the PMD)\n"
 	"  --part SIZE    how much of each THP, at its 1 MiB offset (4K..1M, 4K steps;\n"
 	"                 default 4K)\n"
 	"  --min-huge N   THPs that must really be huge before breaking (default all)\n"
@@ -32,9 +39,9 @@ static const char usage[] =
 	"(also: split counters did not move), 2 usage, 3 invalid measurement:\n"
 	"fewer than --min-huge pages were huge.\n";
 
-enum how { HOW_MUNMAP, HOW_MADVISE, HOW_MPROTECT };
+enum how { HOW_MUNMAP, HOW_MADVISE, HOW_MPROTECT, HOW_MLOCK };
 
-static const char *const how_names[] = { "munmap", "madvise", "mprotect" };
+static const char *const how_names[] = { "munmap", "madvise", "mprotect", "mlock" };
 
 struct opts {
 	uint64_t count;
@@ -50,11 +57,11 @@ static enum how parse_how(const char *arg)
 	for (i = 0; i < sizeof(how_names) / sizeof(how_names[0]); i++)
 		if (!strcmp(arg, how_names[i]))
 			return (enum how)i;
-	wl_usage_error(usage, "--how: '%s' is not munmap, madvise or mprotect",
+	wl_usage_error(usage, "--how: '%s' is not munmap, madvise, mprotect or mlock",
 		       arg);
 }
 
-/* munmap and mprotect split a VMA in three per THP. */
+/* munmap, mprotect and mlock split a VMA in three per THP. */
 static void check_map_count(const struct opts *o)
 {
 	FILE *f = fopen("/proc/sys/vm/max_map_count", "r");
@@ -228,6 +235,8 @@ static int break_one(char *thp, const struct opts *o)
 		return madvise(at, o->part, MADV_DONTNEED);
 	case HOW_MPROTECT:
 		return mprotect(at, o->part, PROT_READ);
+	case HOW_MLOCK:
+		return mlock(at, o->part);
 	}
 	return -1;
 }

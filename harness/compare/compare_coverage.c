@@ -255,6 +255,10 @@ static char *reason_for(const struct compare_coverage *cov,
 	    !json_integer_value(swaps))
 		snprintf(buf, sizeof(buf), "not measurable here: no swap device on (the path: %s)",
 			 path ? path : "swap");
+	else if (row->family == COMPARE_COV_THP && !strcmp(row->kind, "thp_split_pud"))
+		/* Anonymous and shmem THPs are PMD-sized at most. */
+		snprintf(buf, sizeof(buf),
+			 "not measurable here: needs a PUD-mapped (1 GiB) THP, which only DAX makes (a devdax or fsdax device)");
 	else if ((strstr(row->kind, "migration") || row->family == COMPARE_COV_NUMA) &&
 		 json_is_integer(nodes) && json_integer_value(nodes) == 1)
 		snprintf(buf, sizeof(buf),

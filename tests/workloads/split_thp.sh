@@ -17,7 +17,7 @@ count=64
 delta() { sed -n "s/^$1 //p" "$tmp/out"; }
 
 mode=$(thp_enabled)
-for how in munmap madvise mprotect; do
+for how in munmap madvise mprotect mlock; do
 	"$bin" --count $count --how $how >"$tmp/out" 2>"$tmp/err"
 	rc=$?
 	if [ "$(thp_enabled)" != "$mode" ]; then
@@ -52,7 +52,7 @@ for how in munmap madvise mprotect; do
 		fail "--how $how: thp_split_pmd rose by '$pmd', wanted >= $count"
 	fi
 	# Partly unmapped or discarded THPs queue for the deferred split.
-	if [ $how != mprotect ]; then
+	if [ $how = munmap ] || [ $how = madvise ]; then
 		dsp=$(delta thp_deferred_split_page)
 		if [ "${dsp:-0}" -ge $count ]; then
 			pass "--how $how: thp_deferred_split_page rose by $dsp"
@@ -84,7 +84,7 @@ check_usage "$bin"
 check_value_opt "$bin" --count count
 check_value_opt "$bin" --part
 expect_rc 2 "--how bogus refused" "$bin" --how bogus &&
-	expect_grep "$tmp/err" "'bogus' is not munmap, madvise or mprotect" "bad --how named"
+	expect_grep "$tmp/err" "'bogus' is not munmap, madvise, mprotect or mlock" "bad --how named"
 expect_rc 2 "--part 6000 (not 4K steps) refused" "$bin" --part 6000
 expect_rc 2 "--part 2M (over 1M) refused" "$bin" --part 2M
 expect_rc 2 "--min-huge over --count refused" "$bin" --count 4 --min-huge 5

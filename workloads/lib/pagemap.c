@@ -122,3 +122,18 @@ long long wl_pagemap_swapped(const void *addr, uint64_t pages)
 	}
 	return n;
 }
+
+int wl_pagemap_in_thp(const void *addr)
+{
+	static int kf = -1;
+	static pid_t kf_owner;
+	uint64_t pfn, flags;
+	int r = wl_pagemap_pfn(addr, &pfn);
+
+	if (r <= 0)
+		return r;
+	if (open_once(&kf, &kf_owner, "/proc/kpageflags") < 0 ||
+	    read_u64(kf, pfn, &flags))
+		return -1;
+	return !!(flags & (1ULL << KPF_THP));
+}

@@ -187,6 +187,47 @@ int wl_pagemap_huge_zero(const void *addr, uint64_t *pfn);
  * present, -1 when pagemap cannot be read or hides frames (not root).
  */
 int wl_pagemap_pfn(const void *addr, uint64_t *pfn);
+/*
+ * Is the (touched) base page at addr part of a THP (KPF_THP), whatever
+ * maps it? 1 yes, 0 no or not present, -1 when pagemap or kpageflags
+ * cannot be read (not root). After a split it is 0.
+ */
+int wl_pagemap_in_thp(const void *addr);
+
+/* --- the memory cgroup of this process (memcg.c) --- */
+
+#define WL_MEMCG_PATH 512
+
+struct wl_memcg {
+	char dir[WL_MEMCG_PATH];	/* its directory under /sys/fs/cgroup */
+	int v2;				/* cgroup v2 (memory.reclaim) or v1 */
+};
+
+/* The non-root memcg this process is in (v2 first): 0, or -1 when none. */
+int wl_memcg_self(struct wl_memcg *cg);
+/* Bytes charged (memory.current, v1 usage_in_bytes); -1 unreadable. */
+long long wl_memcg_usage(const struct wl_memcg *cg);
+/* The limit (memory.max, v1 limit_in_bytes); -1 unlimited/unreadable. */
+long long wl_memcg_limit(const struct wl_memcg *cg);
+/*
+ * Kernel memory charged (slab, page tables, ...: v1
+ * memory.kmem.usage_in_bytes, v2 memory.stat kernel); -1 unreadable.
+ */
+long long wl_memcg_kernel(const struct wl_memcg *cg);
+/*
+ * Can wl_memcg_reclaim() run here: v2 memory.reclaim writable, or (only
+ * when force_empty) v1 memory.force_empty writable? 1 or 0.
+ */
+int wl_memcg_can_reclaim(const struct wl_memcg *cg, int force_empty);
+/*
+ * Reclaim in this memcg, which runs its memcg-aware shrinkers (the THP
+ * deferred split queue among them): v2 writes "bytes swappiness=0" (or
+ * "bytes") to memory.reclaim, a short reclaim (EAGAIN) counting as done;
+ * v1, only with force_empty, writes memory.force_empty, which reclaims
+ * all it can of the memcg: use it only in a memcg of the process's own.
+ * 0, or -1 with errno.
+ */
+int wl_memcg_reclaim(const struct wl_memcg *cg, uint64_t bytes, int force_empty);
 
 /* --- fault latency (latency.c) --- */
 

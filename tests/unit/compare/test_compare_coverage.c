@@ -227,10 +227,12 @@ static void test_swap_numa_reasons(void **state)
 	init(&r, 0, 1);
 	add_case(&r, "a", "vmstat.thp_swpout", v, 2);
 	metric_set_put(&r.cases[0].runs[0].metrics, "vmstat.thp_migration_success", 0);
+	metric_set_put(&r.cases[0].runs[0].metrics, "vmstat.thp_split_pud", 0);
 	compare_coverage_build(&r, &cov);
 	assert_non_null(strstr(row(&cov, "thp_swpout")->reason, "no swap device"));
 	assert_non_null(strstr(row(&cov, "thp_migration_success")->reason,
 			       "one NUMA node"));
+	assert_non_null(strstr(row(&cov, "thp_split_pud")->reason, "only DAX"));
 	compare_coverage_free(&cov);
 	results_free(&r);
 	init(&r, 2, 2);
