@@ -174,32 +174,50 @@ static void check_balancing(void)
 		       "(a suite sets it: set = kernel/numa_balancing=1)", v);
 }
 
-/*
- * Pin the calling thread to an allowed CPU that the kernel places on
- * node (getcpu(2); libnuma's cpumaps are wrong under numa=fake). -1 when
- * there is none; the affinity is then left as it was.
- */
-static int pin_to_node(int node)
-{
-	cpu_set_t all, one;
-	unsigned int cpu, got_node;
-	int i;
+/* The CPUs this process may use, as it started (before any pinning). */
+static cpu_set_t allowed;
 
-	if (sched_getaffinity(0, sizeof(all), &all))
-		wl_die("sched_getaffinity failed: %s", strerror(errno));
-	for (i = 0; i < CPU_SETSIZE; i++) {
-		if (!CPU_ISSET(i, &all))
+static void pin_cpu(int cpu)
+{
+	cpu_set_t one;
+
+	CPU_ZERO(&one);
+	CPU_SET(cpu, &one);
+	if (sched_setaffinity(0, sizeof(one), &one))
+		wl_die("sched_setaffinity(CPU %d) failed: %s", cpu, strerror(errno));
+}
+
+/*
+ * An allowed CPU that the kernel places on node (getcpu(2) there;
+ * libnuma's cpumaps are wrong under numa=fake), or -1. Leaves the calling
+ * thread on the allowed CPUs again.
+ */
+static int cpu_on_node(int node)
+{
+	unsigned int cpu, got_node;
+	int i, found = -1;
+
+	for (i = 0; i < CPU_SETSIZE && found < 0; i++) {
+		if (!CPU_ISSET(i, &allowed))
 			continue;
-		CPU_ZERO(&one);
-		CPU_SET(i, &one);
-		if (sched_setaffinity(0, sizeof(one), &one))
-			continue;
+		pin_cpu(i);
 		if (!getcpu(&cpu, &got_node) && (int)got_node == node)
-			return i;
+			found = i;
 	}
-	if (sched_setaffinity(0, sizeof(all), &all))
+	if (sched_setaffinity(0, sizeof(allowed), &allowed))
 		wl_die("sched_setaffinity failed: %s", strerror(errno));
-	return -1;
+	return found;
+}
+
+/* cpu_on_node(), or exit 2 naming the node. */
+static int need_cpu_on_node(int node)
+{
+	int cpu = cpu_on_node(node);
+
+	if (cpu < 0)
+		wl_die("no CPU this process may use is on node %d (getcpu(2)): "
+		       "--mode balancing needs one on --from and on --to", node);
+	return cpu;
 }
 
 enum {
@@ -346,9 +364,7 @@ static void *touch_loop(void *arg)
 	volatile char *p = t->p;
 	size_t i;
 
-	t->cpu = pin_to_node(o.to);
-	if (t->cpu < 0)
-		return NULL;
+	pin_cpu(t->cpu);
 	while (!atomic_load(&t->stop)) {
 		for (i = 0; i < t->n * (WL_PMD_SIZE / WL_BASE_PAGE); i++)
 			p[i * WL_BASE_PAGE + 8]++;
@@ -358,9 +374,10 @@ static void *touch_loop(void *arg)
 }
 
 /* Until every range's first page is on --to or --wait runs out. */
-static int balance(char *p, size_t n, void **pages, int *status, uint64_t *passes)
+static int balance(char *p, size_t n, int cpu, void **pages, int *status,
+		   uint64_t *passes)
 {
-	struct toucher t = { .p = p, .n = n, .cpu = -2 };
+	struct toucher t = { .p = p, .n = n, .cpu = cpu };
 	double end = wl_now_usec() + (double)o.wait_sec * 1e6;
 	pthread_t th;
 	size_t i, there = 0;
@@ -375,9 +392,6 @@ static int balance(char *p, size_t n, void **pages, int *status, uint64_t *passe
 	}
 	atomic_store(&t.stop, 1);
 	pthread_join(th, NULL);
-	if (t.cpu < 0)
-		wl_die("no CPU this process may use is on node %d (getcpu(2)): "
-		       "NUMA balancing needs a thread there", o.to);
 	*passes = t.passes;
 	return there == n;
 }
@@ -388,13 +402,15 @@ int main(int argc, char **argv)
 	size_t n, npages;
 	struct backing before, after;
 	long not_moved = -1;
-	int *status, settled = -1;
+	int *status, settled = -1, to_cpu = -1;
 	long long at_dest;
 	void **pages;
 	double t0, t1;
 	char *p;
 
 	parse_args(argc, argv);
+	if (sched_getaffinity(0, sizeof(allowed), &allowed))
+		wl_die("sched_getaffinity failed: %s", strerror(errno));
 	check_nodes();
 	if (o.mode == MODE_BALANCING)
 		check_balancing();
@@ -416,8 +432,8 @@ int main(int argc, char **argv)
 	 * migrate (a MPOL_BIND region it leaves alone).
 	 */
 	if (o.mode == MODE_BALANCING) {
-		if (pin_to_node(o.from) < 0)
-			wl_die("no CPU this process may use is on node %d (getcpu(2))", o.from);
+		to_cpu = need_cpu_on_node(o.to);
+		pin_cpu(need_cpu_on_node(o.from));
 	} else {
 		numa_tonode_memory(p, o.size, o.from);
 	}
@@ -436,7 +452,7 @@ int main(int argc, char **argv)
 	else if (o.mode == MODE_MBIND)
 		move_by_mbind(p, o.size);
 	else
-		settled = balance(p, n, pages, status, &passes);
+		settled = balance(p, n, to_cpu, pages, status, &passes);
 	t1 = wl_now_usec();
 	wl_roi_end();
 	read_counters(c1);
