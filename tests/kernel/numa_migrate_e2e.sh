@@ -35,7 +35,7 @@ fields='huge_before huge_at_dest pages_at_dest thp_migration_success thp_migrati
 runs() {
 	jq -r --arg c "$1" --arg f "$fields" '.cases[] | select(.id | startswith($c + "/"))
 		| .runs[] | select(.status == "ok") | .metrics as $m
-		| [$f | splits(" ") | $m[.] // "-" | tostring] | join(" ")' "$res"
+		| [$f | splits(" ") | $m[.] // "-" | if type == "number" then round else . end | tostring] | join(" ")' "$res"
 }
 
 for c in migrate_move_pages migrate_mbind migrate_balancing; do
