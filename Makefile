@@ -12,7 +12,8 @@
 # make ab-bench kernel A/B timings: first run, cached rerun, B-only rebuild (not in check)
 # make ab-tree  incremental kernel builds of a git tree, O= (not in check)
 # make bisect-e2e kernel bisection end to end: names the commit with 000's patch (not in check)
-# make numa-e2e  seed 004's placement in a 2-node qemu guest (not in check)
+# make numa-e2e  seed 004's placement and THP migration in a 2-node qemu guest (not in check)
+# make numa-migrate-e2e  THP migration alone in a 2-node qemu guest (not in check)
 # make static   static thpbench + workloads for a kernel A/B initramfs
 # make clean
 #
@@ -224,8 +225,13 @@ bisect-e2e: all
 	bash tests/kernel/bisect-e2e.sh
 
 # Seed 004 in a 2-node guest (./run.sh guest; minutes under TCG; not in check).
+# Seed 004, then THP migration (configs/thp-paths-numa.conf), in a 2-node guest.
 numa-e2e: all
 	bash tests/kernel/numa_e2e.sh
+	bash tests/kernel/numa_migrate_e2e.sh
+
+numa-migrate-e2e: all
+	bash tests/kernel/numa_migrate_e2e.sh
 
 static:
 	$(MAKE) clean-bin
@@ -240,7 +246,7 @@ clean:
 		tests/unit/*/*.o tests/unit/*/*.d tests/history/*.o tests/history/*.d tests/history/histgen tests/history/histeval tests/history/histbound $(UNIT_BIN) harness/thpbench $(WL_C) $(WL_CXX)
 	rm -rf $(ANALYZE_DIR) $(SAN_DIR) $(FUZZ_DIR) $(PERF_EVENTS_DIR)
 
-.PHONY: all unit layers analyze sanitize fuzz fuzz-smoke check ab-e2e ab-bench ab-tree bisect-e2e numa-e2e static clean clean-bin
+.PHONY: all unit layers analyze sanitize fuzz fuzz-smoke check ab-e2e ab-bench ab-tree bisect-e2e numa-e2e numa-migrate-e2e static clean clean-bin
 .SECONDARY:
 -include $(wildcard harness/*/*.d harness/*/*/*.d workloads/*.d workloads/lib/*.d tests/unit/*/*.d tests/history/*.d \
 	$(ANALYZE_DIR)/harness/*/*.d $(ANALYZE_DIR)/harness/*/*/*.d $(ANALYZE_DIR)/workloads/*.d \

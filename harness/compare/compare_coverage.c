@@ -262,7 +262,7 @@ static char *reason_for(const struct compare_coverage *cov,
 	else if ((strstr(row->kind, "migration") || row->family == COMPARE_COV_NUMA) &&
 		 json_is_integer(nodes) && json_integer_value(nodes) == 1)
 		snprintf(buf, sizeof(buf),
-			 "not measurable here: one NUMA node (the path: %s; ./run.sh guest --nodes 2)",
+			 "not measurable here: one NUMA node (the path: %s; ./run.sh guest configs/thp-paths-numa.conf --nodes 2)",
 			 path ? path : "NUMA");
 	else if (row->bg_max > 0)
 		snprintf(buf, sizeof(buf), "moved by the background only (up to %.3g a repetition)",

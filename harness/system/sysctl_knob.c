@@ -12,7 +12,8 @@
 #define DEFAULT_MM_ROOT "/sys/kernel/mm"
 #define DEFAULT_SYSCTL_ROOT "/proc/sys"
 
-static const char *const allowed[] = { SYSCTL_PROACTIVENESS, SYSCTL_HUGETLB_VMEMMAP };
+static const char *const allowed[] = { SYSCTL_PROACTIVENESS, SYSCTL_HUGETLB_VMEMMAP,
+				       SYSCTL_NUMA_BALANCING };
 
 char *sysctl_root_for(const char *mm_root)
 {

@@ -13,6 +13,11 @@
  * case (`set = vm/hugetlb_optimize_vmemmap=1`) to time the pool growing
  * and shrinking with and without it (workloads/hugetlb_paths --path pool).
  *
+ * kernel/numa_balancing: automatic NUMA balancing (hint faults, then
+ * migration of misplaced pages); a suite sets it for a case (`set =
+ * kernel/numa_balancing=1`) to measure THP migration by balancing
+ * (workloads/migrate_thp --mode balancing).
+ *
  * A sysctl knob's name is its path under the sysctl root
  * ("vm/compaction_proactiveness"); the names cannot clash with the mm
  * ones, which all start with transparent_hugepage/ or hugepages/. The
@@ -35,6 +40,7 @@
 
 #define SYSCTL_PROACTIVENESS "vm/compaction_proactiveness"
 #define SYSCTL_HUGETLB_VMEMMAP "vm/hugetlb_optimize_vmemmap"
+#define SYSCTL_NUMA_BALANCING "kernel/numa_balancing"
 
 /* The sysctl root for an mm root (above), malloc'd, or NULL. */
 char *sysctl_root_for(const char *mm_root);

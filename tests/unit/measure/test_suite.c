@@ -113,6 +113,10 @@ static void test_set_sysctl(void **state)
 	assert_string_equal(s.cases[0].set[0].key, "vm/hugetlb_optimize_vmemmap");
 	assert_string_equal(s.cases[0].set[0].value, "1");
 	suite_free(&s);
+	assert_int_equal(load("[case v]\nworkload = x\nset = kernel/numa_balancing=1\n",
+			      &s, err, sizeof(err)), 0);
+	assert_string_equal(s.cases[0].set[0].key, "kernel/numa_balancing");
+	suite_free(&s);
 }
 
 static void test_defaults(void **state)

@@ -1796,6 +1796,38 @@ static void test_sysctl_vmemmap_restored(void **state)
 	unlink(path);
 }
 
+/* kernel/numa_balancing: outside vm/, snapshotted, set, journalled with the
+ * sysctl root, and put back at the end. */
+static void test_sysctl_numa_balancing_restored(void **state)
+{
+	char path[PATH_MAX], value[PATH_MAX], root[PATH_MAX], cur[64];
+	struct settings_ctx ctx;
+	FILE *f;
+
+	(void)state;
+	use_fake_sysctl();
+	snprintf(path, sizeof(path), "%s/kernel", g_sys);
+	assert_int_equal(mkdir_p(path, 0755), 0);
+	snprintf(path, sizeof(path), "%s/" SYSCTL_NUMA_BALANCING, g_sys);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fputs("0\n", f);
+	fclose(f);
+	begin(&ctx);
+	assert_string_equal(snapshot_get(&ctx.orig, SYSCTL_NUMA_BALANCING), "0");
+	journal_entry(SYSCTL_NUMA_BALANCING, value, root, sizeof(value));
+	assert_string_equal(value, "0");
+	assert_string_equal(root, g_sys);
+	apply(&ctx, SYSCTL_NUMA_BALANCING, "1");
+	assert_int_equal(knob_read_path(path, cur, sizeof(cur)), 0);
+	assert_string_equal(cur, "1");
+	assert_int_equal(settings_end(&ctx), 0);
+	assert_int_equal(knob_read_path(path, cur, sizeof(cur)), 0);
+	assert_string_equal(cur, "0");
+	settings_free(&ctx);
+	unlink(path);
+}
+
 /* kill -9 mid-run; then `thpbench restore`, or the next run. */
 static void test_sysctl_crash_restore(void **state)
 {
@@ -1939,6 +1971,7 @@ int main(void)
 		T(test_exit_restores),
 		T(test_sysctl_set_and_restored),
 		T(test_sysctl_vmemmap_restored),
+		T(test_sysctl_numa_balancing_restored),
 		T(test_sysctl_crash_restore),
 		T(test_sysctl_journal_roots_checked),
 	};
