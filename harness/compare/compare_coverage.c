@@ -255,6 +255,11 @@ static char *reason_for(const struct compare_coverage *cov,
 	    !json_integer_value(swaps))
 		snprintf(buf, sizeof(buf), "not measurable here: no swap device on (the path: %s)",
 			 path ? path : "swap");
+	else if (row->family == COMPARE_COV_MTHP && !strncmp(row->kind, "swpin", 5) &&
+		 json_is_true(json_object_get(bg, "zswap_since_boot")))
+		/* alloc_swap_folio() takes 4 KiB pages once zswap was ever on. */
+		snprintf(buf, sizeof(buf),
+			 "not measurable here: zswap has been on since boot, and then the kernel swaps in 4 KiB pages only (until a reboot)");
 	else if (row->family == COMPARE_COV_THP && !strcmp(row->kind, "thp_split_pud"))
 		/* Anonymous and shmem THPs are PMD-sized at most. */
 		snprintf(buf, sizeof(buf),

@@ -103,12 +103,49 @@ static int swap_devices(void)
 	return n;
 }
 
+/*
+ * zswap on at some time since boot: its parameter says Y now, or
+ * /proc/vmstat's zswpout is not 0 (zswap stored pages). Once zswap has
+ * been enabled the kernel swaps in 4 KiB pages only, whatever the mTHP
+ * sizes (mm/memory.c alloc_swap_folio: zswap_never_enabled()), until a
+ * reboot: the per-size swpin counters cannot move. 1, 0, or -1 when
+ * neither file could be read. An enable that stored nothing is not seen.
+ */
+static int zswap_ever(void)
+{
+	FILE *f = fopen("/sys/module/zswap/parameters/enabled", "re");
+	char line[256];
+	int r = -1;
+
+	if (f) {
+		if (fgets(line, sizeof(line), f))
+			r = line[0] == 'Y' || line[0] == '1';
+		fclose(f);
+		if (r == 1)
+			return 1;
+	}
+	f = fopen("/proc/vmstat", "re");
+	if (!f)
+		return r;
+	while (fgets(line, sizeof(line), f))
+		if (!strncmp(line, "zswpout ", 8)) {
+			r = strtoull(line + 8, NULL, 10) > 0;
+			break;
+		}
+	fclose(f);
+	return r;
+}
+
 json_t *background_meta(void)
 {
+	int z = zswap_ever();
+
 	json_t *o = json_object();
 
 	json_object_set_new(o, "per_case", json_integer(BACKGROUND_PER_CASE));
 	json_object_set_new(o, "max_usec", json_real(BACKGROUND_MAX_USEC));
 	json_object_set_new(o, "swap_devices", json_integer(swap_devices()));
+	if (z >= 0)
+		json_object_set_new(o, "zswap_since_boot", json_boolean(z));
 	return o;
 }

@@ -26,6 +26,16 @@ ZSWAP_WANT=on
 [ "$ZSW_BEFORE" = Y ] && ZSWAP_WANT=off
 ZSWAP_LINE="zswap = $ZSWAP_WANT"
 [ "$ZSW_BEFORE" = none ] && ZSWAP_LINE="# no zswap here"
+# zswap switched on even once stops large-folio swap-in until a reboot
+# (mm/memory.c: zswap_never_enabled()), which no restore undoes: only
+# where it has been on since boot already, or with THPBENCH_TEST_ZSWAP=1.
+# (The zswap entry's journal and undo: test_resource's fake tree.)
+if [ "$ZSW_BEFORE" = N ] && [ "$(sed -n 's/^zswpout //p' /proc/vmstat)" = 0 ] &&
+   [ "${THPBENCH_TEST_ZSWAP:-0}" != 1 ]; then
+	echo "SKIP: zswap never on since boot: the case leaves it alone (THPBENCH_TEST_ZSWAP=1 switches it)"
+	ZSW_BEFORE=none
+	ZSWAP_LINE="# zswap left alone"
+fi
 run_pid=
 
 # Everything back even when a check failed: the harness's own restore,
@@ -100,7 +110,7 @@ nothing_left() {
 		[ -z "$(ls "$ST" | grep -E '^(img|mnt)-')" ]
 	check "$1: the resource journal is gone" [ ! -e "$ST/resources.json" ]
 	check "$1: THP enabled is back to $THP_SAVED" [ "$(thp_mode)" = "$THP_SAVED" ]
-	check "$1: zswap enabled is back to $ZSW_BEFORE" \
+	[ "$ZSW_BEFORE" = none ] || check "$1: zswap enabled is back to $ZSW_BEFORE" \
 		[ "$(cat "$ZSW" 2>/dev/null || echo none)" = "$ZSW_BEFORE" ]
 }
 

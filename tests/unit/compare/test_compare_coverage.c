@@ -243,6 +243,31 @@ static void test_swap_numa_reasons(void **state)
 	results_free(&r);
 }
 
+/* zswap on since boot: the per-size swap-in counters cannot move (the
+ * kernel swaps in 4 KiB pages only), and the table says so; swap-out
+ * keeps its own reason. Without zswap the reason is the plain one. */
+static void test_zswap_swpin_reason(void **state)
+{
+	static const double v[] = { 0, 0 };
+	struct compare_coverage cov;
+	struct tb_results r;
+	int z;
+
+	(void)state;
+	for (z = 0; z <= 1; z++) {
+		init(&r, 1, 1);
+		json_object_set_new(json_object_get(r.meta, BACKGROUND_KEY),
+				    "zswap_since_boot", json_boolean(z));
+		add_case(&r, "a", "mthp.64K.swpin", v, 2);
+		metric_set_put(&r.cases[0].runs[0].metrics, "mthp.64K.swpout", 0);
+		compare_coverage_build(&r, &cov);
+		assert_int_equal(strstr(row(&cov, "swpin")->reason, "zswap") != NULL, z);
+		assert_null(strstr(row(&cov, "swpout")->reason, "zswap"));
+		compare_coverage_free(&cov);
+		results_free(&r);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -251,6 +276,7 @@ int main(void)
 		cmocka_unit_test(test_noisy_background),
 		cmocka_unit_test(test_absent_and_reasons),
 		cmocka_unit_test(test_swap_numa_reasons),
+		cmocka_unit_test(test_zswap_swpin_reason),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
