@@ -152,6 +152,11 @@ static int cgroup_owned(const struct res *r, const struct res_env *e,
 
 	if (ours(r, e))
 		return 1;
+	if (r->num != 1 && r->num != 2 && r->num != -1) {
+		snprintf(why, len, "%s: num %d is no cgroup version (1, 2)",
+			 r->path, r->num);
+		return 0;
+	}
 	snprintf(why, len, "%s is not %s/thpbench-* (cgroup v%d)", r->path,
 		 *root ? root : r->num == 1 ? "(no cgroup v1 memory root)" :
 		 "(no cgroup v2 root)", r->num == 1 ? 1 : 2);

@@ -455,6 +455,7 @@ static void test_memcg_recover_versions(void **st)
 	}
 	assert_non_null(strstr(said, "(cgroup v1)"));
 	assert_non_null(strstr(said, "(cgroup v2)"));
+	assert_non_null(strstr(said, "num 7 is no cgroup version"));
 }
 
 #define T(f) cmocka_unit_test_setup_teardown(f, setup, teardown)
