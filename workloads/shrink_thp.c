@@ -22,9 +22,13 @@
  *   (and mthp 2048kB anon_fault_fallback_charge).
  *
  * The shrinker is run by reclaim of the workload's own memcg: cgroup v2
- * memory.reclaim; on cgroup v1 only with --force-empty (memory.force_empty,
- * which reclaims all the memcg's page cache: use it in a memcg of its
- * own). Without either it is not measurable here (exit 3). Never global
+ * memory.reclaim; on cgroup v1 memory.force_empty, which reclaims all the
+ * memcg's page cache, so only in a memcg of its own: with --force-empty,
+ * or by itself in the memcg the harness made for the case (suite key
+ * 'memcg =': THPBENCH_CGROUP names the memcg this process is in, a
+ * thpbench-* directory), where it also sets memory.swappiness = 0 so the
+ * reclaim leaves our THPs (v2 passes swappiness=0 to memory.reclaim).
+ * Without either it is not measurable here (exit 3). Never global
  * reclaim (drop_caches).
  */
 #include "wl.h"
@@ -53,7 +57,8 @@ static const char usage[] =
 	"  --touch N         underused: 4 KiB pages written per THP (1..511, default 1)\n"
 	"  --tries N         reclaim passes at most (default 8)\n"
 	"  --min-huge N      THPs that must be huge before (default all)\n"
-	"  --force-empty     cgroup v1: reclaim with memory.force_empty (its own memcg only)\n"
+	"  --force-empty     cgroup v1: reclaim with memory.force_empty (its own memcg\n"
+	"                    only; implied in the harness's memcg, THPBENCH_CGROUP)\n"
 	"Exit 0 ok, 1 the path's counter did not move for our THPs, 2 usage,\n"
 	"3 not measurable here (no memcg reclaim or limit, no THPs, knobs).\n";
 
@@ -164,13 +169,36 @@ static void report_ll(const char *name, long long v)
 
 /* --- the memcg and its reclaim --- */
 
-static void memcg_or_exit(struct wl_memcg *cg, const struct opts *o)
+/*
+ * The memcg the harness made for this case ('memcg =', res_cgroup.c):
+ * THPBENCH_CGROUP names it, it is the one this process is in, and it is
+ * a thpbench-* directory. Only there does cgroup v1 reclaim with
+ * memory.force_empty without --force-empty: the memcg is the case's own.
+ */
+static int harness_memcg(const struct wl_memcg *cg)
+{
+	const char *env = getenv("THPBENCH_CGROUP"), *base;
+
+	if (!env || strcmp(env, cg->dir))
+		return 0;
+	base = strrchr(cg->dir, '/');
+	return base && !strncmp(base + 1, "thpbench-", 9);
+}
+
+static void memcg_or_exit(struct wl_memcg *cg, struct opts *o)
 {
 	if (wl_memcg_self(cg))
 		wl_invalid("not measurable here: not in a (non-root) memory cgroup "
 			   "(/proc/self/cgroup); run it in one of its own");
 	if (o->path == PATH_CHARGE)
 		return;
+	if (!cg->v2 && !o->force_empty && harness_memcg(cg)) {
+		o->force_empty = 1;
+		/* Reclaim the page cache, not our THPs (v2: swappiness=0). */
+		if (wl_memcg_write(cg, "memory.swappiness", "0"))
+			printf("memory.swappiness not set: %s\n", strerror(errno));
+		printf("force_empty: auto (the harness's memcg %s)\n", cg->dir);
+	}
 	if (!wl_memcg_can_reclaim(cg, o->force_empty))
 		wl_invalid("not measurable here: not in a cgroup with memory.reclaim "
 			   "(%s is cgroup %s%s)", cg->dir, cg->v2 ? "v2" : "v1",

@@ -72,6 +72,9 @@ int cmd_restore(int argc, char **argv)
 	if (restored)
 		printf("thpbench: restored %d setting%s from %s/journal.json\n",
 		       restored, restored == 1 ? "" : "s", ctx.state_dir);
+	else if (ctx.res_undone)
+		printf("thpbench: no knobs to put back (no journal in %s); the %d resource(s) above were undone\n",
+		       ctx.state_dir, ctx.res_undone);
 	else
 		printf("thpbench: nothing to restore (no journal in %s)\n",
 		       ctx.state_dir);

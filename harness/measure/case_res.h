@@ -20,8 +20,8 @@
  * THPBENCH_MOUNT (the mount point), THPBENCH_CGROUP (the directory; the
  * runner moves the workload in before it execs) - and "{swap}",
  * "{mount}", "{cgroup}" in its args are replaced by the same. Where they
- * cannot be made (not root, no zram, no mkfs.xfs, memcg on cgroup v1,
- * no zswap)
+ * cannot be made (not root, no zram, no mkfs.xfs, no memory controller
+ * on cgroup v2 or v1, no zswap)
  * the case is "not measurable here", the cause recorded.
  */
 #ifndef THPBENCH_CASE_RES_H

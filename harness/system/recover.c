@@ -91,6 +91,7 @@ static int recover_resources(struct settings_ctx *ctx, char *err,
 	settings_guard_end_recorded_child(ctx->state_dir, &ctx->say);
 	if (res_recover(ctx->state_dir, &ctx->say, &undone, err, errlen))
 		return -1;
+	ctx->res_undone += undone;
 	if (undone)
 		settings_say(&ctx->say, true, "undid %d resource(s) (swap, mount, loop device, cgroup) a run that did not end cleanly left",
 			     undone);

@@ -18,6 +18,47 @@ static void env_copy(char *dst, const char *env, const char *def)
 	snprintf(dst, RES_ROOT, "%s", v && *v ? v : def);
 }
 
+/* Does the comma-separated list name word? */
+static bool list_has(char *list, const char *word)
+{
+	char *w, *save = NULL;
+
+	for (w = strtok_r(list, ",", &save); w; w = strtok_r(NULL, ",", &save))
+		if (!strcmp(w, word))
+			return true;
+	return false;
+}
+
+/*
+ * The mount point of a cgroup v1 hierarchy with the memory controller,
+ * from PROC/self/mountinfo ("ID PARENT M:N ROOT POINT OPTS ... - cgroup
+ * SOURCE SUPEROPTS"), into e->memcg_v1_root; "" when none. A point not
+ * absolute or with an escaped blank (\040) is not taken.
+ */
+static void find_memcg_v1(struct res_env *e)
+{
+	char p[RES_PATH + 32], line[1024], point[RES_ROOT], *sep;
+	char fstype[32], super[512];
+	FILE *f;
+
+	snprintf(p, sizeof(p), "%s/self/mountinfo", e->proc_root);
+	f = fopen(p, "re");
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f)) {
+		sep = strstr(line, " - ");
+		if (!sep || sscanf(line, "%*s %*s %*s %*s %159s", point) != 1 ||
+		    sscanf(sep + 3, "%31s %*s %511s", fstype, super) != 2)
+			continue;
+		if (strcmp(fstype, "cgroup") || point[0] != '/' ||
+		    strchr(point, '\\') || !list_has(super, "memory"))
+			continue;
+		snprintf(e->memcg_v1_root, RES_ROOT, "%s", point);
+		break;
+	}
+	fclose(f);
+}
+
 void res_env_init(struct res_env *e, const char *state_dir)
 {
 	char p[RES_PATH + 32];
@@ -37,6 +78,7 @@ void res_env_init(struct res_env *e, const char *state_dir)
 			snprintf(e->cgroup_root, RES_ROOT, "%.140s/fs/cgroup",
 				 e->sys_root);
 	}
+	find_memcg_v1(e);
 	snprintf(p, sizeof(p), "%s/sys/kernel/random/boot_id", e->proc_root);
 	if (res_read_str(p, e->boot_id, sizeof(e->boot_id)))
 		e->boot_id[0] = '\0';

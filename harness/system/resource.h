@@ -20,7 +20,8 @@
  *     "path": "/run/thpbench/img-123-1", "size": 536870912, ... }
  *   { "kind": "mount", "path": "/run/thpbench/mnt-123-2",
  *     "dev": "/dev/loop3", "opt": "xfs" }
- *   { "kind": "cgroup", "path": "/sys/fs/cgroup/thpbench-123-3" }
+ *   { "kind": "cgroup", "path": "/sys/fs/cgroup/thpbench-123-3", "num": 2 }
+ *     (num: the cgroup version; 1: under the v1 memory mount)
  *   { "kind": "zswap", "path": "/sys/module/zswap/parameters/enabled",
  *     "dev": "Y", "opt": "N" }            (wanted, found)
  * Each entry is written BEFORE its resource is made (with what is known
@@ -36,7 +37,7 @@
  * (STATE/mnt-*, STATE/img-*), a loop device whose backing file is that
  * image, a zram device of this boot whose disksize is the one we set and
  * that is swap by its /dev name, a cgroup directory named thpbench-*
- * under the cgroup root, zswap's enabled file with Y or N to put back. Anything else is left alone and said so.
+ * under the root of the hierarchy its num names (v2, or v1 memory), zswap's enabled file with Y or N to put back. Anything else is left alone and said so.
  */
 #ifndef THPBENCH_RESOURCE_H
 #define THPBENCH_RESOURCE_H
@@ -58,6 +59,7 @@ struct res_env {
 	char dev_root[RES_ROOT];	/* /dev, or $THPBENCH_RES_DEV_ROOT */
 	char proc_root[RES_ROOT];	/* /proc (swaps, mountinfo) */
 	char cgroup_root[RES_ROOT];	/* cgroup v2 mount, or "" when none */
+	char memcg_v1_root[RES_ROOT];	/* cgroup v1 memory mount, or "" */
 	char boot_id[40];
 };
 
@@ -67,8 +69,8 @@ struct res {
 	const struct res_kind *kind;
 	char dev[RES_PATH];	/* /dev/zramN, /dev/loopN, a mount's source */
 	char path[RES_PATH];	/* mount point, image file, cgroup dir */
-	char opt[RES_PATH];	/* fs type and options, compressor, memory.max */
-	int num;		/* zram or loop device number; -1 none yet */
+	char opt[RES_PATH];	/* fs type and options, compressor, memcg limit */
+	int num;		/* zram/loop device number, cgroup version; -1 none */
 	long long size;		/* bytes: disksize, image size */
 	bool added;		/* a zram device we hot-added */
 	bool gone;		/* undone, or left alone: dropped from the journal */

@@ -82,6 +82,8 @@ struct settings_ctx {
 	/* Swap, mounts, loop devices, cgroups made for cases (resource.h),
 	 * undone before the knobs go back. */
 	struct res_set res;
+	/* How many of a killed run's resources recovery undid (restore). */
+	int res_undone;
 };
 
 /* Fill root/state_dir from the arguments, else the environment, else defaults. */

@@ -94,6 +94,25 @@ if [ $cg_v1 -eq 1 ]; then
 		in_cg "$bin" --count 4 &&
 		expect_grep "$tmp/err" 'not measurable here: not in a cgroup with memory.reclaim' \
 			"exit 3 says why"
+	# THPBENCH_CGROUP naming another directory: still not its own.
+	expect_rc 3 "cgroup v1, THPBENCH_CGROUP not this memcg: exit 3" \
+		env THPBENCH_CGROUP="$cg_parent" \
+		bash -c 'echo $$ >"$1/cgroup.procs" || exit 99; shift; exec "$@"' _ "$cg" "$bin" --count 4
+	# The harness's memcg ('memcg =': THPBENCH_CGROUP is the thpbench-*
+	# memcg it is in): force_empty by itself, swappiness 0 there.
+	echo 60 >"$cg/memory.swappiness" 2>/dev/null
+	THPBENCH_CGROUP=$cg in_cg "$bin" --count 4 >"$tmp/out" 2>"$tmp/err"
+	expect_grep "$tmp/out" "^force_empty: auto \\(the harness's memcg $cg\\)" \
+		"cgroup v1, in the harness's memcg: force_empty without --force-empty"
+	if ! grep -q 'not in a cgroup with memory.reclaim' "$tmp/err"; then
+		pass "and it is not refused as not measurable"
+	else
+		fail "refused in the harness's memcg"; show_output
+	fi
+	check_swappiness=$(cat "$cg/memory.swappiness" 2>/dev/null)
+	[ -z "$check_swappiness" ] || [ "$check_swappiness" = 0 ] &&
+		pass "it set memory.swappiness to 0 there" ||
+		fail "memory.swappiness is $check_swappiness, wanted 0"
 fi
 expect_rc 3 "--path charge in a memcg without a limit: exit 3" \
 	in_cg "$bin" --path charge &&

@@ -201,3 +201,8 @@ long long wl_memcg_kernel(const struct wl_memcg *cg)
 	fclose(f);
 	return found;
 }
+
+int wl_memcg_write(const struct wl_memcg *cg, const char *file, const char *s)
+{
+	return write_str(cg, file, s);
+}

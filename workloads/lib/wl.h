@@ -228,6 +228,9 @@ int wl_memcg_can_reclaim(const struct wl_memcg *cg, int force_empty);
  * 0, or -1 with errno.
  */
 int wl_memcg_reclaim(const struct wl_memcg *cg, uint64_t bytes, int force_empty);
+/* Write s to file of this memcg (its own knobs, e.g. v1 memory.swappiness).
+ * 0, or -1 with errno. */
+int wl_memcg_write(const struct wl_memcg *cg, const char *file, const char *s);
 
 /* --- fault latency (latency.c) --- */
 

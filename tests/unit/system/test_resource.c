@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * resource: the journal of what a run made (swap, loop, mount, cgroup),
+ * resource: the journal of what a run made (swap, loop, mount, cgroup
+ * on v2 or on v1's memory hierarchy),
  * its markers against a hostile or stale journal, and the undo of
  * recovery, against a fake /sys, /proc and /dev in a temp directory.
  * swapon, mount and LOOP_* need the real kernel: those are
@@ -327,6 +328,136 @@ static void test_swaps_match(void **st)
 	assert_false(res_is_mount(&e, "/"));
 }
 
+/*
+ * A fake hybrid host: cgroup v2 at cg without the memory controller, the
+ * v1 memory hierarchy at cgv1 in mountinfo (beside v1 hierarchies of
+ * other controllers, which are not taken). memory is in v2's
+ * subtree_control only when v2 is wanted.
+ */
+static void fake_cgroups(bool v2_memory, bool v1_memory)
+{
+	char mi[2048];
+	int n;
+
+	fake_put(root, "cg/cgroup.subtree_control",
+		 v2_memory ? "cpu io memory pids\n" : "cpu io pids\n");
+	n = snprintf(mi, sizeof(mi),
+		     "22 1 0:21 / /proc rw - proc proc rw\n"
+		     "30 25 0:26 / %s/cg rw - cgroup2 cgroup2 rw,memory_recursiveprot\n"
+		     "31 25 0:27 / %s/cgcpu rw - cgroup cgroup rw,cpu,cpuacct\n"
+		     "32 25 0:28 / %s/cgmem\\040x rw - cgroup cgroup rw,memory\n",
+		     root, root, root);
+	if (v1_memory)
+		snprintf(mi + n, sizeof(mi) - (size_t)n,
+			 "33 25 0:29 / %s/cgv1 rw,nosuid - cgroup cgroup rw,memory\n",
+			 root);
+	fake_put(root, "proc/self/mountinfo", mi);
+	fake_put(root, "cgv1/cgroup.procs", "");
+}
+
+/* Make a memcg on the fake tree. Its limit file is not there (mkdir on a
+ * plain directory makes none): the write fails, and the error names the
+ * hierarchy chosen and its limit file; the directory is undone. */
+static void make_memcg_fails(const char *want_dir, const char *want_file)
+{
+	struct res proto = { .kind = &res_kind_cgroup, .num = -1 };
+	char err[512], p[PATH_MAX + 64], q[PATH_MAX + 64], *m;
+	const struct res *made;
+	const char *at;
+	struct res_set s;
+
+	snprintf(proto.opt, sizeof(proto.opt), "67108864");
+	res_set_init(&s, state);
+	assert_int_equal(res_set_make(&s, &proto, &made, err, sizeof(err)), -1);
+	snprintf(p, sizeof(p), "%s/%s/thpbench-%d-", root, want_dir,
+		 (int)getpid());
+	at = strstr(err, p);
+	assert_non_null(at);
+	assert_non_null(strstr(err, want_file));
+	assert_int_equal(s.n, 0);
+	/* The directory it made is gone again. */
+	snprintf(q, sizeof(q), "%s", at);
+	m = strstr(q, "/memory.");
+	assert_non_null(m);
+	*m = '\0';
+	assert_int_equal(access(q, F_OK), -1);
+}
+
+static void test_memcg_v1_chosen(void **st)
+{
+	struct res_env e;
+
+	(void)st;
+	fake_cgroups(false, true);
+	res_env_init(&e, state);
+	snprintf(said, sizeof(said), "%s/cgv1", root);
+	assert_string_equal(e.memcg_v1_root, said);
+	said[0] = '\0';
+	make_memcg_fails("cgv1", "memory.limit_in_bytes");
+}
+
+static void test_memcg_v2_first(void **st)
+{
+	(void)st;
+	fake_cgroups(true, true);
+	make_memcg_fails("cg", "memory.max");
+}
+
+static void test_memcg_none(void **st)
+{
+	struct res proto = { .kind = &res_kind_cgroup, .num = -1 };
+	const struct res *made;
+	struct res_env e;
+	struct res_set s;
+	char err[512];
+
+	(void)st;
+	fake_cgroups(false, false);
+	res_env_init(&e, state);
+	assert_string_equal(e.memcg_v1_root, "");	/* not cgcpu, not "cgmem x" */
+	res_set_init(&s, state);
+	assert_int_equal(res_set_make(&s, &proto, &made, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "neither"));
+}
+
+/* Recovery undoes each on the hierarchy its num names, and only there. */
+static void test_memcg_recover_versions(void **st)
+{
+	static const char *const dirs[] = {
+		"cgv1/thpbench-9-1", "cg/thpbench-9-2", "cg/thpbench-9-3",
+		"cgv1/thpbench-9-4", "cgv1/thpbench-9-5", "cgv1/other",
+	};
+	char entries[2048], err[512], p[PATH_MAX + 64];
+	size_t i;
+	int undone;
+
+	(void)st;
+	fake_cgroups(false, true);
+	for (i = 0; i < ARRAY_SIZE(dirs); i++) {
+		snprintf(p, sizeof(p), "%s/%s", root, dirs[i]);
+		mkdir_p(p, 0755);
+	}
+	snprintf(entries, sizeof(entries),
+		 "{\"kind\": \"cgroup\", \"path\": \"%s/cgv1/thpbench-9-1\", \"num\": 1},"
+		 "{\"kind\": \"cgroup\", \"path\": \"%s/cg/thpbench-9-2\", \"num\": 2},"
+		 "{\"kind\": \"cgroup\", \"path\": \"%s/cg/thpbench-9-3\", \"num\": 1},"
+		 "{\"kind\": \"cgroup\", \"path\": \"%s/cgv1/thpbench-9-4\", \"num\": 2},"
+		 "{\"kind\": \"cgroup\", \"path\": \"%s/cgv1/thpbench-9-5\", \"num\": 7},"
+		 "{\"kind\": \"cgroup\", \"path\": \"%s/cgv1/other\", \"num\": 1}",
+		 root, root, root, root, root, root);
+	put_journal(entries);
+	assert_int_equal(res_recover(state, &sink, &undone, err, sizeof(err)), 0);
+	assert_int_equal(undone, 2);
+	for (i = 0; i < ARRAY_SIZE(dirs); i++) {
+		snprintf(p, sizeof(p), "%s/%s", root, dirs[i]);
+		/* Only the first two are ours: v1 under cgv1, v2 under cg. */
+		assert_int_equal(access(p, F_OK), i < 2 ? -1 : 0);
+	}
+	assert_non_null(strstr(said, "(cgroup v1)"));
+	assert_non_null(strstr(said, "(cgroup v2)"));
+	assert_non_null(strstr(said, "num 7 is no cgroup version"));
+}
+
 #define T(f) cmocka_unit_test_setup_teardown(f, setup, teardown)
 
 int main(void)
@@ -340,6 +471,10 @@ int main(void)
 		T(test_make_failure_undone),
 		T(test_zswap),
 		T(test_swaps_match),
+		T(test_memcg_v1_chosen),
+		T(test_memcg_v2_first),
+		T(test_memcg_none),
+		T(test_memcg_recover_versions),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
