@@ -250,8 +250,9 @@ static bool swpin_kind(const struct compare_cov_row *row)
 
 static const char swpin_why[] =
 	"not measurable once zswap was on since boot (large swap-in is then off: "
-	"zswap_never_enabled()); swpin_fallback also needs the mTHP allocation to "
-	"fail at swap-in";
+	"zswap_never_enabled())";
+static const char swpin_fb_why[] =
+	"; and it needs the mTHP allocation to fail at swap-in, not at the fault";
 
 static char *reason_for(const struct compare_coverage *cov,
 			const struct compare_cov_row *row)
@@ -282,7 +283,8 @@ static char *reason_for(const struct compare_coverage *cov,
 			 "not measurable here: one NUMA node (the path: %s; ./run.sh guest configs/thp-paths-numa.conf --nodes 2)",
 			 path ? path : "NUMA");
 	else if (swpin_kind(row) && row->bg_max <= 0)
-		snprintf(buf, sizeof(buf), "%s", swpin_why);
+		snprintf(buf, sizeof(buf), "%s%s", swpin_why,
+			 strcmp(row->kind, "swpin") ? swpin_fb_why : "");
 	else if (row->bg_max > 0)
 		snprintf(buf, sizeof(buf), "moved by the background only (up to %.3g a repetition)",
 			 row->bg_max);
