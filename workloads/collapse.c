@@ -25,7 +25,10 @@
  * written, the rest empty), shared (every page written, then a child
  * forked that keeps the region mapped: each page is mapped twice), swap
  * (every page written, then all but --present paged out: MADV_PAGEOUT;
- * needs a swap device, else "not measurable here", exit 2).
+ * needs a swap device, else "not measurable here", exit 2; a suite case
+ * gets one with "swap = zram"). In swap mode it prints and reports
+ * swap_ranges (2 MiB ranges with a swapped-out PTE, by pagemap: the ones
+ * max_ptes_swap 0 makes khugepaged refuse) and swapped_ptes.
  *
  * --mode madvise: the region of interest is one madvise(MADV_COLLAPSE)
  * over the region: roi_usec (wall) and collapse_cpu_usec (this thread's
@@ -201,6 +204,33 @@ static void page_out(char *p, const struct opts *o)
 	for (r = 0; r < o->size; r += WL_PMD_SIZE)
 		if (madvise(p + r + skip, WL_PMD_SIZE - skip, MADV_PAGEOUT))
 			wl_fail("madvise(MADV_PAGEOUT) failed: %s", strerror(errno));
+}
+
+/*
+ * The 2 MiB ranges with at least one swap entry now (pagemap): the ones
+ * khugepaged must refuse under max_ptes_swap 0. Printed and reported as
+ * swap_ranges; the swapped-out PTEs as swapped_ptes.
+ */
+static void report_swapped(const char *p, const struct opts *o)
+{
+	uint64_t r, ranges = 0, ptes = 0;
+	long long n;
+
+	for (r = 0; r < o->size; r += WL_PMD_SIZE) {
+		n = wl_pagemap_swapped(p + r, PAGES_PER_PMD);
+		if (n < 0)
+			wl_die("cannot read /proc/self/pagemap: which ranges "
+			       "went to swap is the evidence");
+		ranges += n > 0;
+		ptes += (uint64_t)n;
+	}
+	printf("swap_ranges %llu\nswapped_ptes %llu\n",
+	       (unsigned long long)ranges, (unsigned long long)ptes);
+	wl_metric("swap_ranges", (double)ranges);
+	wl_metric("swapped_ptes", (double)ptes);
+	if (!ranges)
+		wl_die("not measurable here: MADV_PAGEOUT swapped nothing out "
+		       "(swap full?)");
 }
 
 /* A child that maps the region too, until it is killed (or we die). */
@@ -443,8 +473,10 @@ int main(int argc, char **argv)
 		wl_fail("mmap of %llu bytes failed: %s",
 			(unsigned long long)o.size, strerror(errno));
 	fill(p, &o);
-	if (o.ptes == PTES_SWAP)
+	if (o.ptes == PTES_SWAP) {
 		page_out(p, &o);
+		report_swapped(p, &o);
+	}
 	if (o.ptes == PTES_SHARED)
 		child = share();
 	read_counters(before);

@@ -20,6 +20,14 @@
  * case): the sum rising by less is a failure (exit 1). The counters are
  * system-wide, so this is a lower bound, never an equality.
  *
+ * --fragment-swap first leaves no contiguous free swap range (see
+ * fragment_swap()): every large folio is split on the way out, and each
+ * large chunk whose swap entries (pagemap) are not one aligned run
+ * (went_split) must have been counted by thp_swpout_fallback (2 MiB) or
+ * the size's swpout_fallback: rising by less is a failure (exit 1), none
+ * split is not measurable here (exit 3). went_whole counts every large
+ * chunk all out, whole or split.
+ *
  * Needs a swap device (the harness makes a zram one for a case with
  * "swap = zram"); without one, or with no large folios to be had, it is
  * not measurable here (exit 3).
@@ -38,11 +46,15 @@
 #endif
 
 static const char usage[] =
-	"usage: swap [--size SIZE] [--chunk SIZE]\n"
+	"usage: swap [--size SIZE] [--chunk SIZE] [--fragment-swap]\n"
 	"  --size SIZE   memory to fill, swap out and touch back (default 64M)\n"
 	"  --chunk SIZE  the folio size to check and count: 2M (THP, default) or\n"
 	"                an mTHP size (16K..1M) the harness enabled for the case\n"
-	"Times MADV_PAGEOUT (pageout_usec) and the touch back (swapin_usec).\n"
+	"  --fragment-swap  first fill all free swap with 4 KiB pages and free every\n"
+	"                other slot: the large folios cannot go out whole and are\n"
+	"                split (thp_swpout_fallback, swpout_fallback); reports\n"
+	"                filler_kb, filler_swapped, filler_freed, fill_left_kb,\n"
+	"                went_split (chunks whose swap entries are not one run)\n"	"Times MADV_PAGEOUT (pageout_usec) and the touch back (swapin_usec).\n"
 	"Prints and reports large (chunks that were large folios), swapped_kb\n"
 	"(smaps Swap after the page-out), thp_swpout, thp_swpout_fallback,\n"
 	"pswpout, pswpin, zswpout, zswpin deltas and the chunk size's stats swpout,\n"
@@ -52,6 +64,7 @@ static const char usage[] =
 
 struct opts {
 	uint64_t size, chunk;
+	int fragment;
 };
 
 static void parse_args(int argc, char **argv, struct opts *o)
@@ -59,13 +72,13 @@ static void parse_args(int argc, char **argv, struct opts *o)
 	static const struct option lo[] = {
 		{ "size", required_argument, NULL, 's' },
 		{ "chunk", required_argument, NULL, 'c' },
+		{ "fragment-swap", no_argument, NULL, 'f' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	int c;
 
-	o->size = 64 * WL_MIB;
-	o->chunk = WL_PMD_SIZE;
+	*o = (struct opts){ .size = 64 * WL_MIB, .chunk = WL_PMD_SIZE };
 	while ((c = getopt_long(argc, argv, "", lo, NULL)) != -1) {
 		switch (c) {
 		case 's':
@@ -73,6 +86,9 @@ static void parse_args(int argc, char **argv, struct opts *o)
 			break;
 		case 'c':
 			o->chunk = wl_opt_size("--chunk", optarg, usage);
+			break;
+		case 'f':
+			o->fragment = 1;
 			break;
 		default:
 			wl_opt_fallback(c, usage);
@@ -190,6 +206,109 @@ static uint64_t count_swapped_chunks(char *p, const struct opts *o,
 	return n;
 }
 
+
+/*
+ * --fragment-swap: leave no swap range a large folio could take. A large
+ * folio goes to swap whole only into a free cluster (512 slots) or, below
+ * PMD size, a cluster already serving its order; 4 KiB pages take any free
+ * slot, and the allocator moves on to any device with room. So the filler
+ * is as large as all the swap free now (every device: the harness's
+ * zram, and any other one on, is where a large folio could still go),
+ * written one word a page (zram keeps it small), MADV_NOHUGEPAGE so its
+ * pages are 4 KiB and the order-0 allocator fills every cluster, paged
+ * out; then each filler page whose slot offset is odd is dropped
+ * (MADV_DONTNEED frees its slot). Half the slots are free again, but no
+ * two adjacent ones: the region's large folios find no contiguous range,
+ * are split, counted by thp_swpout_fallback / the size's swpout_fallback,
+ * and go out as 4 KiB pages into the holes.
+ */
+#define FILL_MAX (4ULL << 30)
+
+struct filler {
+	uint64_t *p, size;
+};
+
+static void fragment_swap(struct filler *f, uint64_t region)
+{
+	long long free_kb = wl_meminfo_kb("SwapFree"), left_kb;
+	uint64_t pages, i, *ent, freed = 0, out = 0;
+	char a[32];
+
+	f->size = ((uint64_t)(free_kb > 0 ? free_kb : 0) * WL_KIB + 4 * WL_MIB +
+		   WL_PMD_SIZE - 1) / WL_PMD_SIZE * WL_PMD_SIZE;
+	if (f->size > FILL_MAX)
+		wl_invalid("not measurable here: %lld kB of swap free on all "
+			   "devices; --fragment-swap fills them all and stops at "
+			   "%s (run it with only the case's zram device on)",
+			   free_kb, wl_fmt_size(FILL_MAX, a, sizeof(a)));
+	if (f->size / 2 < region)
+		wl_invalid("not measurable here: %lld kB of swap free, the split "
+			   "--size needs twice as much", free_kb);
+	wl_check_memory(f->size + region, "--size and the swap filler");
+	pages = f->size / WL_BASE_PAGE;
+	f->p = wl_map_aligned(f->size, WL_PMD_SIZE, PROT_READ | PROT_WRITE);
+	ent = calloc(pages, sizeof(*ent));
+	if (!f->p || !ent)
+		wl_fail("the swap filler (%s): out of memory",
+			wl_fmt_size(f->size, a, sizeof(a)));
+	if (madvise(f->p, f->size, MADV_NOHUGEPAGE))
+		wl_fail("madvise(MADV_NOHUGEPAGE): %s", strerror(errno));
+	for (i = 0; i < pages; i++)
+		f->p[i * (WL_BASE_PAGE / sizeof(*f->p))] = i + 1;
+	if (madvise(f->p, f->size, MADV_PAGEOUT))
+		wl_fail("madvise(MADV_PAGEOUT) of the filler: %s", strerror(errno));
+	left_kb = wl_meminfo_kb("SwapFree");
+	if (wl_pagemap_swap_entries(f->p, pages, ent))
+		wl_die("pagemap hides swap entries (not root?): cannot tell "
+		       "which filler slots to free");
+	for (i = 0; i < pages; i++) {
+		if (ent[i] == WL_NO_SWAP)
+			continue;
+		out++;
+		if (!(WL_SWAP_OFFSET(ent[i]) & 1))
+			continue;
+		if (madvise((char *)f->p + i * WL_BASE_PAGE, WL_BASE_PAGE,
+			    MADV_DONTNEED))
+			wl_fail("madvise(MADV_DONTNEED): %s", strerror(errno));
+		freed++;
+	}
+	free(ent);
+	report("filler_kb", (double)(f->size / WL_KIB));
+	report("filler_swapped", (double)out);
+	report("filler_freed", (double)freed);
+	report("fill_left_kb", (double)left_kb);
+}
+
+/*
+ * A large chunk, all swap entries now, whose entries are not one
+ * contiguous run from a slot aligned to its size (what a folio swapped
+ * whole gets): it was split on the way out.
+ */
+static uint64_t count_split_chunks(char *p, const struct opts *o,
+				   const uint64_t *large_map)
+{
+	uint64_t pages = o->chunk / WL_BASE_PAGE, i, j, n = 0;
+	uint64_t *ent = calloc(pages, sizeof(*ent));
+
+	if (!ent)
+		wl_fail("out of memory");
+	for (i = 0; i < o->size / o->chunk; i++) {
+		if (!large_map[i])
+			continue;
+		if (wl_pagemap_swap_entries(p + i * o->chunk, pages, ent))
+			wl_die("pagemap hides swap entries (not root?)");
+		for (j = 0; j < pages && ent[j] != WL_NO_SWAP; j++)
+			;
+		if (j < pages)
+			continue;	/* not all out */
+		for (j = 1; j < pages && ent[j] == ent[0] + (j << 5); j++)
+			;
+		n += j < pages || WL_SWAP_OFFSET(ent[0]) % pages;
+	}
+	free(ent);
+	return n;
+}
+
 static void mark_large(char *p, const struct opts *o, uint64_t *large_map)
 {
 	uint64_t i;
@@ -228,9 +347,40 @@ static void check_counted(uint64_t went, const uint64_t *vb,
 			(unsigned long long)counted);
 }
 
+/*
+ * --fragment-swap: every large chunk that went out split was counted by
+ * the fallback counter (thp_swpout_fallback for 2 MiB, the size's
+ * swpout_fallback otherwise); none split means the filler left a free
+ * range somewhere (not what was asked: exit 3).
+ */
+static void check_split(uint64_t split, const uint64_t *vb, const uint64_t *vm,
+			const long long *mb, const long long *mm,
+			const struct opts *o)
+{
+	long long fb;
+
+	if (!split)
+		wl_invalid("not measurable here: every large chunk found a "
+			   "contiguous swap range after the fill (a swap device "
+			   "added or freed meanwhile?)");
+	if (o->chunk == WL_PMD_SIZE)
+		fb = (long long)(vm[1] - vb[1]);
+	else if (mb[1] >= 0)
+		fb = mm[1] - mb[1];
+	else
+		return;	/* a kernel without per-size swap stats */
+	if (fb < (long long)split)
+		wl_fail("%llu large chunks went to swap split, but %s rose by "
+			"%lld only", (unsigned long long)split,
+			o->chunk == WL_PMD_SIZE ? "thp_swpout_fallback" :
+			"stats/swpout_fallback", fb);
+}
+
 int main(int argc, char **argv)
 {
 	uint64_t vb[NVM], va[NVM], vm[NVM], large, went, i, n, *large_map, bad;
+	struct filler fl = { NULL, 0 };
+	uint64_t split = 0;
 	long long mb[NMTHP], ma[NMTHP], mm[NMTHP], swapped_kb;
 	double t0, t1, t2;
 	struct opts o;
@@ -246,6 +396,8 @@ int main(int argc, char **argv)
 		wl_fail("madvise(MADV_HUGEPAGE): %s", strerror(errno));
 	n = o.size / sizeof(*p);
 	fill(p, n);
+	if (o.fragment)
+		fragment_swap(&fl, o.size);
 	large = count_large((char *)p, &o);
 	report("large", (double)large);
 	if (!large)
@@ -270,6 +422,8 @@ int main(int argc, char **argv)
 	read_mthp(o.chunk, mm);
 	swapped_kb = wl_range_kb(p, o.size, "Swap");
 	went = count_swapped_chunks((char *)p, &o, large_map);
+	if (o.fragment)
+		split = count_split_chunks((char *)p, &o, large_map);
 
 	wl_roi_begin();
 	t2 = wl_now_usec();
@@ -293,6 +447,8 @@ int main(int argc, char **argv)
 	report("swapin_usec", t2);
 	wl_report_kb("swapped_kb", swapped_kb);
 	report("went_whole", (double)went);
+	if (o.fragment)
+		report("went_split", (double)split);
 	for (i = 0; i < NVM; i++) {
 		char name[64];
 
@@ -312,6 +468,10 @@ int main(int argc, char **argv)
 		wl_invalid("not measurable here: MADV_PAGEOUT swapped nothing out "
 			   "(swap full, or memory locked)");
 	check_counted(went, vb, vm, mb, mm, &o);
+	if (o.fragment)
+		check_split(split, vb, vm, mb, mm, &o);
+	if (fl.p)
+		munmap(fl.p, fl.size);
 	wl_report_self_mem();
 	printf("ok\n");
 	return 0;

@@ -81,6 +81,65 @@ else
 	skip "--ptes swap refusal (a swap device is on here)"
 fi
 
+# --ptes swap through the harness: it makes the zram swap device (swap =
+# zram, undone however the run ends) and sets the khugepaged knobs
+# (journalled, put back). max_ptes_swap 0: every range with a swapped-out
+# PTE is refused, so after two full scans (every range scanned at least
+# once) thp_scan_exceed_swap_pte rose by at least the ranges that had one
+# (swap_ranges, by pagemap) and none collapsed.
+swap_case() {
+	cat > "$tmp/swap.conf" <<CONF
+[suite]
+name = collapse-swap-test
+repetitions = 1
+warmup = 0
+
+[case exceed-swap]
+workload = $PWD/$bin
+args = --mode khugepaged --ptes swap --present 64 --size 8M --wait 20
+thp = madvise
+swap = zram:64M
+set = transparent_hugepage/khugepaged/scan_sleep_millisecs=10
+set = transparent_hugepage/khugepaged/pages_to_scan=8192
+set = transparent_hugepage/khugepaged/max_ptes_swap=0
+CONF
+	./harness/thpbench run "$tmp/swap.conf" -o "$tmp/swap-run" --wait=300 \
+		--progress none > "$tmp/swap-run.log" 2>&1
+	rc=$?
+	log=$(ls "$tmp/swap-run/logs/exceed-swap"_* 2>/dev/null | head -1)
+	if [ -z "$log" ]; then
+		fail "--ptes swap suite: exit $rc, no log"; tail -20 "$tmp/swap-run.log"
+		return
+	fi
+	if grep -q "not measurable here" "$log"; then
+		skip "--ptes swap: $(grep -o "not measurable here.*" "$log" | head -1)"
+		return
+	fi
+	[ $rc -eq 0 ] && grep -qx ok "$log" &&
+		pass "--ptes swap with a harness zram device: ran, contents verified" ||
+		{ fail "--ptes swap suite: exit $rc"; tail -20 "$log"; return; }
+	lv() { sed -n "s/^$1 //p" "$log" | head -1; }
+	ranges=$(lv swap_ranges); scans=$(lv full_scans)
+	ex=$(lv thp_scan_exceed_swap_pte); got=$(lv collapsed)
+	[ "${ranges:-0}" -ge 1 ] && pass "--ptes swap: $ranges of 4 ranges have swapped PTEs" ||
+		fail "--ptes swap: swap_ranges '$ranges'"
+	if [ "${scans:-0}" -lt 2 ]; then
+		skip "--ptes swap: khugepaged made $scans full scans in 20 s (a busy host)"
+		return
+	fi
+	[ "${ex:-0}" -ge "${ranges:-1}" ] &&
+		pass "--ptes swap: thp_scan_exceed_swap_pte rose by $ex >= $ranges ranges" ||
+		fail "--ptes swap: thp_scan_exceed_swap_pte rose by '$ex', wanted >= $ranges"
+	[ "${got:-5}" -le $((4 - ${ranges:-0})) ] &&
+		pass "--ptes swap: $got collapsed (ranges with a swap PTE refused)" ||
+		fail "--ptes swap: $got of 4 collapsed, $ranges had swap PTEs and max_ptes_swap 0"
+}
+if [ "$(id -u)" = 0 ] && [ -e /sys/class/zram-control/hot_add ]; then
+	swap_case
+else
+	skip "--ptes swap: needs root and zram (a swap device the harness makes)"
+fi
+
 check_metric_fd "collapse run" \
 	"roi_usec collapse_cpu_usec regions collapsed collapsed_share thp_collapse_alloc thp_collapse_alloc_failed thp_scan_exceed_none_pte anon_huge_kb" \
 	"$bin" --size 4M

@@ -3,7 +3,8 @@
 #
 # workloads/swap: THPs and 64K mTHPs swapped out by MADV_PAGEOUT to a
 # zram device the harness makes for the case (swap = zram) and touched
-# back. For the workload's own memory: chunks that were large folios
+# back (and, --fragment-swap, out split: thp_swpout_fallback and the
+# size's swpout_fallback)# back. For the workload's own memory: chunks that were large folios
 # before and are all swap entries after (went_whole, from pagemap) must
 # each be counted by thp_swpout + thp_swpout_fallback (2M) or the size's
 # stats swpout + swpout_fallback (64K) - a lower bound, the counters are
@@ -83,6 +84,21 @@ mthp = 64K
 swap = zram:128M
 zswap = on
 expect_huge = no
+
+[case thpfrag]
+workload = $PWD/$bin
+args = --size 16M --fragment-swap
+thp = always
+swap = zram:64M
+expect_huge = no
+
+[case mthp64frag]
+workload = $PWD/$bin
+args = --size 16M --chunk 64K --fragment-swap
+thp = madvise
+mthp = 64K
+swap = zram:64M
+expect_huge = no
 CONF
 $TB run "$tmp/swap.conf" -o "$tmp/out-run" --wait=300 --progress none \
 	> "$tmp/run.log" 2>&1
@@ -114,8 +130,34 @@ check_case() {
 		fail "$1: $2 + $3 ${4:++ $4 }= $((${a:-0} + ${b:-0} + ${z:-0})) < went_whole $went"
 }
 check_case thp thp_swpout thp_swpout_fallback
+# --fragment-swap: no contiguous free swap range left, so every large
+# chunk that went out split (its swap entries, by pagemap, not one aligned
+# run: went_split) was counted by the fallback counter.
+check_split() {
+	log=$(ls "$tmp/out-run/logs/$1"_* 2>/dev/null | head -1)
+	if [ -z "$log" ]; then
+		fail "$1: no log"; return
+	fi
+	if grep -q "not measurable here" "$log"; then
+		skip "$1: $(grep -o "not measurable here.*" "$log" | head -1)"
+		return
+	fi
+	grep -qx ok "$log" && pass "$1: verified after swap-in" ||
+		{ fail "$1: no 'ok'"; tail -5 "$log"; return; }
+	split=$(val "$log" went_split); fb=$(val "$log" "$2")
+	freed=$(val "$log" filler_freed)
+	[ "${freed:-0}" -ge 1 ] && pass "$1: $freed filler slots freed" ||
+		fail "$1: filler_freed '$freed'"
+	[ "${split:-0}" -ge 1 ] && pass "$1: $split large chunks went out split" ||
+		fail "$1: went_split '$split', wanted >= 1"
+	[ "${fb:-0}" -ge "${split:-1}" ] &&
+		pass "$1: $2 rose by $fb >= $split split chunks" ||
+		fail "$1: $2 rose by '$fb', wanted >= $split"
+}
+check_split thpfrag thp_swpout_fallback
 if [ -e "$stats" ]; then
 	check_case mthp64 mthp_swpout mthp_swpout_fallback
+	check_split mthp64frag mthp_swpout_fallback
 	if [ -n "$zsw_before" ]; then
 		check_case mthp64z mthp_swpout mthp_swpout_fallback mthp_zswpout
 		z=$(val "$(ls "$tmp/out-run/logs/mthp64z"_* | head -1)" mthp_zswpout)

@@ -137,3 +137,32 @@ int wl_pagemap_in_thp(const void *addr)
 		return -1;
 	return !!(flags & (1ULL << KPF_THP));
 }
+
+int wl_pagemap_swap_entries(const void *addr, uint64_t pages, uint64_t *ent)
+{
+	static int pm = -1;
+	static pid_t pm_owner;
+	uint64_t e[512], i, done = 0;
+	ssize_t got;
+	size_t want;
+
+	if (open_once(&pm, &pm_owner, "/proc/self/pagemap") < 0)
+		return -1;
+	while (done < pages) {
+		want = (size_t)(pages - done < 512 ? pages - done : 512);
+		got = pread(pm, e, want * sizeof(*e),
+			    (off_t)(((uintptr_t)addr / WL_BASE_PAGE + done) *
+				    sizeof(*e)));
+		if (got != (ssize_t)(want * sizeof(*e)))
+			return -1;
+		for (i = 0; i < want; i++) {
+			ent[done + i] = (e[i] & PM_SWAP) ? e[i] & PM_PFN_MASK :
+				       WL_NO_SWAP;
+			/* type 0 offset 0 is a swap header: the entry is hidden */
+			if (ent[done + i] == 0)
+				return -1;
+		}
+		done += want;
+	}
+	return 0;
+}

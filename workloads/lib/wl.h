@@ -245,6 +245,16 @@ void wl_report_latency(const char *prefix, double *usec, size_t n);
  * (pagemap bit 62; readable without privileges). -1 when unreadable.
  */
 long long wl_pagemap_swapped(const void *addr, uint64_t pages);
+/*
+ * The swap entry of each of the pages base pages from addr: ent[i] is the
+ * pagemap swap field (type in bits 0-4, offset from bit 5: WL_SWAP_TYPE,
+ * WL_SWAP_OFFSET), or WL_NO_SWAP for a page that is not a swap entry. 0,
+ * or -1 when pagemap cannot be read or hides the entries (not root).
+ */
+#define WL_NO_SWAP UINT64_MAX
+#define WL_SWAP_TYPE(e) ((e) & 0x1f)
+#define WL_SWAP_OFFSET(e) ((e) >> 5)
+int wl_pagemap_swap_entries(const void *addr, uint64_t pages, uint64_t *ent);
 
 /* --- free memory by block size (buddy.c) --- */
 
