@@ -20,6 +20,15 @@
  * least as many: less is a failure (exit 1). The counters are
  * system-wide: a lower bound. No large folio at all is "not measurable
  * here" (exit 3) with the policy in force.
+ *
+ * --fallback, when the policy tries a --chunk folio for every chunk
+ * (huge=always) and such folios cannot be had (memory_state =
+ * fragmented with defrag never: the huge gfp neither reclaims nor
+ * compacts; or a memcg at its limit, whose charge of a non-blocking
+ * huge folio fails): each chunk that is not large fell back, so
+ * thp_file_fallback (2M) and the size's shmem_fallback must rise by at
+ * least as many. None fallen back is "not measurable here" (exit 3):
+ * the host had the huge folios.
  */
 #include "wl.h"
 
@@ -40,6 +49,10 @@ static const char usage[] =
 	"  --memfd       a memfd (default without a directory): shmem_enabled rules\n"
 	"  --dir DIR     a file in DIR, a tmpfs (default $THPBENCH_MOUNT when set):\n"
 	"                its huge= rules\n"
+	"  --fallback    every chunk is tried at --chunk (huge=always, shmem_enabled\n"
+	"                always): the chunks that are not large fell back; the\n"
+	"                fallback counters must rise by at least as many, and none\n"
+	"                fallen back is exit 3 (huge pages were not short)\n"
 	"Times the first touch (usec). Prints and reports large (chunks that are\n"
 	"large folios), thp_file_alloc, thp_file_fallback, thp_file_mapped deltas,\n"
 	"the chunk size's shmem_alloc, shmem_fallback, and shmem_pmd_kb\n"
@@ -49,6 +62,7 @@ static const char usage[] =
 struct opts {
 	uint64_t size, chunk;
 	const char *dir;
+	int fallback;
 };
 
 static void parse_args(int argc, char **argv, struct opts *o)
@@ -58,6 +72,7 @@ static void parse_args(int argc, char **argv, struct opts *o)
 		{ "chunk", required_argument, NULL, 'c' },
 		{ "memfd", no_argument, NULL, 'm' },
 		{ "dir", required_argument, NULL, 'd' },
+		{ "fallback", no_argument, NULL, 'f' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -67,6 +82,7 @@ static void parse_args(int argc, char **argv, struct opts *o)
 	o->size = 32 * WL_MIB;
 	o->chunk = WL_PMD_SIZE;
 	o->dir = NULL;
+	o->fallback = 0;
 	while ((c = getopt_long(argc, argv, "", lo, NULL)) != -1) {
 		switch (c) {
 		case 's':
@@ -80,6 +96,9 @@ static void parse_args(int argc, char **argv, struct opts *o)
 			break;
 		case 'd':
 			o->dir = optarg;
+			break;
+		case 'f':
+			o->fallback = 1;
 			break;
 		default:
 			wl_opt_fallback(c, usage);
@@ -187,6 +206,36 @@ static void policy(const struct opts *o, char *buf, size_t len)
 		fclose(f);
 }
 
+/*
+ * --fallback: each chunk's first write tried a --chunk folio (the policy
+ * says always), so each chunk that is not one now fell back to a smaller
+ * one: a lower bound on the fallback counters from our own file.
+ */
+static void check_fallback(const struct opts *o, uint64_t large,
+			   const uint64_t *vb, const uint64_t *va,
+			   const long long *sb, const long long *sa)
+{
+	uint64_t small = o->size / o->chunk - large;
+	char why[256];
+
+	report("fell_back", (double)small);
+	if (!small) {
+		policy(o, why, sizeof(why));
+		wl_invalid("not measurable here: every chunk of the file is a %llu kB "
+			   "folio, none fell back (%s; free huge pages were not "
+			   "short: memory_state = fragmented, or a memcg limit)",
+			   (unsigned long long)(o->chunk / WL_KIB), why);
+	}
+	if (o->chunk == WL_PMD_SIZE && va[1] - vb[1] < small)
+		wl_fail("%llu chunks fell back from 2 MiB, thp_file_fallback rose by "
+			"%llu", (unsigned long long)small,
+			(unsigned long long)(va[1] - vb[1]));
+	if (sb[1] >= 0 && sa[1] >= 0 && (uint64_t)(sa[1] - sb[1]) < small)
+		wl_fail("%llu chunks fell back from %llu kB, that size's "
+			"shmem_fallback rose by %lld", (unsigned long long)small,
+			(unsigned long long)(o->chunk / WL_KIB), sa[1] - sb[1]);
+}
+
 int main(int argc, char **argv)
 {
 	uint64_t vb[NVM], va[NVM], i, n, large, *p;
@@ -230,6 +279,12 @@ int main(int argc, char **argv)
 	for (i = 0; i < n; i += WL_BASE_PAGE / sizeof(*p))
 		if (p[i] != (i ^ 0xa5a5))
 			wl_fail("word %llu changed", (unsigned long long)i);
+	if (o.fallback) {
+		check_fallback(&o, large, vb, va, sb, sa);
+		wl_report_self_mem();
+		printf("ok\n");
+		return 0;
+	}
 	if (!large) {
 		policy(&o, why, sizeof(why));
 		wl_invalid("not measurable here: no %llu kB folio in the shmem file "

@@ -47,7 +47,8 @@ static const char usage[] =
 	"and reports as metrics: 'use_zero_page N', 'ranges N', 'zero_ranges N'\n"
 	"(read-faulted ranges mapping the huge zero page), 'zero_pfns N' (distinct\n"
 	"frames they map: 1), 'read_thp_ranges N', 'write_thp_ranges N' (THPs\n"
-	"after the writes), 'read_usec X', 'write_usec X', 'read_fault_p50_usec',\n"
+	"after the writes), 'zero_pfn N' (printed only, no metric: the frame\n"
+	"of the huge zero folio, when any range maps it), 'read_usec X', 'write_usec X', 'read_fault_p50_usec',\n"
 	"_p99_, _max_, _mean_ and 'write_fault_...' alike, the /proc/vmstat\n"
 	"deltas thp_zero_page_alloc (whole run), thp_fault_alloc_read,\n"
 	"thp_fault_alloc_write, thp_fault_fallback_write, thp_split_pmd_write;\n"
@@ -123,6 +124,7 @@ static void read_counters(uint64_t *v)
 
 struct backing {
 	long long zero, thp, pfns;
+	uint64_t first_pfn;	/* the huge zero folio's frame; 0: none seen */
 };
 
 /* What each 2 MiB range maps now; dies when pagemap cannot say. */
@@ -143,7 +145,7 @@ static void classify(const char *p, size_t n, struct backing *b)
 			if (!b->zero || pfn != first_pfn)
 				b->pfns++;
 			if (!b->zero)
-				first_pfn = pfn;
+				first_pfn = b->first_pfn = pfn;
 			b->zero++;
 		}
 		b->thp += t;
@@ -255,6 +257,11 @@ int main(int argc, char **argv)
 	report("ranges", (double)n);
 	report("zero_ranges", (double)rb.zero);
 	report("zero_pfns", (double)rb.pfns);
+	/* Printed, not a metric: a frame number is no measurement. A new
+	 * one after drop_caches shows the zero folio was freed and made
+	 * again (tests/workloads/zero_page_alloc.sh). */
+	if (rb.zero)
+		printf("zero_pfn %llu\n", (unsigned long long)rb.first_pfn);
 	report("read_thp_ranges", (double)rb.thp);
 	report("write_thp_ranges", (double)wb.thp);
 	report("read_usec", read_usec);

@@ -236,24 +236,6 @@ static bool is_swap_kind(const char *kind)
 	       !strcmp(kind, "thp_scan_exceed_swap_pte");
 }
 
-/*
- * Large-folio swap-in (mm/memory.c alloc_swap_folio) is off for good once
- * zswap has been enabled since boot (zswap_never_enabled()): every swap-in
- * is then order 0 and neither stat moves. thp-paths' own zswap case turns
- * it on, so only a run before it, after a boot, can move swpin.
- */
-static bool swpin_kind(const struct compare_cov_row *row)
-{
-	return row->family == COMPARE_COV_MTHP &&
-	       (!strcmp(row->kind, "swpin") || !strcmp(row->kind, "swpin_fallback"));
-}
-
-static const char swpin_why[] =
-	"not measurable once zswap was on since boot (large swap-in is then off: "
-	"zswap_never_enabled())";
-static const char swpin_fb_why[] =
-	"; and it needs the mTHP allocation to fail at swap-in, not at the fault";
-
 static char *reason_for(const struct compare_coverage *cov,
 			const struct compare_cov_row *row)
 {
@@ -287,9 +269,6 @@ static char *reason_for(const struct compare_coverage *cov,
 		snprintf(buf, sizeof(buf),
 			 "not measurable here: one NUMA node (the path: %s; ./run.sh guest configs/thp-paths-numa.conf --nodes 2)",
 			 path ? path : "NUMA");
-	else if (swpin_kind(row) && row->bg_max <= 0)
-		snprintf(buf, sizeof(buf), "%s%s", swpin_why,
-			 strcmp(row->kind, "swpin") ? swpin_fb_why : "");
 	else if (row->bg_max > 0)
 		snprintf(buf, sizeof(buf), "moved by the background only (up to %.3g a repetition)",
 			 row->bg_max);

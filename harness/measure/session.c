@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "background.h"
+#include "drop_slab.h"
 #include "env.h"
 #include "event_list.h"
 #include "memstate.h"
@@ -184,6 +185,14 @@ static void execute(struct session *ss, const struct plan_item *it,
 	progress_begin(&ss->prog, c->id, !record, rep,
 		       record ? it->reps : it->warmup);
 	if (session_knobs_apply(ss, it, err, sizeof(err))) {
+		run->status = RUN_ERROR;
+		run->reason = xstrdup(err);
+		tb_err("%s: %s", c->id, err);
+		goto out;
+	}
+	if (it->sc && it->sc->drop_slab &&
+	    drop_slab_run(ss->settings.sysctl_root, &run->metrics, err,
+			  sizeof(err))) {
 		run->status = RUN_ERROR;
 		run->reason = xstrdup(err);
 		tb_err("%s: %s", c->id, err);

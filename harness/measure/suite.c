@@ -402,7 +402,11 @@ static int case_key(struct parse_state *ps, const char *key, const char *val)
 		return to_int(ps, key, val, &c->warmup);
 	else if (!strcmp(key, "timeout"))
 		return to_seconds(ps, key, val, &c->timeout_s);
-	else if (!strcmp(key, "swap") || !strcmp(key, "mount") ||
+	else if (!strcmp(key, "drop_slab")) {
+		if (strcmp(val, "yes") && strcmp(val, "no"))
+			return fail(ps, "drop_slab: \"%s\" is not yes or no%s", val, "");
+		c->drop_slab = !strcmp(val, "yes");
+	} else if (!strcmp(key, "swap") || !strcmp(key, "mount") ||
 		 !strcmp(key, "memcg") || !strcmp(key, "zswap"))
 		return resource_key(ps, key, val);
 	else if (metric_of(key))

@@ -22,6 +22,9 @@
  *                      swap device, a tmpfs or loop xfs/ext4 mount, a
  *                      memcg the harness makes for the case; zswap on
  *                      or off)
+ *                      drop_slab (yes | no: "2" written to
+ *                      vm/drop_caches before each repetition,
+ *                      drop_slab.h)
  *                      and the axes of axes.h, for this case
  *   [claim ID]         a posting's claim checked after the run
  *                      (claims.h): posting, comparison, metric, base,
@@ -71,6 +74,7 @@ struct suite_case {
 	int line;
 	/* Resources the case needs (case_res.h), as written; NULL: none. */
 	char *swap, *mount, *memcg, *zswap;
+	bool drop_slab;		/* drop_slab.h: before each repetition */
 };
 
 struct suite_claim {

@@ -306,6 +306,89 @@ static void test_pool_kept_at_largest(void **state)
 	assert_false(exists(g_journal));
 }
 
+/*
+ * drop_slab = yes: "2" is in vm/drop_caches of the fake sysctl root when
+ * each repetition (warm-up too) starts; the workload resets it to 0, so
+ * each must have written it again. The case without the key sees 0, and
+ * only the drop_slab runs carry the drop_slab.usec metric.
+ */
+static void test_drop_slab(void **state)
+{
+	char suite[4096], path[PATH_MAX], sys[256], dc[300], extra[1024];
+	char script[1100], buf[256];
+	struct session_opts *o = &g_o;
+	struct session *ss = &g_ss;
+	const struct tb_case *c;
+	size_t i;
+
+	(void)state;
+	skip_unless_root();
+	build_tree(0644);
+	snprintf(sys, sizeof(sys), "%s/sys", g_base);
+	snprintf(dc, sizeof(dc), "%s/vm/drop_caches", sys);
+	put(dc, "0", 0644);
+	setenv("THPBENCH_PROC_SYS_ROOT", sys, 1);
+	/* The line the workload appends: what drop_caches held, byte for
+	 * byte (a newline would show as N), then reset to 0. */
+	snprintf(extra, sizeof(extra), "tr '\\n' N < %s >> %s; echo >> %s; printf 0 > %s\n",
+		 dc, g_saw, g_saw, dc);
+	snprintf(script, sizeof(script), "#!/bin/sh\n%s", extra);
+	put(g_script, script, 0755);
+	snprintf(suite, sizeof(suite),
+		 "[suite]\nname = drop\nrepetitions = 2\nwarmup = 1\n"
+		 "thp = madvise\norder = sequential\n\n"
+		 "[case drop]\nworkload = %s\ndrop_slab = yes\nexpect_huge = no\n\n"
+		 "[case keep]\nworkload = %s\ndrop_slab = no\nexpect_huge = no\n",
+		 g_script, g_script);
+	snprintf(path, sizeof(path), "%s/drop.conf", g_base);
+	put(path, suite, 0644);
+	opts_for(o, path, NULL, 0);
+	load_begin(ss, o);
+	assert_int_equal(ss->plan.n, 2);
+	session_run(ss);
+
+	saw(buf, sizeof(buf));
+	/* Warm-ups first (drop, keep), then the repetitions in order. */
+	assert_string_equal(buf, "2\n0\n2\n2\n0\n0");
+	c = &ss->res.cases[0];
+	assert_int_equal(c->nruns, 2);
+	for (i = 0; i < c->nruns; i++)
+		assert_non_null(metric_set_find(&c->runs[i].metrics, "drop_slab.usec"));
+	c = &ss->res.cases[1];
+	for (i = 0; i < c->nruns; i++)
+		assert_null(metric_set_find(&c->runs[i].metrics, "drop_slab.usec"));
+	end_save(ss, o);
+}
+
+/* drop_slab = yes with no sysctl root (a fake mm root): an error, no write. */
+static void test_drop_slab_no_root(void **state)
+{
+	char suite[4096], path[PATH_MAX];
+	struct session_opts *o = &g_o;
+	struct session *ss = &g_ss;
+	const struct tb_run *r;
+
+	(void)state;
+	skip_unless_root();
+	build_tree(0644);
+	write_script("");
+	snprintf(suite, sizeof(suite),
+		 "[suite]\nname = drop\nrepetitions = 1\nwarmup = 0\nthp = madvise\n\n"
+		 "[case drop]\nworkload = %s\ndrop_slab = yes\nexpect_huge = no\n",
+		 g_script);
+	snprintf(path, sizeof(path), "%s/drop.conf", g_base);
+	put(path, suite, 0644);
+	opts_for(o, path, NULL, 0);
+	load_begin(ss, o);
+	session_run(ss);
+	assert_false(exists(g_saw));	/* the workload did not run */
+	assert_int_equal(ss->res.cases[0].nruns, 1);
+	r = &ss->res.cases[0].runs[0];
+	assert_int_equal(r->status, RUN_ERROR);
+	assert_non_null(strstr(r->reason, "THPBENCH_PROC_SYS_ROOT"));
+	end_save(ss, o);
+}
+
 /* A tree that cannot be written: no journal, only the current mode. */
 static void test_read_only_tree(void **state)
 {
@@ -339,6 +422,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_drift_put_back, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_pool_kept_at_largest, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_read_only_tree, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_drop_slab, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_drop_slab_no_root, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -132,9 +132,15 @@ static void test_defaults(void **state)
 	assert_null(s.thp);
 	assert_int_equal(s.cases[0].repetitions, -1);
 	assert_false(s.background);
+	assert_false(s.cases[0].drop_slab);
 	suite_free(&s);
 	assert_int_equal(load("[suite]\nbackground = yes\n[case x]\nworkload = true\n", &s, err, sizeof(err)), 0);
 	assert_true(s.background);
+	suite_free(&s);
+	assert_int_equal(load("[case x]\nworkload = true\ndrop_slab = yes\n"
+			      "[case y]\nworkload = true\ndrop_slab = no\n", &s, err, sizeof(err)), 0);
+	assert_true(s.cases[0].drop_slab);
+	assert_false(s.cases[1].drop_slab);
 	suite_free(&s);
 }
 
@@ -184,6 +190,7 @@ static void test_resource_keys(void **state)
 	expect_error("[case a]\nworkload = x\nmount = xfs:256M\n", "3: mount: an xfs image");
 	expect_error("[case a]\nworkload = x\nmemcg = lots\n", "3: memcg: \"lots\"");
 	expect_error("[case a]\nworkload = x\nzswap = yes\n", "3: zswap: \"yes\" is not on or off");
+	expect_error("[case a]\nworkload = x\ndrop_slab = 2\n", "3: drop_slab: \"2\" is not yes or no");
 }
 
 static void test_bad_numbers(void **state)
