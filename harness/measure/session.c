@@ -167,7 +167,8 @@ static void execute(struct session *ss, const struct plan_item *it,
 		.mthp_kb = it->mthp.kb, .nmthp = it->has_mthp ? it->mthp.n : 0,
 	};
 	unsigned long all_kb[MTHP_MAX_SIZES];
-	struct memstate_opts mo = { .stop = &stop_requested };
+	struct memstate_opts mo = { .stop = &stop_requested,
+				    .record = settings_set_helper };
 	struct memstate ms = { 0 };
 	struct run_spec spec = {
 		.path = it->path, .argv = it->argv, .env_extra = c->env,
