@@ -81,6 +81,32 @@ static void test_key_errors(void **state)
 		     "axes.conf:5: kind: \"ratio\" is not factor or level");
 }
 
+/* Issue 36's small items: every empty list item refused with the key and
+ * line, and a choice of all 17 sizes 8K..512M is no "named twice". */
+static void test_empty_items_and_many_sizes(void **state)
+{
+	struct suite s;
+	char err[512];
+
+	(void)state;
+	expect_error("[suite]\nmthp = 16K++64K\n[case a]\nworkload = x\n",
+		     "axes.conf:2: mthp: an empty size in an mTHP choice");
+	expect_error("[suite]\nmthp = +64K\n[case a]\nworkload = x\n",
+		     "axes.conf:2: mthp: an empty size");
+	expect_error("[suite]\n[case a]\nworkload = x\nmthp = 16K+\n",
+		     "axes.conf:4: mthp: an empty size");
+	expect_error("[suite]\nmthp = 16K,\n[case a]\nworkload = x\n",
+		     "axes.conf:2: mthp: an empty mTHP choice");
+	expect_error("[suite]\nmemory_state = ,fresh\n[case a]\nworkload = x\n",
+		     "axes.conf:2: memory_state: \",fresh\" has an empty item");
+	expect_error("[suite]\nmemory_state = fresh, ,compacted\n[case a]\nworkload = x\n",
+		     "axes.conf:2: memory_state: \"fresh, ,compacted\" has an empty item");
+	assert_int_equal(parse("[suite]\nmthp = 8K+16K+32K+64K+128K+256K+512K+1M+2M+4M+8M+16M+32M+64M+128M+256M+512M\n"
+			       "[case a]\nworkload = x\n", &s, err, sizeof(err)), 0);
+	assert_int_equal(s.axes.mthp[0].n, 17);
+	suite_free(&s);
+}
+
 static void test_option_keys(void **state)
 {
 	struct axes a;
@@ -270,6 +296,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_keys_parse),
 		cmocka_unit_test(test_key_errors),
+		cmocka_unit_test(test_empty_items_and_many_sizes),
 		cmocka_unit_test(test_option_keys),
 		cmocka_unit_test(test_plan_expands),
 		cmocka_unit_test(test_plan_fragmented_stops_proactive),
