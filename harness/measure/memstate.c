@@ -43,6 +43,10 @@ static int compact(const struct memstate_opts *o, char *err, size_t errlen)
 	const char *path = o->compact_path ? o->compact_path :
 			   "/proc/sys/vm/compact_memory";
 
+	if (!*path) {
+		snprintf(err, errlen, "cannot compact memory: no sysctl root in use (a fake mm root without THPBENCH_PROC_SYS_ROOT; the real /proc/sys is never written for it)");
+		return -1;
+	}
 	if (!write_file_str(path, "1"))
 		return 0;
 	snprintf(err, errlen, "cannot compact memory: writing 1 to %s: %s", path,

@@ -4,7 +4,8 @@
  * memory_state axis of axes.h), and undo it afterwards.
  *
  *   fresh       nothing is done: memory as earlier work left it
- *   compacted   "1" is written to /proc/sys/vm/compact_memory, which
+ *   compacted   "1" is written to vm/compact_memory under the sysctl root
+ *               (system/sysctl_knob.h; none: refused), which
  *               compacts every zone before it returns
  *   fragmented  the fragmenter workload (workloads/fragment --share S
  *               --hold) breaks up THPs covering S of the free memory in
@@ -33,7 +34,7 @@
 #include "results/results.h"
 
 struct memstate_opts {
-	const char *compact_path;	/* NULL: /proc/sys/vm/compact_memory */
+	const char *compact_path;	/* NULL: /proc/sys/vm/compact_memory; "": none (refused) */
 	const char *fragmenter;		/* NULL: workload_path("fragment") */
 	double timeout_s;		/* for "ready"; 0: 600 */
 	const volatile int *stop;	/* set by a signal: give up waiting */

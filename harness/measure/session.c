@@ -4,6 +4,7 @@
  * (session.h says the order of the calls).
  */
 #include <errno.h>
+#include <limits.h>
 #include <fcntl.h>
 #include <gsl/gsl_randist.h>
 #include <gsl/gsl_rng.h>
@@ -169,6 +170,7 @@ static void execute(struct session *ss, const struct plan_item *it,
 	unsigned long all_kb[MTHP_MAX_SIZES];
 	struct memstate_opts mo = { .stop = &stop_requested,
 				    .record = settings_set_helper };
+	char compact[PATH_MAX] = "";
 	struct memstate ms = { 0 };
 	struct run_spec spec = {
 		.path = it->path, .argv = it->argv, .env_extra = c->env,
@@ -181,6 +183,12 @@ static void execute(struct session *ss, const struct plan_item *it,
 
 	if (background_on(ss))
 		all_sizes(ss, all_kb, &sys);
+	/* Under the sysctl root the knobs use: a fake one in tests, none with a
+	 * fake mm root alone ("": refused, never the real /proc/sys). */
+	if (ss->settings.sysctl_root)
+		snprintf(compact, sizeof(compact), "%s/vm/compact_memory",
+			 ss->settings.sysctl_root);
+	mo.compact_path = compact;
 	run->seq = ss->seq++;
 	progress_begin(&ss->prog, c->id, !record, rep,
 		       record ? it->reps : it->warmup);
