@@ -411,6 +411,46 @@ static void say_unsupported(const struct session *ss)
 	}
 }
 
+/*
+ * A fragmented case whose proactive compaction cannot be stopped (the
+ * knob not snapshotted) measures memory that kcompactd puts back
+ * together meanwhile: said loudly, and kept in the case's extra
+ * ("proactive_compaction") so that the results say it too.
+ */
+static void say_proactive_left_on(struct session *ss)
+{
+	const struct settings_ctx *st = &ss->settings;
+	char why[PATH_MAX + 160];
+	bool said = false;
+	json_t **extra;
+	size_t i;
+
+	if (ss->po.stop_proactive)
+		return;
+	if (!st->sysctl_root)
+		snprintf(why, sizeof(why), "no sysctl root in use (the mm root %s is not /sys/kernel/mm and THPBENCH_PROC_SYS_ROOT is unset)",
+			 st->root);
+	else if (!ss->po.can_write || !st->active)
+		snprintf(why, sizeof(why), "this run changes no settings");
+	else
+		snprintf(why, sizeof(why), "%s/" SYSCTL_PROACTIVENESS " is not a regular file with read and write bits (missing, or a symlink)",
+			 st->sysctl_root);
+	for (i = 0; i < ss->plan.n; i++) {
+		if (!ss->plan.items[i].has_mem ||
+		    ss->plan.items[i].mem != MEM_FRAGMENTED)
+			continue;
+		extra = &ss->res.cases[ss->plan.items[i].case_idx].extra;
+		if (!*extra)
+			*extra = json_object();
+		json_object_set_new(*extra, "proactive_compaction",
+				    json_sprintf("left on: %s", why));
+		if (!said)
+			tb_warn("proactive compaction is left on for the fragmented cases: %s; kcompactd may rebuild the free 2 MiB blocks the fragmenter breaks up",
+				why);
+		said = true;
+	}
+}
+
 static int build_plan(struct session *ss, char *err, size_t errlen)
 {
 	struct plan_opts *po = &ss->po;
@@ -435,6 +475,7 @@ static int build_plan(struct session *ss, char *err, size_t errlen)
 	po->stop_proactive = po->can_write && ss->settings.active &&
 			     snapshot_get(&ss->settings.orig, SYSCTL_PROACTIVENESS);
 	plan_build(&ss->suite, po, &ss->plan, &ss->res);
+	say_proactive_left_on(ss);
 	case_res_begin(ss);
 	session_knobs_collect(ss);
 	for (i = 0; i < ss->plan.n; i++)

@@ -27,6 +27,7 @@
 #include "../fake_tree.h"
 
 #include "measure/session.h"
+#include "system/sysctl_knob.h"
 #include "system/knob.h"
 #include "util/util.h"
 
@@ -379,6 +380,38 @@ static void test_compacted_under_fake_roots(void **state)
 	unsetenv("THPBENCH_PROC_SYS_ROOT");
 }
 
+/*
+ * A fragmented case that cannot stop proactive compaction says so in its
+ * results (and warns); "/sys//kernel/mm" is the real mm root, whose
+ * sysctl root is /proc/sys (issue 36's small items).
+ */
+static void test_fragmented_proactive_left_on(void **state)
+{
+	char *cmd[] = { g_script };
+	struct session_opts *o = &g_o;
+	struct session *ss = &g_ss;
+	const char *note;
+	char err[256], *root;
+
+	(void)state;
+	root = sysctl_root_for("/sys//kernel/mm/");
+	assert_non_null(root);
+	assert_string_equal(root, "/proc/sys");
+	free(root);
+	skip_unless_root();
+	build_tree(0644);
+	write_script("");
+	opts_for(o, NULL, cmd, 1);
+	assert_int_equal(axes_key(&o->axes, "memory-state", "fragmented", err,
+				  sizeof(err)), 1);
+	load_begin(ss, o);
+	note = json_string_value(json_object_get(ss->res.cases[0].extra,
+						 "proactive_compaction"));
+	assert_non_null(note);
+	assert_non_null(strstr(note, "left on: no sysctl root in use"));
+	end_save(ss, o);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -387,6 +420,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_pool_kept_at_largest, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_read_only_tree, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_compacted_under_fake_roots, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_fragmented_proactive_left_on, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
