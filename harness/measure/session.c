@@ -470,6 +470,18 @@ static int build_plan(struct session *ss, char *err, size_t errlen)
 		snprintf(err, errlen, "--thp: %s", why);
 		return -1;
 	}
+	for (i = 0; ss->o->axes.mthp && i < ss->suite.ncases; i++) {
+		const struct suite_case *sc = &ss->suite.cases[i];
+		const char *knob = suite_case_mthp_conflict(sc,
+			ss->o->axes.mthp_shmem || sc->axes.mthp_shmem ||
+			ss->suite.axes.mthp_shmem);
+
+		if (knob) {
+			snprintf(err, errlen, "--mthp: [case %s] sets %s, which the mTHP axis writes too; drop the set, or --mthp",
+				 sc->name, knob);
+			return -1;
+		}
+	}
 	po->sysfs_root = ss->settings.root;
 	po->proc_root = ss->settings.proc_root;
 	po->stop_proactive = po->can_write && ss->settings.active &&

@@ -105,6 +105,20 @@ static void test_empty_items_and_many_sizes(void **state)
 			       "[case a]\nworkload = x\n", &s, err, sizeof(err)), 0);
 	assert_int_equal(s.axes.mthp[0].n, 17);
 	suite_free(&s);
+	expect_error("[suite]\nmthp = 16K\n[case a]\nworkload = x\n"
+		     "set = transparent_hugepage/hugepages-16kB/enabled=never\n",
+		     "axes.conf:3: [case a]: set = transparent_hugepage/hugepages-16kB/enabled conflicts with mthp = 16K of [suite]");
+	expect_error("[case a]\nworkload = x\nmthp = 64K\nmthp_shmem = advise\n"
+		     "set = transparent_hugepage/hugepages-16kB/shmem_enabled=always\n",
+		     "conflicts with mthp = 64K (");
+	assert_int_equal(parse("[suite]\n[case a]\nworkload = x\n"
+			       "set = transparent_hugepage/hugepages-16kB/enabled=always\n",
+			       &s, err, sizeof(err)), 0);
+	suite_free(&s);
+	assert_int_equal(parse("[suite]\nmthp = 16K\n[case a]\nworkload = x\n"
+			       "set = transparent_hugepage/hugepages-16kB/shmem_enabled=always\n",
+			       &s, err, sizeof(err)), 0);
+	suite_free(&s);
 }
 
 static void test_option_keys(void **state)
@@ -159,8 +173,7 @@ static void test_plan_expands(void **state)
 	assert_int_equal(axes_key(&cli, "mthp", "64K,1M", err, sizeof(err)), 1);
 	assert_int_equal(parse("[suite]\nthp = always,never\nmthp = 16K\n"
 			       "memory_state = compacted,fragmented\n"
-			       "[case a]\nworkload = /bin/true\n"
-			       "set = transparent_hugepage/hugepages-16kB/enabled=madvise\n",
+			       "[case a]\nworkload = /bin/true\n",
 			       &s, err, sizeof(err)), 0);
 	plan_build(&s, &o, &p, &r);
 	assert_int_equal(p.n, 8);
@@ -179,9 +192,9 @@ static void test_plan_expands(void **state)
 			    "never");
 	assert_string_equal(knob(&p.items[0], "transparent_hugepage/hugepages-2048kB/enabled"),
 			    "never");
-	/* The case's own "set" wins over the axis. */
+	/* Every other size off (a case's own set of it is refused). */
 	assert_string_equal(knob(&p.items[0], "transparent_hugepage/hugepages-16kB/enabled"),
-			    "madvise");
+			    "never");
 	assert_null(knob(&p.items[0], "transparent_hugepage/hugepages-64kB/shmem_enabled"));
 	assert_string_equal(json_string_value(json_object_get(r.cases[0].settings,
 				"transparent_hugepage/hugepages-64kB/enabled")), "always");
