@@ -49,6 +49,7 @@ static const char usage[] =
 	"  --batch SIZE  memory faulted at a time, the peak use (default 64M)\n"
 	"  --hold        then print 'ready' and keep the kept pages until\n"
 	"                SIGTERM, SIGINT or SIGHUP, or until the parent exits\n"
+	"                (those signals end it at once while it prepares, too)\n"
 	"Prints 'free_2m_target N' (--share) or 'target_kb N' (--size), 'chunks N'\n"
 	"(2 MiB chunks faulted), 'thp_chunks N'\n"
 	"(of them THPs, broken up), 'fragmented_kb N', 'kept_kb N', 'usec N',\n"
@@ -112,13 +113,33 @@ static void parse_args(int argc, char **argv, struct opts *o)
 		wl_usage_error(usage, "--batch must be a multiple of 2M");
 }
 
+/*
+ * SIGTERM, SIGINT and SIGHUP end it at any point of the preparation: their
+ * default action, whatever the parent left blocked or ignored (a fatal
+ * signal also cuts a fault or MADV_COLLAPSE short in the kernel, which a
+ * handler and a flag would not). Only hold() blocks them, to sigwait.
+ */
+static void default_stop(const sigset_t *stop)
+{
+	struct sigaction dfl;
+	int sig;
+
+	memset(&dfl, 0, sizeof(dfl));
+	dfl.sa_handler = SIG_DFL;
+	sigemptyset(&dfl.sa_mask);
+	for (sig = 1; sig < NSIG; sig++)
+		if (sigismember(stop, sig) == 1)
+			sigaction(sig, &dfl, NULL);
+	sigprocmask(SIG_UNBLOCK, stop, NULL);
+}
+
 /* Die with the parent: a harness killed with SIGKILL must not leave this
- * holding memory in pieces. */
-static void follow_parent(const sigset_t *stop)
+ * holding memory in pieces. (The harness also sets it before the exec,
+ * where no parent can die unnoticed in between.) */
+static void follow_parent(void)
 {
 	pid_t parent = getppid();
 
-	sigprocmask(SIG_BLOCK, stop, NULL);
 	if (prctl(PR_SET_PDEATHSIG, SIGTERM))
 		wl_warn("PR_SET_PDEATHSIG failed: %s", strerror(errno));
 	if (getppid() != parent)
@@ -179,6 +200,8 @@ static void hold(const sigset_t *stop)
 {
 	int sig;
 
+	/* Blocked before "ready": a signal sent once it is read is waited for. */
+	sigprocmask(SIG_BLOCK, stop, NULL);
 	printf("ready\n");
 	fflush(stdout);
 	sigwait(stop, &sig);
@@ -197,8 +220,9 @@ int main(int argc, char **argv)
 	sigaddset(&stop, SIGTERM);
 	sigaddset(&stop, SIGINT);
 	sigaddset(&stop, SIGHUP);
+	default_stop(&stop);
 	if (o.hold)
-		follow_parent(&stop);
+		follow_parent();
 	before = wl_free_blocks(PMD_ORDER);
 	if (!o.size && before < 0)
 		wl_die("cannot read /proc/buddyinfo for --share; give --size");

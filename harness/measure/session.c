@@ -4,6 +4,7 @@
  * (session.h says the order of the calls).
  */
 #include <errno.h>
+#include <limits.h>
 #include <fcntl.h>
 #include <gsl/gsl_randist.h>
 #include <gsl/gsl_rng.h>
@@ -168,7 +169,9 @@ static void execute(struct session *ss, const struct plan_item *it,
 		.mthp_kb = it->mthp.kb, .nmthp = it->has_mthp ? it->mthp.n : 0,
 	};
 	unsigned long all_kb[MTHP_MAX_SIZES];
-	struct memstate_opts mo = { .stop = &stop_requested };
+	struct memstate_opts mo = { .stop = &stop_requested,
+				    .record = settings_set_helper };
+	char compact[PATH_MAX] = "";
 	struct memstate ms = { 0 };
 	struct run_spec spec = {
 		.path = it->path, .argv = it->argv, .env_extra = c->env,
@@ -181,6 +184,12 @@ static void execute(struct session *ss, const struct plan_item *it,
 
 	if (background_on(ss))
 		all_sizes(ss, all_kb, &sys);
+	/* Under the sysctl root the knobs use: a fake one in tests, none with a
+	 * fake mm root alone ("": refused, never the real /proc/sys). */
+	if (ss->settings.sysctl_root)
+		snprintf(compact, sizeof(compact), "%s/vm/compact_memory",
+			 ss->settings.sysctl_root);
+	mo.compact_path = compact;
 	run->seq = ss->seq++;
 	progress_begin(&ss->prog, c->id, !record, rep,
 		       record ? it->reps : it->warmup);
@@ -411,6 +420,46 @@ static void say_unsupported(const struct session *ss)
 	}
 }
 
+/*
+ * A fragmented case whose proactive compaction cannot be stopped (the
+ * knob not snapshotted) measures memory that kcompactd puts back
+ * together meanwhile: said loudly, and kept in the case's extra
+ * ("proactive_compaction") so that the results say it too.
+ */
+static void say_proactive_left_on(struct session *ss)
+{
+	const struct settings_ctx *st = &ss->settings;
+	char why[PATH_MAX + 160];
+	bool said = false;
+	json_t **extra;
+	size_t i;
+
+	if (ss->po.stop_proactive)
+		return;
+	if (!st->sysctl_root)
+		snprintf(why, sizeof(why), "no sysctl root in use (the mm root %s is not /sys/kernel/mm and THPBENCH_PROC_SYS_ROOT is unset)",
+			 st->root);
+	else if (!ss->po.can_write || !st->active)
+		snprintf(why, sizeof(why), "this run changes no settings");
+	else
+		snprintf(why, sizeof(why), "%s/" SYSCTL_PROACTIVENESS " is not a regular file with read and write bits (missing, or a symlink)",
+			 st->sysctl_root);
+	for (i = 0; i < ss->plan.n; i++) {
+		if (!ss->plan.items[i].has_mem ||
+		    ss->plan.items[i].mem != MEM_FRAGMENTED)
+			continue;
+		extra = &ss->res.cases[ss->plan.items[i].case_idx].extra;
+		if (!*extra)
+			*extra = json_object();
+		json_object_set_new(*extra, "proactive_compaction",
+				    json_sprintf("left on: %s", why));
+		if (!said)
+			tb_warn("proactive compaction is left on for the fragmented cases: %s; kcompactd may rebuild the free 2 MiB blocks the fragmenter breaks up",
+				why);
+		said = true;
+	}
+}
+
 static int build_plan(struct session *ss, char *err, size_t errlen)
 {
 	struct plan_opts *po = &ss->po;
@@ -430,11 +479,24 @@ static int build_plan(struct session *ss, char *err, size_t errlen)
 		snprintf(err, errlen, "--thp: %s", why);
 		return -1;
 	}
+	for (i = 0; ss->o->axes.mthp && i < ss->suite.ncases; i++) {
+		const struct suite_case *sc = &ss->suite.cases[i];
+		const char *knob = suite_case_mthp_conflict(sc,
+			ss->o->axes.mthp_shmem || sc->axes.mthp_shmem ||
+			ss->suite.axes.mthp_shmem);
+
+		if (knob) {
+			snprintf(err, errlen, "--mthp: [case %s] sets %s, which the mTHP axis writes too; drop the set, or --mthp",
+				 sc->name, knob);
+			return -1;
+		}
+	}
 	po->sysfs_root = ss->settings.root;
 	po->proc_root = ss->settings.proc_root;
 	po->stop_proactive = po->can_write && ss->settings.active &&
 			     snapshot_get(&ss->settings.orig, SYSCTL_PROACTIVENESS);
 	plan_build(&ss->suite, po, &ss->plan, &ss->res);
+	say_proactive_left_on(ss);
 	case_res_begin(ss);
 	session_knobs_collect(ss);
 	for (i = 0; i < ss->plan.n; i++)

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <unistd.h>
 
 #include "system/reap.h"
@@ -56,6 +57,11 @@ static int child_main(void *arg)
 
 	setpgid(0, 0);
 	default_signals();
+	/* Set before the exec and checked after: a parent that died in
+	 * between would never send it. */
+	if (req->pdeathsig &&
+	    (prctl(PR_SET_PDEATHSIG, req->pdeathsig) || getppid() != req->parent))
+		_exit(127);
 	for (i = 0; i < req->nclose; i++)
 		close(req->close[i]);
 	for (i = 0; i < req->nkeep; i++)

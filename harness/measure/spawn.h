@@ -9,7 +9,7 @@
  * a copy of the harness's page tables. That was most of the harness's
  * per-repetition cost. Like posix_spawn, spawn_blocked() uses
  * clone(CLONE_VM) instead: the child runs on its own small stack in our
- * memory and makes only system calls (setpgid, fcntl, dup2, sigaction,
+ * memory and makes only system calls (setpgid, prctl, fcntl, dup2, sigaction,
  * read, execve) until it execs. Everything it needs - the resolved path,
  * argv, envp - is prepared by the caller, and must stay untouched until
  * the child is reaped. Sharing our memory also tells an exec that failed
@@ -39,6 +39,8 @@ struct spawn_req {
 	size_t nkeep;
 	const int *close;	/* fds the child must not hold (the parent's ends) */
 	size_t nclose;
+	int pdeathsig;		/* PR_SET_PDEATHSIG before the exec; 0: none */
+	pid_t parent;		/* with it: our pid (the child exits if it is gone) */
 };
 
 /*

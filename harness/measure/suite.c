@@ -597,6 +597,58 @@ static int on_entry(void *user, const char *section, const char *key,
 	return suite_key(ps, key, val);
 }
 
+/* A per-size mTHP knob: "transparent_hugepage/hugepages-<N>kB/<file>". */
+static bool is_mthp_size_knob(const char *key, const char *file)
+{
+	const char *p = key + 31, *slash;
+
+	if (strncmp(key, "transparent_hugepage/hugepages-", 31))
+		return false;
+	slash = strchr(p, '/');
+	return slash && !strcmp(slash + 1, file);
+}
+
+const char *suite_case_mthp_conflict(const struct suite_case *c, bool shmem)
+{
+	size_t i;
+
+	for (i = 0; i < c->nset; i++)
+		if (is_mthp_size_knob(c->set[i].key, "enabled") ||
+		    (shmem && is_mthp_size_knob(c->set[i].key, "shmem_enabled")))
+			return c->set[i].key;
+	return NULL;
+}
+
+/*
+ * An mTHP axis writes every size's enabled (and, with mthp_shmem,
+ * shmem_enabled): a case's own "set" of one would silently override what
+ * the case id says it measures.
+ */
+static int check_mthp_sets(const struct suite *s, char *err, size_t errlen)
+{
+	const struct suite_case *c;
+	const char *knob;
+	size_t i;
+
+	for (i = 0; i < s->ncases; i++) {
+		c = &s->cases[i];
+		if (!c->axes.mthp && !s->axes.mthp)
+			continue;
+		knob = suite_case_mthp_conflict(c, c->axes.mthp_shmem ||
+						s->axes.mthp_shmem);
+		if (!knob)
+			continue;
+		snprintf(err, errlen, "%s:%d: [case %s]: set = %s conflicts with mthp = %s%s (the mTHP axis writes every size's enabled%s; drop the set, or the mthp key)",
+			 s->path, c->line, c->name, knob,
+			 (c->axes.mthp ? c->axes.mthp : s->axes.mthp)[0].name,
+			 c->axes.mthp ? "" : " of [suite]",
+			 c->axes.mthp_shmem || s->axes.mthp_shmem ?
+			 " and, with mthp_shmem, shmem_enabled" : "");
+		return -1;
+	}
+	return 0;
+}
+
 static int validate(struct suite *s, char *err, size_t errlen)
 {
 	size_t i;
@@ -613,7 +665,7 @@ static int validate(struct suite *s, char *err, size_t errlen)
 			 s->path, s->cases[i].line, s->cases[i].name);
 		return -1;
 	}
-	return 0;
+	return check_mthp_sets(s, err, errlen);
 }
 
 static void set_defaults(struct suite *s, const char *path)

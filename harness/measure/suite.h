@@ -115,6 +115,12 @@ void suite_free(struct suite *s);
 /* Split "always,never" into a vector; -1 with err when a mode is unknown. */
 int parse_thp_list(const char *list, char ***out, size_t *n, char *err,
 		   size_t errlen);
+/*
+ * The first knob a case sets that an mTHP axis writes too (a size's
+ * enabled; its shmem_enabled when shmem), or NULL. Such a case with an
+ * mTHP axis is refused: at parse time, and by the run for --mthp.
+ */
+const char *suite_case_mthp_conflict(const struct suite_case *c, bool shmem);
 /* Split a command line on white space with '...' and "..." grouping. */
 int split_args(const char *s, char ***out, size_t *n);
 

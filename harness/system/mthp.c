@@ -173,7 +173,7 @@ static void name_choice(struct mthp_choice *c)
 static int parse_choice(char *item, struct mthp_choice *c, char *err,
 			size_t errlen)
 {
-	char *eq = strchr(item, '='), *save = NULL, *tok;
+	char *eq = strchr(item, '='), *tok, *next;
 	unsigned long kb;
 	size_t i;
 
@@ -187,8 +187,20 @@ static int parse_choice(char *item, struct mthp_choice *c, char *err,
 		}
 		snprintf(c->mode, sizeof(c->mode), "%s", str_trim(eq + 1));
 	}
-	for (tok = strtok_r(item, "+", &save); tok; tok = strtok_r(NULL, "+", &save)) {
+	if (!*str_trim(item)) {
+		snprintf(err, errlen, "an empty mTHP choice (give sizes such as 64K or 16K+64K)");
+		return -1;
+	}
+	for (tok = item; tok; tok = next) {
+		next = strchr(tok, '+');
+		if (next)
+			*next++ = '\0';
 		tok = str_trim(tok);
+		/* "16K++64K", "+64K", "16K+": refused like a trailing comma. */
+		if (!*tok) {
+			snprintf(err, errlen, "an empty size in an mTHP choice (join sizes with one +: 16K+64K)");
+			return -1;
+		}
 		if (mthp_parse_size(tok, &kb)) {
 			snprintf(err, errlen, "\"%s\": not an mTHP size (a power of two from 8K to 1G, e.g. 16K, 64K, 2M)",
 				 tok);
@@ -197,7 +209,8 @@ static int parse_choice(char *item, struct mthp_choice *c, char *err,
 		for (i = 0; i < c->n && c->kb[i] != kb; i++)
 			;
 		if (i < c->n || c->n == MTHP_MAX_SIZES) {
-			snprintf(err, errlen, "\"%s\" is named twice in one choice", tok);
+			snprintf(err, errlen, i < c->n ? "\"%s\" is named twice in one choice" :
+				 "\"%s\": more than %d sizes in one choice", tok, MTHP_MAX_SIZES);
 			return -1;
 		}
 		add_size(c, kb);

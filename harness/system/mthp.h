@@ -31,7 +31,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#define MTHP_MAX_SIZES 16
+/* Every power of two mthp_parse_size takes, 8K to 1G. */
+#define MTHP_MAX_SIZES 18
 
 struct mthp_size {
 	unsigned long kb;

@@ -113,6 +113,9 @@ static int restore_journal_locked(struct settings_ctx *ctx, int *restored,
 
 	state_file_path(ctx->state_dir, JOURNAL_FILE, path, sizeof(path));
 	r = journal_read(path, j, err, errlen);
+	/* A fragmenter needs no knob to be left running: its record alone. */
+	if (!r)
+		settings_guard_end_recorded_child(ctx->state_dir, &ctx->say);
 	if (r <= 0)
 		return r;
 	if (strcmp(j->root, ctx->root)) {

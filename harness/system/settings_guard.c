@@ -16,6 +16,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#define HELPER_FILE "helper"	/* the fragmenter of a run, settings_set_helper */
+
 /*
  * What the signal handler and the atexit hook need. Everything the handler
  * touches is built before g_armed is set and freed only after it is
@@ -28,6 +30,7 @@ static void (*g_at_exit)(void *);
 static void *g_at_exit_arg;
 static volatile sig_atomic_t g_armed;
 static volatile sig_atomic_t g_child;
+static volatile sig_atomic_t g_helper;
 static volatile sig_atomic_t g_graceful_sent;
 static pid_t g_owner;
 static char g_journal[PATH_MAX];
@@ -104,10 +107,8 @@ static int sig_restore(const struct snapshot *snap)
 	return failed;
 }
 
-static void sig_kill_child(void)
+static void sig_kill_group(pid_t pg)
 {
-	pid_t pg = g_child;
-
 	/* pg <= 1 would make kill(-pg) hit every process we may signal. */
 	if (pg <= 1 || pg == getpgrp())
 		return;
@@ -115,6 +116,17 @@ static void sig_kill_child(void)
 	/* Its huge pages are free only once it is gone. */
 	while (waitpid(pg, NULL, 0) < 0 && errno == EINTR)
 		;
+}
+
+/* The workload, and the helper unless it was reaped (its pid may be reused
+ * then; reap_spared() is 0 once it is). */
+static void sig_kill_child(void)
+{
+	pid_t helper = g_helper;
+
+	sig_kill_group(g_child);
+	if (helper > 1 && reap_spared() == helper)
+		sig_kill_group(helper);
 }
 
 static bool has_handler(const struct sigaction *sa)
@@ -202,6 +214,36 @@ void settings_set_child(pid_t pgid, unsigned long long start)
 		g_child_len = n;
 }
 
+
+/*
+ * The helper (the fragmenter): a process of the run that is no
+ * repetition's, in a group of its own, recorded in state_dir/helper
+ * ("PID STARTTIME") while it lives. Written once per start, so plainly.
+ */
+void settings_set_helper(pid_t pid, unsigned long long start)
+{
+	char path[PATH_MAX], err[512], buf[64];
+	int fd, n;
+
+	g_helper = pid > 1 ? pid : 0;
+	if (!g_state_dir)
+		return;
+	snprintf(path, sizeof(path), "%s/" HELPER_FILE, g_state_dir);
+	if (pid <= 1) {
+		unlink(path);
+		return;
+	}
+	n = snprintf(buf, sizeof(buf), "%d %llu\n", (int)pid,
+		     start ? start : proc_start_time(pid));
+	fd = trust_open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644, err,
+			sizeof(err));
+	if (fd < 0 || write(fd, buf, (size_t)n) != n)
+		tb_warn("%s; the fragmenter (pid %d) of a killed run will not be found by `thpbench restore`",
+			fd < 0 ? err : "cannot record it", (int)pid);
+	if (fd >= 0)
+		close(fd);
+}
+
 static void child_file_open(const char *state_dir)
 {
 	char path[PATH_MAX], err[512];
@@ -224,17 +266,21 @@ static void child_file_close(const char *state_dir)
 	g_child_fd = -1;
 	snprintf(path, sizeof(path), "%s/child", state_dir);
 	unlink(path);
+	snprintf(path, sizeof(path), "%s/" HELPER_FILE, state_dir);
+	unlink(path);
 }
 
-void settings_guard_end_recorded_child(const char *state_dir,
-				       const struct settings_sink *say)
+/* End the process group recorded in state_dir/name ("PGID STARTTIME"),
+ * saying so as what; the record is deleted. */
+static void end_recorded(const char *state_dir, const char *name,
+			 const char *what, const struct settings_sink *say)
 {
 	char path[PATH_MAX], err[512], buf[64];
 	unsigned long long start;
 	ssize_t n;
 	int fd, pgid, killed;
 
-	snprintf(path, sizeof(path), "%s/child", state_dir);
+	snprintf(path, sizeof(path), "%s/%s", state_dir, name);
 	fd = trust_open(path, O_RDONLY, 0, err, sizeof(err));
 	if (fd < 0) {
 		if (errno != ENOENT)
@@ -247,10 +293,17 @@ void settings_guard_end_recorded_child(const char *state_dir,
 	if (sscanf(buf, "%d %llu", &pgid, &start) == 2 && pgid > 1) {
 		killed = reap_group(pgid, start);
 		if (killed)
-			settings_say(say, true, "ended the workload left by the killed run (process group %d, %d process(es))",
-				     pgid, killed);
+			settings_say(say, true, "ended the %s left by the killed run (process group %d, %d process(es))",
+				     what, pgid, killed);
 	}
 	unlink(path);
+}
+
+void settings_guard_end_recorded_child(const char *state_dir,
+				       const struct settings_sink *say)
+{
+	end_recorded(state_dir, "child", "workload", say);
+	end_recorded(state_dir, HELPER_FILE, "fragmenter", say);
 }
 
 void settings_guard_block(sigset_t *old)
@@ -283,6 +336,7 @@ void settings_guard_arm(const struct snapshot *snap, const char *state_dir,
 	g_at_exit_arg = arg;
 	g_owner = getpid();
 	g_child = 0;
+	g_helper = 0;
 	g_graceful_sent = 0;
 	snprintf(g_journal, sizeof(g_journal), "%s/journal.json", state_dir);
 	memset(&sa, 0, sizeof(sa));
@@ -319,6 +373,7 @@ void settings_guard_disarm(const struct snapshot *snap, const char *state_dir)
 		g_at_exit = NULL;
 		g_at_exit_arg = NULL;
 		g_child = 0;
+		g_helper = 0;
 	}
 	child_file_close(state_dir);
 }

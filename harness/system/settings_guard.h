@@ -18,7 +18,8 @@
  * The workload's process group is also kept on disk (state_dir/child:
  * "PGID STARTTIME"), so that after a SIGKILL of the harness the next
  * start or `thpbench restore` ends it before putting the knobs back (its
- * huge pages in use would keep a pool from shrinking).
+ * huge pages in use would keep a pool from shrinking); so is the helper
+ * (settings_set_helper), also where no journal was left.
  */
 #ifndef THPBENCH_SETTINGS_GUARD_H
 #define THPBENCH_SETTINGS_GUARD_H
@@ -45,6 +46,16 @@ void settings_guard_resources(struct res_set *set);
  * its start time in clock ticks since boot (system/reap.h; 0: read it
  * from /proc). */
 void settings_set_child(pid_t pgid, unsigned long long start);
+
+/*
+ * A process of the run that is no repetition's (the fragmenter holding
+ * memory broken up, measure/memstate.h; in a group of its own, spared by
+ * reap_leftovers): kept in state_dir/helper ("PID STARTTIME") while it
+ * lives, killed by the signal path, and ended like the workload after a
+ * SIGKILL of the harness. start: its start time (0: read from /proc).
+ * pid 0: it is gone (the record is deleted).
+ */
+void settings_set_helper(pid_t pid, unsigned long long start);
 
 /*
  * The workload a killed run recorded in state_dir: end its process group,

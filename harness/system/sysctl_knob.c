@@ -15,6 +15,23 @@
 static const char *const allowed[] = { SYSCTL_PROACTIVENESS, SYSCTL_HUGETLB_VMEMMAP,
 				       SYSCTL_NUMA_BALANCING };
 
+/* a and b name the same path but for repeated or trailing slashes. */
+static bool same_path(const char *a, const char *b)
+{
+	for (;;) {
+		while (a[0] == '/' && (a[1] == '/' || !a[1]))
+			a++;
+		while (b[0] == '/' && (b[1] == '/' || !b[1]))
+			b++;
+		if (*a != *b)
+			return false;
+		if (!*a)
+			return true;
+		a++;
+		b++;
+	}
+}
+
 char *sysctl_root_for(const char *mm_root)
 {
 	const char *env = getenv("THPBENCH_PROC_SYS_ROOT");
@@ -28,7 +45,7 @@ char *sysctl_root_for(const char *mm_root)
 			s[--n] = '\0';
 		return s;
 	}
-	if (mm_root && !strcmp(mm_root, DEFAULT_MM_ROOT))
+	if (mm_root && same_path(mm_root, DEFAULT_MM_ROOT))
 		return xstrdup(DEFAULT_SYSCTL_ROOT);
 	return NULL;
 }

@@ -69,4 +69,30 @@ if kill -0 "$child" 2>/dev/null; then
 else
 	pass "--hold dies with its parent (PR_SET_PDEATHSIG)"
 fi
+
+# SIGTERM while it prepares (breaking up 8 GiB takes seconds): it stops
+# within a second, never gets to 'ready' (it used to block the signal
+# until then, also under PR_SET_PDEATHSIG).
+"$bin" --size 8G --hold >"$tmp/prep" 2>&1 &
+h=$!
+sleep 0.3
+if grep -q '^ready$' "$tmp/prep" || ! kill -0 "$h" 2>/dev/null; then
+	skip "the preparation was over within 0.3 s here; SIGTERM during it not tested"
+	kill -KILL "$h" 2>/dev/null
+else
+	kill -TERM "$h"
+	for _ in $(seq 10); do kill -0 "$h" 2>/dev/null || break; sleep 0.1; done
+	if kill -0 "$h" 2>/dev/null; then
+		fail "--hold still preparing 1 s after SIGTERM (pid $h)"
+		kill -KILL "$h"
+	else
+		pass "--hold stops within 1 s of SIGTERM while it prepares"
+	fi
+	wait "$h" 2>/dev/null
+	if grep -q '^ready$' "$tmp/prep"; then
+		fail "--hold went on to 'ready' after SIGTERM"
+	else
+		pass "--hold did not go on preparing after SIGTERM"
+	fi
+fi
 finish

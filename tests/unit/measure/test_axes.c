@@ -81,6 +81,46 @@ static void test_key_errors(void **state)
 		     "axes.conf:5: kind: \"ratio\" is not factor or level");
 }
 
+/* Issue 36's small items: every empty list item refused with the key and
+ * line, and a choice of all 17 sizes 8K..512M is no "named twice". */
+static void test_empty_items_and_many_sizes(void **state)
+{
+	struct suite s;
+	char err[512];
+
+	(void)state;
+	expect_error("[suite]\nmthp = 16K++64K\n[case a]\nworkload = x\n",
+		     "axes.conf:2: mthp: an empty size in an mTHP choice");
+	expect_error("[suite]\nmthp = +64K\n[case a]\nworkload = x\n",
+		     "axes.conf:2: mthp: an empty size");
+	expect_error("[suite]\n[case a]\nworkload = x\nmthp = 16K+\n",
+		     "axes.conf:4: mthp: an empty size");
+	expect_error("[suite]\nmthp = 16K,\n[case a]\nworkload = x\n",
+		     "axes.conf:2: mthp: an empty mTHP choice");
+	expect_error("[suite]\nmemory_state = ,fresh\n[case a]\nworkload = x\n",
+		     "axes.conf:2: memory_state: \",fresh\" has an empty item");
+	expect_error("[suite]\nmemory_state = fresh, ,compacted\n[case a]\nworkload = x\n",
+		     "axes.conf:2: memory_state: \"fresh, ,compacted\" has an empty item");
+	assert_int_equal(parse("[suite]\nmthp = 8K+16K+32K+64K+128K+256K+512K+1M+2M+4M+8M+16M+32M+64M+128M+256M+512M\n"
+			       "[case a]\nworkload = x\n", &s, err, sizeof(err)), 0);
+	assert_int_equal(s.axes.mthp[0].n, 17);
+	suite_free(&s);
+	expect_error("[suite]\nmthp = 16K\n[case a]\nworkload = x\n"
+		     "set = transparent_hugepage/hugepages-16kB/enabled=never\n",
+		     "axes.conf:3: [case a]: set = transparent_hugepage/hugepages-16kB/enabled conflicts with mthp = 16K of [suite]");
+	expect_error("[case a]\nworkload = x\nmthp = 64K\nmthp_shmem = advise\n"
+		     "set = transparent_hugepage/hugepages-16kB/shmem_enabled=always\n",
+		     "conflicts with mthp = 64K (");
+	assert_int_equal(parse("[suite]\n[case a]\nworkload = x\n"
+			       "set = transparent_hugepage/hugepages-16kB/enabled=always\n",
+			       &s, err, sizeof(err)), 0);
+	suite_free(&s);
+	assert_int_equal(parse("[suite]\nmthp = 16K\n[case a]\nworkload = x\n"
+			       "set = transparent_hugepage/hugepages-16kB/shmem_enabled=always\n",
+			       &s, err, sizeof(err)), 0);
+	suite_free(&s);
+}
+
 static void test_option_keys(void **state)
 {
 	struct axes a;
@@ -133,8 +173,7 @@ static void test_plan_expands(void **state)
 	assert_int_equal(axes_key(&cli, "mthp", "64K,1M", err, sizeof(err)), 1);
 	assert_int_equal(parse("[suite]\nthp = always,never\nmthp = 16K\n"
 			       "memory_state = compacted,fragmented\n"
-			       "[case a]\nworkload = /bin/true\n"
-			       "set = transparent_hugepage/hugepages-16kB/enabled=madvise\n",
+			       "[case a]\nworkload = /bin/true\n",
 			       &s, err, sizeof(err)), 0);
 	plan_build(&s, &o, &p, &r);
 	assert_int_equal(p.n, 8);
@@ -153,9 +192,9 @@ static void test_plan_expands(void **state)
 			    "never");
 	assert_string_equal(knob(&p.items[0], "transparent_hugepage/hugepages-2048kB/enabled"),
 			    "never");
-	/* The case's own "set" wins over the axis. */
+	/* Every other size off (a case's own set of it is refused). */
 	assert_string_equal(knob(&p.items[0], "transparent_hugepage/hugepages-16kB/enabled"),
-			    "madvise");
+			    "never");
 	assert_null(knob(&p.items[0], "transparent_hugepage/hugepages-64kB/shmem_enabled"));
 	assert_string_equal(json_string_value(json_object_get(r.cases[0].settings,
 				"transparent_hugepage/hugepages-64kB/enabled")), "always");
@@ -270,6 +309,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_keys_parse),
 		cmocka_unit_test(test_key_errors),
+		cmocka_unit_test(test_empty_items_and_many_sizes),
 		cmocka_unit_test(test_option_keys),
 		cmocka_unit_test(test_plan_expands),
 		cmocka_unit_test(test_plan_fragmented_stops_proactive),

@@ -27,6 +27,7 @@
 #include "../fake_tree.h"
 
 #include "measure/session.h"
+#include "system/sysctl_knob.h"
 #include "system/knob.h"
 #include "util/util.h"
 
@@ -415,6 +416,85 @@ static void test_read_only_tree(void **state)
 	assert_string_equal(val(THP "enabled"), "madvise");
 }
 
+/*
+ * --memory-state compacted writes compact_memory under the fake sysctl
+ * root, and with a fake mm root alone refuses instead of writing the real
+ * /proc/sys/vm/compact_memory (issue 36's small items).
+ */
+static void test_compacted_under_fake_roots(void **state)
+{
+	char *cmd[] = { g_script };
+	struct session_opts *o = &g_o;
+	struct session *ss = &g_ss;
+	char sys[256], path[PATH_MAX], buf[64], err[256];
+	int round;
+
+	(void)state;
+	skip_unless_root();
+	build_tree(0644);
+	write_script("");
+	snprintf(sys, sizeof(sys), "%s/sys", g_base);
+	snprintf(path, sizeof(path), "%s/vm/compact_memory", sys);
+	put(path, "", 0644);
+	for (round = 0; round < 2; round++) {
+		if (round == 0)
+			setenv("THPBENCH_PROC_SYS_ROOT", sys, 1);
+		else
+			unsetenv("THPBENCH_PROC_SYS_ROOT");
+		opts_for(o, NULL, cmd, 1);
+		o->reps = 1;
+		o->warmup = 0;
+		assert_int_equal(axes_key(&o->axes, "memory-state", "compacted",
+					  err, sizeof(err)), 1);
+		load_begin(ss, o);
+		session_run(ss);
+		assert_int_equal(ss->res.cases[0].nruns, 1);
+		if (round == 0) {
+			assert_int_equal(ss->res.cases[0].runs[0].status, RUN_OK);
+			assert_int_equal(read_file_str(path, buf, sizeof(buf)), 0);
+			assert_string_equal(buf, "1");
+		} else {
+			assert_int_equal(ss->res.cases[0].runs[0].status, RUN_ERROR);
+			assert_non_null(strstr(ss->res.cases[0].runs[0].reason,
+					       "no sysctl root in use"));
+		}
+		end_save(ss, o);
+	}
+	unsetenv("THPBENCH_PROC_SYS_ROOT");
+}
+
+/*
+ * A fragmented case that cannot stop proactive compaction says so in its
+ * results (and warns); "/sys//kernel/mm" is the real mm root, whose
+ * sysctl root is /proc/sys (issue 36's small items).
+ */
+static void test_fragmented_proactive_left_on(void **state)
+{
+	char *cmd[] = { g_script };
+	struct session_opts *o = &g_o;
+	struct session *ss = &g_ss;
+	const char *note;
+	char err[256], *root;
+
+	(void)state;
+	root = sysctl_root_for("/sys//kernel/mm/");
+	assert_non_null(root);
+	assert_string_equal(root, "/proc/sys");
+	free(root);
+	skip_unless_root();
+	build_tree(0644);
+	write_script("");
+	opts_for(o, NULL, cmd, 1);
+	assert_int_equal(axes_key(&o->axes, "memory-state", "fragmented", err,
+				  sizeof(err)), 1);
+	load_begin(ss, o);
+	note = json_string_value(json_object_get(ss->res.cases[0].extra,
+						 "proactive_compaction"));
+	assert_non_null(note);
+	assert_non_null(strstr(note, "left on: no sysctl root in use"));
+	end_save(ss, o);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -424,6 +504,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_read_only_tree, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_drop_slab, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_drop_slab_no_root, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_compacted_under_fake_roots, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_fragmented_proactive_left_on, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

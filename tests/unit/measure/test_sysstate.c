@@ -226,7 +226,7 @@ static void test_memstate_fragmenter(void **state)
 
 	(void)state;
 	snprintf(script, sizeof(script),
-		 "#!/bin/sh\n[ \"$2\" = 0.2500 ] || exit 9\n"
+		 "#!/bin/sh\n[ \"$2\" = 0.25 ] || exit 9\n"
 		 "trap 'echo \"$3\" > %s/ended; exit 0' TERM\n"
 		 "echo 'fragmented_kb 2048'\necho 'not a metric line'\necho ready\n"
 		 "while :; do sleep 0.05; done\n", g_dir);
@@ -273,6 +273,31 @@ static void test_memstate_fragmenter_fails(void **state)
 	metric_set_free(&ms);
 }
 
+/*
+ * A share the suite accepts reaches the fragmenter as a number it reads
+ * back the same (issue 36, row 10: "%.4f" made 0.00001 "0.0000", which
+ * the fragmenter refuses), and why it refused is in the error.
+ */
+static void test_memstate_share_digits(void **state)
+{
+	struct memstate_opts o = { .fragmenter = at("share.sh"), .timeout_s = 10 };
+	struct metric_set ms = { 0 };
+	struct memstate m;
+	char err[256];
+
+	(void)state;
+	put("share.sh", "#!/bin/sh\n[ \"$2\" = 1e-05 ] || { echo \"refused '$2'\" >&2; exit 2; }\n"
+	    "echo ready\nexec sleep 10\n");
+	chmod(at("share.sh"), 0755);
+	assert_int_equal(memstate_prepare(MEM_FRAGMENTED, 0.00001, &o, &m, &ms,
+					  err, sizeof(err)), 0);
+	memstate_release(&m);
+	assert_int_equal(memstate_prepare(MEM_FRAGMENTED, 0.5, &o, &m, &ms, err,
+					  sizeof(err)), -1);
+	assert_non_null(strstr(err, "exited before it was ready: refused '0.5'"));
+	metric_set_free(&ms);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -283,6 +308,7 @@ int main(void)
 		cmocka_unit_test(test_memstate_compact),
 		cmocka_unit_test(test_memstate_fragmenter),
 		cmocka_unit_test(test_memstate_fragmenter_fails),
+		cmocka_unit_test(test_memstate_share_digits),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);
