@@ -50,20 +50,11 @@ static int parse_mem_list(struct axes *a, const char *val, char *err,
 	char *copy = xstrdup(val), *save = NULL, *tok;
 	enum mem_state *v = NULL;
 	size_t n = 0, cap = 0, i, k;
-	const char *p, *end;
 
-	/* ",fresh", "a,,b", "a, ,b", "a,": strtok_r below would skip them. */
-	for (p = val;; p = end + 1) {
-		end = strchrnul(p, ',');
-		while (p < end && (*p == ' ' || *p == '\t'))
-			p++;
-		if (p == end) {
-			snprintf(err, errlen, "\"%s\" has an empty item", val);
-			free(copy);
-			return -1;
-		}
-		if (!*end)
-			break;
+	if (str_list_has_empty(val, ',')) {
+		snprintf(err, errlen, "\"%s\" has an empty item", val);
+		free(copy);
+		return -1;
 	}
 	for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
 		tok = str_trim(tok);
@@ -83,7 +74,7 @@ static int parse_mem_list(struct axes *a, const char *val, char *err,
 		v[n++] = (enum mem_state)k;
 	}
 	free(copy);
-	if (!n || strstr(val, ",,") || val[strlen(val) - 1] == ',') {
+	if (!n) {
 		snprintf(err, errlen, "\"%s\" has an empty item", val);
 		free(v);
 		return -1;

@@ -89,6 +89,11 @@ int parse_thp_list(const char *list, char ***out, size_t *n, char *err,
 	size_t cap = 0, i;
 
 	*n = 0;
+	if (str_list_has_empty(list, ',')) {
+		snprintf(err, errlen, "THP mode list \"%s\" has an empty item", list);
+		free(copy);
+		return -1;
+	}
 	for (tok = strtok_r(copy, ", ", &save); tok;
 	     tok = strtok_r(NULL, ", ", &save)) {
 		for (i = 0; i < ARRAY_SIZE(thp_modes); i++)
@@ -148,23 +153,6 @@ static void push_str(char ***v, size_t *n, const char *s)
 	(*v)[(*n)++] = xstrdup(s);
 }
 
-/* No empty item in a comma list ("a,,b", ",", "a,"). */
-static bool event_list_ok(const char *val)
-{
-	const char *p = val, *comma;
-	size_t n;
-
-	do {
-		comma = strchrnul(p, ',');
-		for (n = (size_t)(comma - p); n && isspace((unsigned char)*p); n--)
-			p++;
-		if (!n)
-			return false;
-		p = comma + 1;
-	} while (*comma);
-	return true;
-}
-
 /* An axes.h key (mthp, memory_state, ...): true when it is one, with
  * ps->err set when its value is bad. */
 static bool is_axis_key(struct parse_state *ps, struct axes *a,
@@ -192,7 +180,7 @@ static int suite_key(struct parse_state *ps, const char *key, const char *val)
 		return to_int(ps, key, val, &s->warmup);
 	else if (!strcmp(key, "timeout"))
 		return to_seconds(ps, key, val, &s->timeout_s);
-	else if (!strcmp(key, "events") && !event_list_ok(val))
+	else if (!strcmp(key, "events") && str_list_has_empty(val, ','))
 		return fail(ps, "events: \"%s\" has an empty item (a comma list of event names)%s",
 			    val, "");
 	else if (!strcmp(key, "events"))

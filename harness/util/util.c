@@ -261,6 +261,23 @@ char *str_trim(char *s)
 	return s;
 }
 
+bool str_list_has_empty(const char *s, char sep)
+{
+	const char *end;
+
+	for (;; s = end + 1) {
+		end = strchr(s, sep);
+		if (!end)
+			end = s + strlen(s);
+		while (s < end && isspace((unsigned char)*s))
+			s++;
+		if (s == end)
+			return true;
+		if (!*end)
+			return false;
+	}
+}
+
 void free_strv(char **v, size_t n)
 {
 	size_t i;

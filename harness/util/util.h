@@ -90,6 +90,10 @@ void free_strv(char **v, size_t n);
 /* Trim leading/trailing white space in place; returns s. */
 char *str_trim(char *s);
 
+/* True when a sep-separated list has an empty or all-blank item ("a,,b",
+ * ",a", "a,", "a, ,b", ""): strtok would skip them silently. */
+bool str_list_has_empty(const char *s, char sep);
+
 /*
  * Text from a hostile source (a host or case name, a workload's output)
  * made safe for a terminal: C0 controls but '\n' (escape codes, '\r'),

@@ -101,6 +101,11 @@ static void test_empty_items_and_many_sizes(void **state)
 		     "axes.conf:2: memory_state: \",fresh\" has an empty item");
 	expect_error("[suite]\nmemory_state = fresh, ,compacted\n[case a]\nworkload = x\n",
 		     "axes.conf:2: memory_state: \"fresh, ,compacted\" has an empty item");
+	/* thp takes the same comma lists: an empty item is refused too. */
+	expect_error("[suite]\nthp = ,always\n[case a]\nworkload = x\n",
+		     "axes.conf:2: THP mode list \",always\" has an empty item");
+	expect_error("[suite]\n[case a]\nworkload = x\nthp = always,,never\n",
+		     "\"always,,never\" has an empty item");
 	assert_int_equal(parse("[suite]\nmthp = 8K+16K+32K+64K+128K+256K+512K+1M+2M+4M+8M+16M+32M+64M+128M+256M+512M\n"
 			       "[case a]\nworkload = x\n", &s, err, sizeof(err)), 0);
 	assert_int_equal(s.axes.mthp[0].n, 17);
