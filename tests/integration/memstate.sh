@@ -19,7 +19,10 @@ guard_thp
 [ -w /proc/sys/vm/compact_memory ] || { echo "skip: no /proc/sys/vm/compact_memory"; exit 77; }
 PRO=/proc/sys/vm/compaction_proactiveness
 PRO_SAVED=$(cat "$PRO" 2>/dev/null)
-trap 'echo "$THP_SAVED" > "$THP"; [ -n "$PRO_SAVED" ] && echo "$PRO_SAVED" > "$PRO"; rm -rf "$TMPD"' EXIT
+# The harness journals compaction_proactiveness before it changes it:
+# its restore puts back what it found. Writing back the value read here
+# would be stale when another run held the knob at 0 as this test began.
+trap 'echo "$THP_SAVED" > "$THP"; $TB restore > /dev/null 2>&1; rm -rf "$TMPD"' EXIT
 
 # Our fragmenters: children of the given harness pid or ones it left.
 fragmenters() { pgrep -x fragment; }
