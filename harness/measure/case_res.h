@@ -31,10 +31,7 @@
 
 struct session;
 
-/* key is swap, mount, memcg or zswap: is val a spec of it? 0, or -1
- * with err. */
-int case_res_check(const char *key, const char *val, char *err,
-		   size_t errlen);
+/* The specs are checked at parse time: case_res_spec.h. */
 
 /* After plan_build: make each case's resources and wire them to its
  * items (env, args, the cgroup in case_res_cgroup). */

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 #include "suite.h"
-#include "case_res.h"
+#include "case_res_spec.h"
 
 #include <ctype.h>
 #include <errno.h>

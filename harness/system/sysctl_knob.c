@@ -12,8 +12,6 @@
 #define DEFAULT_MM_ROOT "/sys/kernel/mm"
 #define DEFAULT_SYSCTL_ROOT "/proc/sys"
 
-static const char *const allowed[] = { SYSCTL_PROACTIVENESS, SYSCTL_HUGETLB_VMEMMAP,
-				       SYSCTL_NUMA_BALANCING };
 
 /* a and b name the same path but for repeated or trailing slashes. */
 static bool same_path(const char *a, const char *b)
@@ -50,16 +48,6 @@ char *sysctl_root_for(const char *mm_root)
 	return NULL;
 }
 
-bool sysctl_knob_name_ok(const char *name)
-{
-	size_t i;
-
-	for (i = 0; i < sizeof(allowed) / sizeof(allowed[0]); i++)
-		if (!strcmp(name, allowed[i]))
-			return true;
-	return false;
-}
-
 void sysctl_knobs_snapshot(const char *root, struct snapshot *snap)
 {
 	char path[PATH_MAX], val[KNOB_MAX];
@@ -68,13 +56,13 @@ void sysctl_knobs_snapshot(const char *root, struct snapshot *snap)
 
 	if (!root)
 		return;
-	for (i = 0; i < sizeof(allowed) / sizeof(allowed[0]); i++) {
-		snprintf(path, sizeof(path), "%s/%s", root, allowed[i]);
+	for (i = 0; i < sysctl_knob_count; i++) {
+		snprintf(path, sizeof(path), "%s/%s", root, sysctl_knob_names[i]);
 		if (lstat(path, &st) || !S_ISREG(st.st_mode) ||
 		    !(st.st_mode & 0222) || !(st.st_mode & 0444) ||
 		    knob_read_path(path, val, sizeof(val)))
 			continue;
-		snapshot_add(snap, root, allowed[i], val);
+		snapshot_add(snap, root, sysctl_knob_names[i], val);
 	}
 }
 

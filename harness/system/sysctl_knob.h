@@ -45,8 +45,11 @@
 /* The sysctl root for an mm root (above), malloc'd, or NULL. */
 char *sysctl_root_for(const char *mm_root);
 
-/* One of the knobs thpbench may change (no paths built from others). */
+/* One of the knobs thpbench may change (no paths built from others);
+ * the list itself (sysctl_names.c), in restore order. */
 bool sysctl_knob_name_ok(const char *name);
+extern const char *const sysctl_knob_names[];
+extern const size_t sysctl_knob_count;
 
 /*
  * Add to snap each allowed knob under root that exists as a regular file
