@@ -185,13 +185,34 @@ static int harness_memcg(const struct wl_memcg *cg)
 	return base && !strncmp(base + 1, "thpbench-", 9);
 }
 
+/*
+ * The charge path needs reclaim in the memcg to find nothing to free: with
+ * swap on (a zram device of another case or test) it swaps our 4 KiB
+ * filler or splits and swaps a THP of ours (thp_split_pmd), and the last
+ * THP is charged after all. In the harness's memcg it turns swap off for
+ * the memcg (v1 memory.swappiness 0, v2 memory.swap.max 0).
+ */
+static void charge_no_swap(const struct wl_memcg *cg)
+{
+	const char *file = cg->v2 ? "memory.swap.max" : "memory.swappiness";
+
+	if (!harness_memcg(cg))
+		return;
+	if (wl_memcg_write(cg, file, "0"))
+		printf("%s not set: %s\n", file, strerror(errno));
+	else
+		printf("%s: 0 (the harness's memcg %s)\n", file, cg->dir);
+}
+
 static void memcg_or_exit(struct wl_memcg *cg, struct opts *o)
 {
 	if (wl_memcg_self(cg))
 		wl_invalid("not measurable here: not in a (non-root) memory cgroup "
 			   "(/proc/self/cgroup); run it in one of its own");
-	if (o->path == PATH_CHARGE)
+	if (o->path == PATH_CHARGE) {
+		charge_no_swap(cg);
 		return;
+	}
 	if (!cg->v2 && !o->force_empty && harness_memcg(cg)) {
 		o->force_empty = 1;
 		/* Reclaim the page cache, not our THPs (v2: swappiness=0). */
@@ -612,9 +633,17 @@ static int run_charge(const struct wl_memcg *cg, struct opts *o)
 	if (used > 1 && nonhuge == used - 1)
 		wl_invalid("no THP faulted even below the memcg limit: THP enabled "
 			   "never, or no huge pages free");
+	if (b[C_SPLIT_PMD] != a[C_SPLIT_PMD] && last_huge)
+		wl_invalid("not measurable here: reclaim in the memcg split %llu THP "
+			   "PMDs (swapped them out?) and charged the last THP all the "
+			   "same: swap is on and the memcg may swap (v1 memory.swappiness, "
+			   "v2 memory.swap.max); run it in the harness's memcg (suite key "
+			   "'memcg =') or in one without swap",
+			   (unsigned long long)(b[C_SPLIT_PMD] - a[C_SPLIT_PMD]));
 	if (last_huge)
 		wl_invalid("not measurable here: the THP fault under the limit was "
-			   "charged all the same (per-CPU charge caches over 256 KiB?)");
+			   "charged all the same (reclaim freed page cache or swapped in "
+			   "the memcg, or per-CPU charge caches over 256 KiB?)");
 	/*
 	 * Each of our THP faults left without a THP fell back on the charge
 	 * or, before it, on the allocation (a plain fallback): the bound.
