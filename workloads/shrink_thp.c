@@ -19,7 +19,11 @@
  * --path charge: THP faults in a memcg whose limit is nearly reached: the
  *   THP's charge fails (mem_cgroup_charge in vma_alloc_anon_folio_pmd)
  *   and the fault falls back to 4 KiB pages: thp_fault_fallback_charge
- *   (and mthp 2048kB anon_fault_fallback_charge).
+ *   (and mthp 2048kB anon_fault_fallback_charge). With --shmem the THPs
+ *   are a memfd's (MAP_SHARED, shmem_enabled advise or always): the
+ *   charge fails in shmem_alloc_and_add_folio and the fault falls back to
+ *   4 KiB folios: thp_file_fallback_charge (and 2048kB
+ *   shmem_fallback_charge).
  *
  * The shrinker is run by reclaim of the workload's own memcg: cgroup v2
  * memory.reclaim; on cgroup v1 memory.force_empty, which reclaims all the
@@ -45,7 +49,7 @@
 static const char usage[] =
 	"usage: shrink_thp [--path deferred|underused|charge] [--count N]\n"
 	"                  [--part SIZE] [--touch N] [--tries N] [--min-huge N]\n"
-	"                  [--force-empty]\n"
+	"                  [--force-empty] [--shmem]\n"
 	"  --path deferred   munmap --part of each THP, then reclaim in the memcg:\n"
 	"                    the deferred split shrinker splits them (default)\n"
 	"  --path underused  write --touch pages of each THP, then reclaim: the\n"
@@ -53,6 +57,7 @@ static const char usage[] =
 	"                    khugepaged/max_ptes_none < 512 - N)\n"
 	"  --path charge     fault THPs up to the memcg's limit: charge fallbacks\n"
 	"  --count N         THPs (default 64; charge: from the limit)\n"
+	"  --shmem           charge: the THPs are a memfd's (thp_file_fallback_charge)\n"
 	"  --part SIZE       deferred: unmapped at the 1 MiB offset (4K..1M, default 1M)\n"
 	"  --touch N         underused: 4 KiB pages written per THP (1..511, default 1)\n"
 	"  --tries N         reclaim passes at most (default 8)\n"
@@ -69,7 +74,7 @@ static const char *const path_names[] = { "deferred", "underused", "charge" };
 struct opts {
 	enum path path;
 	uint64_t count, part, touch, tries, min_huge;
-	int min_given, force_empty;
+	int min_given, force_empty, shmem;
 };
 
 static enum path parse_path(const char *arg)
@@ -93,6 +98,7 @@ static void parse_args(int argc, char **argv, struct opts *o)
 		{ "tries", required_argument, NULL, 'T' },
 		{ "min-huge", required_argument, NULL, 'm' },
 		{ "force-empty", no_argument, NULL, 'f' },
+		{ "shmem", no_argument, NULL, 's' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -123,11 +129,16 @@ static void parse_args(int argc, char **argv, struct opts *o)
 		case 'f':
 			o->force_empty = 1;
 			break;
+		case 's':
+			o->shmem = 1;
+			break;
 		default:
 			wl_opt_fallback(c, usage);
 		}
 	}
 	wl_no_operands(argc, argv, usage);
+	if (o->shmem && o->path != PATH_CHARGE)
+		wl_usage_error(usage, "--shmem is for --path charge only");
 	if (o->part % WL_BASE_PAGE || o->part > WL_MIB)
 		wl_usage_error(usage, "--part must be a multiple of 4K, at most 1M");
 	if (o->min_given && o->min_huge > o->count)
@@ -289,10 +300,14 @@ static uint64_t count_split(const char *p, const struct opts *o,
 static const char *const counters[] = {
 	"thp_split_pmd", "thp_split_page", "thp_deferred_split_page",
 	"thp_underused_split_page", "thp_fault_fallback",
-	"thp_fault_fallback_charge",
+	"thp_fault_fallback_charge", "thp_file_fallback",
+	"thp_file_fallback_charge",
 };
 #define NCOUNTERS (sizeof(counters) / sizeof(counters[0]))
-enum { C_SPLIT_PMD, C_SPLIT_PAGE, C_DEFERRED, C_UNDERUSED, C_FALLBACK, C_CHARGE };
+enum {
+	C_SPLIT_PMD, C_SPLIT_PAGE, C_DEFERRED, C_UNDERUSED, C_FALLBACK, C_CHARGE,
+	C_FILE_FALLBACK, C_FILE_CHARGE,
+};
 
 static void read_counters(uint64_t *v)
 {
@@ -580,11 +595,68 @@ static uint64_t fill_to_limit(const struct wl_memcg *cg, long long limit,
 	return i + 1;
 }
 
+/* --shmem: a memfd of the chunks, mapped shared at a 2 MiB boundary. */
+static char *map_shmem_thps(const struct opts *o)
+{
+	size_t len = o->count * WL_PMD_SIZE;
+	char *p;
+	int fd;
+
+	wl_check_memory(len, "the memfd of THPs");
+	fd = memfd_create("thpbench-charge", MFD_CLOEXEC);
+	if (fd < 0 || ftruncate(fd, (off_t)len))
+		wl_fail("memfd of %zu bytes: %s", len, strerror(errno));
+	p = wl_map_aligned(len, WL_PMD_SIZE, PROT_READ | PROT_WRITE);
+	if (!p || mmap(p, len, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED,
+		       fd, 0) == MAP_FAILED)
+		wl_fail("mmap of the memfd: %s", strerror(errno));
+	close(fd);
+	/* For shmem_enabled advise; EINVAL (never, deny) shows as no THP. */
+	madvise(p, len, MADV_HUGEPAGE);
+	return p;
+}
+
+/* hugepages-2048kB/stats/NAME; -1 when the kernel has none (before 6.10). */
+static long long pmd_stat(const char *name)
+{
+	char p[160];
+
+	snprintf(p, sizeof(p), "hugepages-%llukB/stats/%s",
+		 (unsigned long long)(WL_PMD_SIZE / WL_KIB), name);
+	return thp_knob(p);
+}
+
+/*
+ * Each of our THP faults left without a THP fell back on the charge or,
+ * before it, on the allocation (a plain fallback, counted in fallback
+ * but not in its _charge): the bound, for the vmstat counter and the
+ * 2048kB stat (which count both, so the same difference holds).
+ */
+static void check_charge(const char *name, long long charge, long long fallback,
+			 uint64_t missed)
+{
+	long long plain = fallback - charge, bound;
+	char key[96];
+
+	bound = (long long)missed - (plain > 0 ? plain : 0);
+	snprintf(key, sizeof(key), "%s_min", name);
+	report_ll(key, bound > 0 ? bound : 0);
+	if (bound > 0 && charge < bound)
+		wl_fail("%s rose by %lld, but %lld THP faults of ours met the "
+			"memcg limit", name, charge, bound);
+}
+
 static int run_charge(const struct wl_memcg *cg, struct opts *o)
 {
 	uint64_t a[NCOUNTERS], b[NCOUNTERS], chunks, used, filled, i, nonhuge = 0;
 	long long limit = wl_memcg_limit(cg), usage = wl_memcg_usage(cg), room;
-	long long plain, bound, last_room;
+	long long last_room, sa[2], sb[2];
+	const char *const st[2] = {
+		o->shmem ? "shmem_fallback_charge" : "anon_fault_fallback_charge",
+		o->shmem ? "shmem_fallback" : "anon_fault_fallback",
+	};
+	int cc = o->shmem ? C_FILE_CHARGE : C_CHARGE;
+	int cf = o->shmem ? C_FILE_FALLBACK : C_FALLBACK;
 	int last_huge;
 	double t0, t1;
 	char *p, *filler;
@@ -600,11 +672,13 @@ static int run_charge(const struct wl_memcg *cg, struct opts *o)
 			   "limit; give it at least 6 MiB more", room / 1024);
 	pin_here();
 	o->count = chunks = (uint64_t)room / WL_PMD_SIZE + 1;
-	p = map_thps(o);
+	p = o->shmem ? map_shmem_thps(o) : map_thps(o);
 	filler = mmap(NULL, 2 * WL_PMD_SIZE, PROT_READ | PROT_WRITE,
 		      MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (filler == MAP_FAILED || madvise(filler, 2 * WL_PMD_SIZE, MADV_NOHUGEPAGE))
 		wl_fail("mmap of the 4 KiB filler: %s", strerror(errno));
+	sb[0] = pmd_stat(st[0]);
+	sb[1] = pmd_stat(st[1]);
 	read_counters(a);
 	wl_roi_begin();
 	t0 = wl_now_usec();
@@ -612,6 +686,8 @@ static int run_charge(const struct wl_memcg *cg, struct opts *o)
 	t1 = wl_now_usec();
 	wl_roi_end();
 	read_counters(b);
+	sa[0] = pmd_stat(st[0]);
+	sa[1] = pmd_stat(st[1]);
 	last_room = room_now(cg, limit);
 	printf("usec %.0f\n", t1 - t0);
 	wl_metric("roi_usec", t1 - t0);
@@ -622,6 +698,10 @@ static int run_charge(const struct wl_memcg *cg, struct opts *o)
 		wl_die("pagemap/kpageflags unreadable (needs root): cannot tell "
 		       "which faults got a THP");
 	report_deltas("", a, b);
+	if (sb[0] >= 0 && sa[0] >= 0 && sb[1] >= 0 && sa[1] >= 0) {
+		printf("mthp_2048kB_%s %lld\n", st[0], sa[0] - sb[0]);
+		printf("mthp_2048kB_%s %lld\n", st[1], sa[1] - sb[1]);
+	}
 	report_u("chunks", used);
 	report_u("filler_kb", filled / 1024);
 	report_u("nonhuge_chunks", nonhuge + !last_huge);
@@ -631,8 +711,10 @@ static int run_charge(const struct wl_memcg *cg, struct opts *o)
 	verify_range(p, (used - 1) * WL_PMD_SIZE, (used - 1) * WL_PMD_SIZE + 2 * CHARGE_STOCK);
 	wl_report_self_mem();
 	if (used > 1 && nonhuge == used - 1)
-		wl_invalid("no THP faulted even below the memcg limit: THP enabled "
-			   "never, or no huge pages free");
+		wl_invalid("no THP faulted even below the memcg limit: %s never, "
+			   "or no huge pages free", o->shmem ?
+			   "transparent_hugepage/shmem_enabled (advise or always "
+			   "wanted)" : "THP enabled");
 	if (b[C_SPLIT_PMD] != a[C_SPLIT_PMD] && last_huge)
 		wl_invalid("not measurable here: reclaim in the memcg split %llu THP "
 			   "PMDs (swapped them out?) and charged the last THP all the "
@@ -644,18 +726,10 @@ static int run_charge(const struct wl_memcg *cg, struct opts *o)
 		wl_invalid("not measurable here: the THP fault under the limit was "
 			   "charged all the same (reclaim freed page cache or swapped in "
 			   "the memcg, or per-CPU charge caches over 256 KiB?)");
-	/*
-	 * Each of our THP faults left without a THP fell back on the charge
-	 * or, before it, on the allocation (a plain fallback): the bound.
-	 */
-	plain = (long long)(b[C_FALLBACK] - a[C_FALLBACK]) -
-		(long long)(b[C_CHARGE] - a[C_CHARGE]);
-	bound = (long long)(nonhuge + 1) - (plain > 0 ? plain : 0);
-	report_ll("charge_fallbacks_min", bound > 0 ? bound : 0);
-	if (bound > 0 && (long long)(b[C_CHARGE] - a[C_CHARGE]) < bound)
-		wl_fail("thp_fault_fallback_charge rose by %llu, but %lld THP faults "
-			"of ours met the memcg limit",
-			(unsigned long long)(b[C_CHARGE] - a[C_CHARGE]), bound);
+	check_charge(counters[cc], (long long)(b[cc] - a[cc]),
+		     (long long)(b[cf] - a[cf]), nonhuge + 1);
+	if (sb[0] >= 0 && sa[0] >= 0 && sb[1] >= 0 && sa[1] >= 0)
+		check_charge(st[0], sa[0] - sb[0], sa[1] - sb[1], nonhuge + 1);
 	printf("ok\n");
 	return 0;
 }
