@@ -49,7 +49,7 @@
 static const char usage[] =
 	"usage: shrink_thp [--path deferred|underused|charge] [--count N]\n"
 	"                  [--part SIZE] [--touch N] [--tries N] [--min-huge N]\n"
-	"                  [--force-empty] [--shmem]\n"
+	"                  [--force-empty] [--shmem] [--chunk SIZE]\n"
 	"  --path deferred   munmap --part of each THP, then reclaim in the memcg:\n"
 	"                    the deferred split shrinker splits them (default)\n"
 	"  --path underused  write --touch pages of each THP, then reclaim: the\n"
@@ -58,6 +58,8 @@ static const char usage[] =
 	"  --path charge     fault THPs up to the memcg's limit: charge fallbacks\n"
 	"  --count N         THPs (default 64; charge: from the limit)\n"
 	"  --shmem           charge: the THPs are a memfd's (thp_file_fallback_charge)\n"
+	"  --chunk SIZE      charge: the folio size faulted, 64K..1M (mTHP, that size\n"
+	"                    enabled and 2048kB never) or 2M (default)\n"
 	"  --part SIZE       deferred: unmapped at the 1 MiB offset (4K..1M, default 1M)\n"
 	"  --touch N         underused: 4 KiB pages written per THP (1..511, default 1)\n"
 	"  --tries N         reclaim passes at most (default 8)\n"
@@ -73,7 +75,7 @@ static const char *const path_names[] = { "deferred", "underused", "charge" };
 
 struct opts {
 	enum path path;
-	uint64_t count, part, touch, tries, min_huge;
+	uint64_t count, part, touch, tries, min_huge, chunk;
 	int min_given, force_empty, shmem;
 };
 
@@ -99,12 +101,14 @@ static void parse_args(int argc, char **argv, struct opts *o)
 		{ "min-huge", required_argument, NULL, 'm' },
 		{ "force-empty", no_argument, NULL, 'f' },
 		{ "shmem", no_argument, NULL, 's' },
+		{ "chunk", required_argument, NULL, 'C' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	int c;
 
-	*o = (struct opts){ .count = 64, .part = WL_MIB, .touch = 1, .tries = 8 };
+	*o = (struct opts){ .count = 64, .part = WL_MIB, .touch = 1, .tries = 8,
+			    .chunk = WL_PMD_SIZE };
 	while ((c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'P':
@@ -132,6 +136,9 @@ static void parse_args(int argc, char **argv, struct opts *o)
 		case 's':
 			o->shmem = 1;
 			break;
+		case 'C':
+			o->chunk = wl_opt_size("--chunk", optarg, usage);
+			break;
 		default:
 			wl_opt_fallback(c, usage);
 		}
@@ -139,6 +146,12 @@ static void parse_args(int argc, char **argv, struct opts *o)
 	wl_no_operands(argc, argv, usage);
 	if (o->shmem && o->path != PATH_CHARGE)
 		wl_usage_error(usage, "--shmem is for --path charge only");
+	if (o->chunk != WL_PMD_SIZE && o->path != PATH_CHARGE)
+		wl_usage_error(usage, "--chunk is for --path charge only");
+	/* 64K at least: under 16 KiB of room must still take a 4 KiB page. */
+	if (o->chunk < 64 * WL_KIB || o->chunk > WL_PMD_SIZE ||
+	    (o->chunk & (o->chunk - 1)))
+		wl_usage_error(usage, "--chunk: a power of two from 64K to 2M");
 	if (o->part % WL_BASE_PAGE || o->part > WL_MIB)
 		wl_usage_error(usage, "--part must be a multiple of 4K, at most 1M");
 	if (o->min_given && o->min_huge > o->count)
@@ -533,6 +546,21 @@ static int run_underused(const struct wl_memcg *cg, const struct opts *o)
  */
 #define CHARGE_STOCK (64 * WL_BASE_PAGE)
 #define CHARGE_ROOM_MAX ((long long)(WL_PMD_SIZE - 2 * CHARGE_STOCK))
+/*
+ * An mTHP charge (16..256 pages) may come out of the stock, which a 2 MiB
+ * one never does. Once less than a batch is left under the limit the
+ * stock cannot be refilled: the filler's charges are exact from the first
+ * one that raises the usage, and it goes on until less than 16 KiB is
+ * left. A --chunk of 64 KiB or more cannot be charged then, even if
+ * reclaim finds 44 KiB of page cache; its fallback 4 KiB page can.
+ */
+#define CHARGE_ROOM_SMALL ((long long)(16 * WL_KIB))
+
+/* Bytes touched in the last chunk: a few 4 KiB fallback pages. */
+static uint64_t last_touch(uint64_t csz)
+{
+	return csz == WL_PMD_SIZE ? 2 * CHARGE_STOCK : WL_BASE_PAGE;
+}
 
 static void pin_here(void)
 {
@@ -580,18 +608,19 @@ static void verify_range(const char *p, uint64_t from, uint64_t to)
  * Returns the chunks touched (the last one is the last of them).
  */
 static uint64_t fill_to_limit(const struct wl_memcg *cg, long long limit,
-			      char *p, uint64_t chunks, char *filler,
-			      uint64_t *filled)
+			      char *p, uint64_t chunks, uint64_t csz,
+			      char *filler, uint64_t *filled)
 {
+	long long room_max = csz == WL_PMD_SIZE ? CHARGE_ROOM_MAX : CHARGE_ROOM_SMALL;
 	uint64_t i;
 
 	for (i = 0; i + 1 < chunks && room_now(cg, limit) >= (long long)(2 * WL_PMD_SIZE); i++)
-		touch_range(p, i * WL_PMD_SIZE, (i + 1) * WL_PMD_SIZE);
+		touch_range(p, i * csz, (i + 1) * csz);
 	for (*filled = 0; *filled < 2 * WL_PMD_SIZE &&
-	     room_now(cg, limit) >= CHARGE_ROOM_MAX; *filled += WL_BASE_PAGE)
+	     room_now(cg, limit) >= room_max; *filled += WL_BASE_PAGE)
 		filler[*filled] = 1;
-	/* The last THP fault, then a few 4 KiB pages it fell back to. */
-	touch_range(p, i * WL_PMD_SIZE, i * WL_PMD_SIZE + 2 * CHARGE_STOCK);
+	/* The last fault, then the 4 KiB pages it fell back to. */
+	touch_range(p, i * csz, i * csz + last_touch(csz));
 	return i + 1;
 }
 
@@ -616,14 +645,46 @@ static char *map_shmem_thps(const struct opts *o)
 	return p;
 }
 
-/* hugepages-2048kB/stats/NAME; -1 when the kernel has none (before 6.10). */
-static long long pmd_stat(const char *name)
+/* hugepages-SIZEkB/stats/NAME; -1 when the kernel has none (before 6.10). */
+static long long size_stat(uint64_t csz, const char *name)
 {
 	char p[160];
 
 	snprintf(p, sizeof(p), "hugepages-%llukB/stats/%s",
-		 (unsigned long long)(WL_PMD_SIZE / WL_KIB), name);
+		 (unsigned long long)(csz / WL_KIB), name);
 	return thp_knob(p);
+}
+
+/* Is hugepages-SIZEkB/enabled set to never? */
+static int size_never(uint64_t csz)
+{
+	char p[160], buf[128] = "";
+	FILE *f;
+
+	snprintf(p, sizeof(p), "/sys/kernel/mm/transparent_hugepage/"
+		 "hugepages-%llukB/enabled", (unsigned long long)(csz / WL_KIB));
+	f = fopen(p, "r");
+	if (!f)
+		return -1;
+	if (!fgets(buf, sizeof(buf), f))
+		buf[0] = '\0';
+	fclose(f);
+	return strstr(buf, "[never]") != NULL;
+}
+
+/* An mTHP run needs the PMD size off: its THP would take the chunks. */
+static void small_or_exit(const struct opts *o)
+{
+	if (o->chunk == WL_PMD_SIZE)
+		return;
+	if (size_never(o->chunk) < 0)
+		wl_invalid("not measurable here: no hugepages-%llukB (mTHP sizes: 6.8+)",
+			   (unsigned long long)(o->chunk / WL_KIB));
+	if (size_never(WL_PMD_SIZE) == 0)
+		wl_invalid("not measurable here: hugepages-2048kB/enabled is not never, "
+			   "its THPs would take the %llu kB chunks (suite: mthp = %lluK)",
+			   (unsigned long long)(o->chunk / WL_KIB),
+			   (unsigned long long)(o->chunk / WL_KIB));
 }
 
 /*
@@ -651,6 +712,8 @@ static int run_charge(const struct wl_memcg *cg, struct opts *o)
 	uint64_t a[NCOUNTERS], b[NCOUNTERS], chunks, used, filled, i, nonhuge = 0;
 	long long limit = wl_memcg_limit(cg), usage = wl_memcg_usage(cg), room;
 	long long last_room, sa[2], sb[2];
+	uint64_t csz = o->chunk, tail;
+	int drain = 0;
 	const char *const st[2] = {
 		o->shmem ? "shmem_fallback_charge" : "anon_fault_fallback_charge",
 		o->shmem ? "shmem_fallback" : "anon_fault_fallback",
@@ -671,44 +734,61 @@ static int run_charge(const struct wl_memcg *cg, struct opts *o)
 		wl_invalid("not measurable here: only %lld KiB left under the memcg "
 			   "limit; give it at least 6 MiB more", room / 1024);
 	pin_here();
-	o->count = chunks = (uint64_t)room / WL_PMD_SIZE + 1;
+	small_or_exit(o);
+	/*
+	 * mTHP: reclaim the memcg first where it is ours (v1 force_empty
+	 * also drains every CPU's charge stock): less page cache for the
+	 * last charge's reclaim to find, no stock of another CPU to drain.
+	 */
+	if (csz != WL_PMD_SIZE && wl_memcg_can_reclaim(cg, harness_memcg(cg)))
+		drain = 1 + harness_memcg(cg);
+	if (drain && !wl_memcg_reclaim(cg, (uint64_t)limit, drain > 1)) {
+		usage = wl_memcg_usage(cg);
+		room = limit - usage;
+		printf("reclaimed first: usage_kb %lld\n", usage / 1024);
+	}
+	chunks = (uint64_t)room / csz + 1;
+	o->count = (chunks * csz + WL_PMD_SIZE - 1) / WL_PMD_SIZE;
 	p = o->shmem ? map_shmem_thps(o) : map_thps(o);
+	tail = last_touch(csz);
 	filler = mmap(NULL, 2 * WL_PMD_SIZE, PROT_READ | PROT_WRITE,
 		      MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (filler == MAP_FAILED || madvise(filler, 2 * WL_PMD_SIZE, MADV_NOHUGEPAGE))
 		wl_fail("mmap of the 4 KiB filler: %s", strerror(errno));
-	sb[0] = pmd_stat(st[0]);
-	sb[1] = pmd_stat(st[1]);
+	sb[0] = size_stat(csz, st[0]);
+	sb[1] = size_stat(csz, st[1]);
 	read_counters(a);
 	wl_roi_begin();
 	t0 = wl_now_usec();
-	used = fill_to_limit(cg, limit, p, chunks, filler, &filled);
+	used = fill_to_limit(cg, limit, p, chunks, csz, filler, &filled);
 	t1 = wl_now_usec();
 	wl_roi_end();
 	read_counters(b);
-	sa[0] = pmd_stat(st[0]);
-	sa[1] = pmd_stat(st[1]);
+	sa[0] = size_stat(csz, st[0]);
+	sa[1] = size_stat(csz, st[1]);
 	last_room = room_now(cg, limit);
 	printf("usec %.0f\n", t1 - t0);
 	wl_metric("roi_usec", t1 - t0);
 	for (i = 0; i + 1 < used; i++)
-		nonhuge += wl_pagemap_is_thp(p + i * WL_PMD_SIZE) == 0;
-	last_huge = wl_pagemap_is_thp(p + (used - 1) * WL_PMD_SIZE);
+		nonhuge += wl_pagemap_is_large(p + i * csz, csz) == 0;
+	last_huge = wl_pagemap_is_large(p + (used - 1) * csz, csz);
 	if (last_huge < 0)
 		wl_die("pagemap/kpageflags unreadable (needs root): cannot tell "
 		       "which faults got a THP");
 	report_deltas("", a, b);
 	if (sb[0] >= 0 && sa[0] >= 0 && sb[1] >= 0 && sa[1] >= 0) {
-		printf("mthp_2048kB_%s %lld\n", st[0], sa[0] - sb[0]);
-		printf("mthp_2048kB_%s %lld\n", st[1], sa[1] - sb[1]);
+		printf("mthp_%llukB_%s %lld\n", (unsigned long long)(csz / WL_KIB),
+		       st[0], sa[0] - sb[0]);
+		printf("mthp_%llukB_%s %lld\n", (unsigned long long)(csz / WL_KIB),
+		       st[1], sa[1] - sb[1]);
 	}
 	report_u("chunks", used);
 	report_u("filler_kb", filled / 1024);
 	report_u("nonhuge_chunks", nonhuge + !last_huge);
 	report_u("last_huge", (uint64_t)last_huge);
 	report_ll("room_kb_after", last_room > 0 ? last_room / 1024 : 0);
-	verify_range(p, 0, (used - 1) * WL_PMD_SIZE);
-	verify_range(p, (used - 1) * WL_PMD_SIZE, (used - 1) * WL_PMD_SIZE + 2 * CHARGE_STOCK);
+	verify_range(p, 0, (used - 1) * csz);
+	verify_range(p, (used - 1) * csz, (used - 1) * csz + tail);
 	wl_report_self_mem();
 	if (used > 1 && nonhuge == used - 1)
 		wl_invalid("no THP faulted even below the memcg limit: %s never, "
@@ -722,12 +802,19 @@ static int run_charge(const struct wl_memcg *cg, struct opts *o)
 			   "v2 memory.swap.max); run it in the harness's memcg (suite key "
 			   "'memcg =') or in one without swap",
 			   (unsigned long long)(b[C_SPLIT_PMD] - a[C_SPLIT_PMD]));
+	if (last_huge && csz != WL_PMD_SIZE)
+		wl_invalid("not measurable here: the %llu kB fault under the limit was "
+			   "charged all the same (%lld KiB were left: reclaim in the memcg "
+			   "found the rest, page cache or a charge stock)",
+			   (unsigned long long)(csz / WL_KIB), last_room / 1024);
 	if (last_huge)
 		wl_invalid("not measurable here: the THP fault under the limit was "
 			   "charged all the same (reclaim freed page cache or swapped in "
 			   "the memcg, or per-CPU charge caches over 256 KiB?)");
-	check_charge(counters[cc], (long long)(b[cc] - a[cc]),
-		     (long long)(b[cf] - a[cf]), nonhuge + 1);
+	/* The vmstat thp_* counters count PMD-size folios only. */
+	if (csz == WL_PMD_SIZE)
+		check_charge(counters[cc], (long long)(b[cc] - a[cc]),
+			     (long long)(b[cf] - a[cf]), nonhuge + 1);
 	if (sb[0] >= 0 && sa[0] >= 0 && sb[1] >= 0 && sa[1] >= 0)
 		check_charge(st[0], sa[0] - sb[0], sa[1] - sb[1], nonhuge + 1);
 	printf("ok\n");

@@ -223,6 +223,15 @@ shmem_charge() {
 }
 shmem_charge
 expect_rc 2 "--shmem outside --path charge refused" "$bin" --shmem
+expect_rc 2 "--chunk 32K refused (64K..2M)" "$bin" --path charge --chunk 32K
+expect_rc 2 "--chunk outside --path charge refused" "$bin" --chunk 64K
+# An mTHP charge run with the PMD size on: its THPs would take the chunks.
+if [ -e $T/hugepages-64kB/enabled ] &&
+	! grep -q '\[never\]' $T/hugepages-2048kB/enabled; then
+	expect_rc 3 "--chunk 64K with hugepages-2048kB on: exit 3" \
+		in_cg "$bin" --path charge --chunk 64K &&
+		expect_grep "$tmp/err" 'hugepages-2048kB/enabled is not never' "exit 3 names the PMD size"
+fi
 if [ $cg_v1 -eq 1 ]; then set_limit -1; else set_limit max; fi
 
 # --- underused: two global knobs, under the harness's settings lock so
