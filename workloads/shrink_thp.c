@@ -38,6 +38,7 @@
 #include "wl.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <sched.h>
 #include <stdio.h>
@@ -575,11 +576,30 @@ static void pin_here(void)
 		wl_warn("cannot pin to CPU %d: %s", cpu, strerror(errno));
 }
 
+/*
+ * The usage, read through one descriptor kept open: each open of a cgroup
+ * file allocates a seq_file buffer charged as kernel memory, and its free
+ * at close refills the per-CPU charge stock (obj_cgroup_uncharge_pages ->
+ * refill_stock), which an mTHP charge would then come out of.
+ */
 static long long room_now(const struct wl_memcg *cg, long long limit)
 {
-	long long u = wl_memcg_usage(cg);
+	static int fd = -1;
+	char p[WL_MEMCG_PATH + 64], buf[64];
+	long long u = -1;
+	ssize_t n;
 
-	if (u < 0)
+	if (fd < 0) {
+		snprintf(p, sizeof(p), "%s/%s", cg->dir,
+			 cg->v2 ? "memory.current" : "memory.usage_in_bytes");
+		fd = open(p, O_RDONLY | O_CLOEXEC);
+	}
+	n = fd < 0 ? -1 : pread(fd, buf, sizeof(buf) - 1, 0);
+	if (n > 0) {
+		buf[n] = '\0';
+		u = strtoll(buf, NULL, 10);
+	}
+	if (u <= 0)
 		wl_die("cannot read the usage of %s", cg->dir);
 	return limit - u;
 }
@@ -762,11 +782,16 @@ static int run_charge(const struct wl_memcg *cg, struct opts *o)
 	t0 = wl_now_usec();
 	used = fill_to_limit(cg, limit, p, chunks, csz, filler, &filled);
 	t1 = wl_now_usec();
+	last_room = room_now(cg, limit);
+	/*
+	 * Room for the kernel memory of what follows (the files it opens are
+	 * charged too): under 16 KiB left, a charge that fails is a memcg OOM.
+	 */
+	munmap(filler, 2 * WL_PMD_SIZE);
 	wl_roi_end();
 	read_counters(b);
 	sa[0] = size_stat(csz, st[0]);
 	sa[1] = size_stat(csz, st[1]);
-	last_room = room_now(cg, limit);
 	printf("usec %.0f\n", t1 - t0);
 	wl_metric("roi_usec", t1 - t0);
 	for (i = 0; i + 1 < used; i++)
