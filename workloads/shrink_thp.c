@@ -556,6 +556,12 @@ static int run_underused(const struct wl_memcg *cg, const struct opts *o)
  * reclaim finds 44 KiB of page cache; its fallback 4 KiB page can.
  */
 #define CHARGE_ROOM_SMALL ((long long)(16 * WL_KIB))
+/*
+ * The filler: the 4 MiB left after the whole chunks plus what the stock
+ * holds already charged (usage counts it, the filler's first pages take
+ * it): 4 MiB alone ran out with the room still over 16 KiB.
+ */
+#define FILLER_LEN (2 * WL_PMD_SIZE + 4 * CHARGE_STOCK)
 
 /* Bytes touched in the last chunk: a few 4 KiB fallback pages. */
 static uint64_t last_touch(uint64_t csz)
@@ -636,7 +642,7 @@ static uint64_t fill_to_limit(const struct wl_memcg *cg, long long limit,
 
 	for (i = 0; i + 1 < chunks && room_now(cg, limit) >= (long long)(2 * WL_PMD_SIZE); i++)
 		touch_range(p, i * csz, (i + 1) * csz);
-	for (*filled = 0; *filled < 2 * WL_PMD_SIZE &&
+	for (*filled = 0; *filled < FILLER_LEN &&
 	     room_now(cg, limit) >= room_max; *filled += WL_BASE_PAGE)
 		filler[*filled] = 1;
 	/* The last fault, then the 4 KiB pages it fell back to. */
@@ -744,6 +750,7 @@ static int run_charge(const struct wl_memcg *cg, struct opts *o)
 	double t0, t1;
 	char *p, *filler;
 
+	small_or_exit(o);
 	if (limit < 0 || usage < 0)
 		wl_invalid("not measurable here: %s has no memory limit (memory.max "
 			   "or memory.limit_in_bytes); run it in a memcg with one", cg->dir);
@@ -754,7 +761,6 @@ static int run_charge(const struct wl_memcg *cg, struct opts *o)
 		wl_invalid("not measurable here: only %lld KiB left under the memcg "
 			   "limit; give it at least 6 MiB more", room / 1024);
 	pin_here();
-	small_or_exit(o);
 	/*
 	 * mTHP: reclaim the memcg first where it is ours (v1 force_empty
 	 * also drains every CPU's charge stock): less page cache for the
@@ -771,9 +777,9 @@ static int run_charge(const struct wl_memcg *cg, struct opts *o)
 	o->count = (chunks * csz + WL_PMD_SIZE - 1) / WL_PMD_SIZE;
 	p = o->shmem ? map_shmem_thps(o) : map_thps(o);
 	tail = last_touch(csz);
-	filler = mmap(NULL, 2 * WL_PMD_SIZE, PROT_READ | PROT_WRITE,
+	filler = mmap(NULL, FILLER_LEN, PROT_READ | PROT_WRITE,
 		      MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	if (filler == MAP_FAILED || madvise(filler, 2 * WL_PMD_SIZE, MADV_NOHUGEPAGE))
+	if (filler == MAP_FAILED || madvise(filler, FILLER_LEN, MADV_NOHUGEPAGE))
 		wl_fail("mmap of the 4 KiB filler: %s", strerror(errno));
 	sb[0] = size_stat(csz, st[0]);
 	sb[1] = size_stat(csz, st[1]);
@@ -787,7 +793,7 @@ static int run_charge(const struct wl_memcg *cg, struct opts *o)
 	 * Room for the kernel memory of what follows (the files it opens are
 	 * charged too): under 16 KiB left, a charge that fails is a memcg OOM.
 	 */
-	munmap(filler, 2 * WL_PMD_SIZE);
+	munmap(filler, FILLER_LEN);
 	wl_roi_end();
 	read_counters(b);
 	sa[0] = size_stat(csz, st[0]);

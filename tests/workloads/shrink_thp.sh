@@ -222,6 +222,45 @@ shmem_charge() {
 	[ -n "$fd" ] && exec {fd}<&-
 }
 shmem_charge
+
+# --chunk 64K: 64 kB mTHPs with the 2048kB size never (both knobs set
+# under the settings lock, put back on every exit path), in the memcg as
+# the harness's (THPBENCH_CGROUP: it reclaims the memcg first).
+mthp_charge() {
+	local K=$T/hugepages-64kB/enabled K2=$T/hugepages-2048kB/enabled
+	local o1 o2 lockfile fd="" rc
+	[ -w $K ] && [ -w $K2 ] || { skip "charge --chunk 64K: no writable $K"; return; }
+	lockfile=$(printf '/run/thpbench/lock-%x-%x' $(stat -c '%d %i' /sys/kernel/mm))
+	if [ -e "$lockfile" ] && command -v flock >/dev/null; then
+		exec {fd}<"$lockfile"
+		flock -w 20 "$fd" ||
+			{ skip "charge --chunk 64K: a harness run holds $lockfile"; exec {fd}<&-; return; }
+	fi
+	o1=$(sed -n 's/.*\[\(.*\)\].*/\1/p' $K) o2=$(sed -n 's/.*\[\(.*\)\].*/\1/p' $K2)
+	at_exit "echo $o1 >$K; echo $o2 >$K2"
+	echo never >$K2
+	echo inherit >$K
+	THPBENCH_CGROUP=$cg in_cg "$bin" --path charge --chunk 64K >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	echo "$o1" >$K
+	echo "$o2" >$K2
+	[ -n "$fd" ] && exec {fd}<&-
+	if [ $rc -eq 3 ]; then
+		skip "charge --chunk 64K: $(tail -1 "$tmp/err")"
+	elif [ $rc -ne 0 ]; then
+		fail "charge --chunk 64K: exit $rc"; show_output
+	else
+		pass "charge --chunk 64K: exit 0"
+		expect_grep "$tmp/out" '^last_huge 0$' "charge 64K: the fault over the limit got no mTHP"
+		bound=$(val anon_fault_fallback_charge_min)
+		at_least "charge 64K: the workload's own bound" "$bound" 1
+		at_least "charge 64K: 64kB anon_fault_fallback_charge" \
+			"$(val mthp_64kB_anon_fault_fallback_charge)" "$bound"
+	fi
+}
+set_limit $((24 << 20))
+[ -e $T/hugepages-64kB/enabled ] && mthp_charge
+if [ $cg_v1 -eq 1 ]; then set_limit -1; else set_limit max; fi
 expect_rc 2 "--shmem outside --path charge refused" "$bin" --shmem
 expect_rc 2 "--chunk 32K refused (64K..2M)" "$bin" --path charge --chunk 32K
 expect_rc 2 "--chunk outside --path charge refused" "$bin" --chunk 64K
