@@ -7,7 +7,8 @@
 # split, the unmapped parts freed), the underused shrinker splits THPs of
 # zero pages (thp_underused_split_page >= ours split, their Rss freed) and
 # a THP fault over the memcg limit falls back on the charge
-# (thp_fault_fallback_charge >= the workload's own bound). Without THP:
+# (thp_fault_fallback_charge >= the workload's own bound; with --shmem,
+# a memfd's: thp_file_fallback_charge). Without THP:
 # exit 3. Not root, or no memcg can be made: the memcg checks skip.
 
 [ -n "${BASH_VERSION:-}" ] || exec bash "$0" "$@"
@@ -172,9 +173,103 @@ fi
 set_limit $((24 << 20))
 if run_path "--path charge, 24 MiB limit" --path charge; then
 	expect_grep "$tmp/out" '^last_huge 0$' "charge: the fault over the limit got no THP"
-	bound=$(val charge_fallbacks_min)
+	bound=$(val thp_fault_fallback_charge_min)
 	at_least "charge: the workload's own bound" "$bound" 1
 	at_least "charge: thp_fault_fallback_charge" "$(val thp_fault_fallback_charge)" "$bound"
+	if [ -n "$(val mthp_2048kB_anon_fault_fallback_charge)" ]; then
+		at_least "charge: 2048kB anon_fault_fallback_charge" \
+			"$(val mthp_2048kB_anon_fault_fallback_charge)" \
+			"$(val anon_fault_fallback_charge_min)"
+	fi
+fi
+# In the harness's memcg (THPBENCH_CGROUP) the charge path turns swap off
+# for the memcg, so that reclaim cannot swap our memory out to make room.
+if [ $cg_v1 -eq 1 ]; then
+	echo 60 >"$cg/memory.swappiness"
+	THPBENCH_CGROUP=$cg in_cg "$bin" --path charge >"$tmp/out" 2>"$tmp/err"
+	[ "$(cat "$cg/memory.swappiness")" = 0 ] &&
+		pass "charge in the harness's memcg: memory.swappiness 0" ||
+		fail "charge in the harness's memcg: memory.swappiness $(cat "$cg/memory.swappiness")"
+fi
+
+# --shmem: the THPs of a memfd (shmem_enabled advise + MADV_HUGEPAGE, set
+# under the settings lock and put back on every exit path).
+shmem_charge() {
+	local S=$T/shmem_enabled old lockfile fd=""
+	[ -w $S ] || { skip "charge --shmem: no writable $S"; return; }
+	lockfile=$(printf '/run/thpbench/lock-%x-%x' $(stat -c '%d %i' /sys/kernel/mm))
+	if [ -e "$lockfile" ] && command -v flock >/dev/null; then
+		exec {fd}<"$lockfile"
+		flock -w 20 "$fd" ||
+			{ skip "charge --shmem: a harness run holds $lockfile"; exec {fd}<&-; return; }
+	fi
+	old=$(sed -n 's/.*\[\(.*\)\].*/\1/p' $S)
+	at_exit "echo $old >$S"
+	echo advise >$S
+	if run_path "--path charge --shmem, 24 MiB limit" --path charge --shmem; then
+		expect_grep "$tmp/out" '^last_huge 0$' "charge --shmem: the fault over the limit got no THP"
+		bound=$(val thp_file_fallback_charge_min)
+		at_least "charge --shmem: the workload's own bound" "$bound" 1
+		at_least "charge --shmem: thp_file_fallback_charge" \
+			"$(val thp_file_fallback_charge)" "$bound"
+		if [ -n "$(val mthp_2048kB_shmem_fallback_charge)" ]; then
+			at_least "charge --shmem: 2048kB shmem_fallback_charge" \
+				"$(val mthp_2048kB_shmem_fallback_charge)" \
+				"$(val shmem_fallback_charge_min)"
+		fi
+	fi
+	echo "$old" >$S
+	[ -n "$fd" ] && exec {fd}<&-
+}
+shmem_charge
+
+# --chunk 64K: 64 kB mTHPs with the 2048kB size never (both knobs set
+# under the settings lock, put back on every exit path), in the memcg as
+# the harness's (THPBENCH_CGROUP: it reclaims the memcg first).
+mthp_charge() {
+	local K=$T/hugepages-64kB/enabled K2=$T/hugepages-2048kB/enabled
+	local o1 o2 lockfile fd="" rc
+	[ -w $K ] && [ -w $K2 ] || { skip "charge --chunk 64K: no writable $K"; return; }
+	lockfile=$(printf '/run/thpbench/lock-%x-%x' $(stat -c '%d %i' /sys/kernel/mm))
+	if [ -e "$lockfile" ] && command -v flock >/dev/null; then
+		exec {fd}<"$lockfile"
+		flock -w 20 "$fd" ||
+			{ skip "charge --chunk 64K: a harness run holds $lockfile"; exec {fd}<&-; return; }
+	fi
+	o1=$(sed -n 's/.*\[\(.*\)\].*/\1/p' $K) o2=$(sed -n 's/.*\[\(.*\)\].*/\1/p' $K2)
+	at_exit "echo $o1 >$K; echo $o2 >$K2"
+	echo never >$K2
+	echo inherit >$K
+	THPBENCH_CGROUP=$cg in_cg "$bin" --path charge --chunk 64K >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	echo "$o1" >$K
+	echo "$o2" >$K2
+	[ -n "$fd" ] && exec {fd}<&-
+	if [ $rc -eq 3 ]; then
+		skip "charge --chunk 64K: $(tail -1 "$tmp/err")"
+	elif [ $rc -ne 0 ]; then
+		fail "charge --chunk 64K: exit $rc"; show_output
+	else
+		pass "charge --chunk 64K: exit 0"
+		expect_grep "$tmp/out" '^last_huge 0$' "charge 64K: the fault over the limit got no mTHP"
+		bound=$(val anon_fault_fallback_charge_min)
+		at_least "charge 64K: the workload's own bound" "$bound" 1
+		at_least "charge 64K: 64kB anon_fault_fallback_charge" \
+			"$(val mthp_64kB_anon_fault_fallback_charge)" "$bound"
+	fi
+}
+set_limit $((24 << 20))
+[ -e $T/hugepages-64kB/enabled ] && mthp_charge
+if [ $cg_v1 -eq 1 ]; then set_limit -1; else set_limit max; fi
+expect_rc 2 "--shmem outside --path charge refused" "$bin" --shmem
+expect_rc 2 "--chunk 32K refused (64K..2M)" "$bin" --path charge --chunk 32K
+expect_rc 2 "--chunk outside --path charge refused" "$bin" --chunk 64K
+# An mTHP charge run with the PMD size on: its THPs would take the chunks.
+if [ -e $T/hugepages-64kB/enabled ] &&
+	! grep -q '\[never\]' $T/hugepages-2048kB/enabled; then
+	expect_rc 3 "--chunk 64K with hugepages-2048kB on: exit 3" \
+		in_cg "$bin" --path charge --chunk 64K &&
+		expect_grep "$tmp/err" 'hugepages-2048kB/enabled is not never' "exit 3 names the PMD size"
 fi
 if [ $cg_v1 -eq 1 ]; then set_limit -1; else set_limit max; fi
 

@@ -55,7 +55,7 @@ int wl_pagemap_is_large(const void *addr, uint64_t size)
 	static int pm = -1, kf = -1;
 	static pid_t pm_owner, kf_owner;
 	uintptr_t va = (uintptr_t)addr;
-	uint64_t pages = size / WL_BASE_PAGE, first, last, ff, lf;
+	uint64_t pages = size / WL_BASE_PAGE, first, last, mid, ff, lf, mf;
 
 	if (open_once(&pm, &pm_owner, "/proc/self/pagemap") < 0 ||
 	    open_once(&kf, &kf_owner, "/proc/kpageflags") < 0)
@@ -68,11 +68,24 @@ int wl_pagemap_is_large(const void *addr, uint64_t size)
 		return -1;
 	if (!first || last != first + pages - 1 || first % pages)
 		return 0;
-	if (read_u64(kf, first, &ff) || read_u64(kf, last, &lf))
+	/*
+	 * Smaller folios side by side (32 mTHPs of 64 KiB from one free
+	 * 2 MiB block) are contiguous too, head first and tail last: the
+	 * middle page must be a tail as well. A folio of any smaller size
+	 * starts at a multiple of it, so one of them would have its head
+	 * there.
+	 */
+	if (pfn_of(pm, va + size / 2, &mid))
+		return -1;
+	if (mid != first + pages / 2)
+		return 0;
+	if (read_u64(kf, first, &ff) || read_u64(kf, last, &lf) ||
+	    read_u64(kf, mid, &mf))
 		return -1;
 	return (ff & (1ULL << KPF_THP)) && (lf & (1ULL << KPF_THP)) &&
 	       (ff & (1ULL << KPF_COMPOUND_HEAD)) &&
-	       (lf & (1ULL << KPF_COMPOUND_TAIL));
+	       (lf & (1ULL << KPF_COMPOUND_TAIL)) &&
+	       (mf & (1ULL << KPF_COMPOUND_TAIL));
 }
 
 int wl_pagemap_is_thp(const void *addr)

@@ -165,7 +165,8 @@ long wl_hugetlb_total(uint64_t page_size);
 /*
  * Is the 2 MiB-aligned address addr (touched already) backed by one PMD
  * THP? pagemap + /proc/kpageflags: KPF_THP on the first and last base
- * page, head then tail, physically contiguous from a 2 MiB-aligned frame.
+ * page and the middle one, head then tails (so no row of smaller folios),
+ * physically contiguous from a 2 MiB-aligned frame.
  * 1 yes, 0 no, -1 when pagemap or kpageflags cannot be read (not root).
  */
 int wl_pagemap_is_thp(const void *addr);
