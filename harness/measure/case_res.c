@@ -295,10 +295,10 @@ void case_res_enter(const struct session *ss, size_t case_idx)
 	want = env_of(&ss->res.cases[case_idx], "THPBENCH_ZSWAP");
 	if (!want)
 		want = zswap_made->opt;	/* as found */
-	if (!res_read_str(zswap_made->path, got, sizeof(got)) &&
+	if (!read_file_str(zswap_made->path, got, sizeof(got)) &&
 	    !strcmp(got, want))
 		return;
-	if (res_write_str(zswap_made->path, want))
+	if (write_file_str(zswap_made->path, want))
 		tb_warn("cannot set %s to %s for %s", zswap_made->path, want,
 			ss->res.cases[case_idx].id);
 }

@@ -17,6 +17,7 @@
  * its version names.
  */
 #include "resource.h"
+#include "util/util.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -32,7 +33,7 @@ static bool has_memory(const struct res_env *e)
 	char p[RES_PATH + 32], buf[512], *w, *save = NULL;
 
 	snprintf(p, sizeof(p), "%s/cgroup.subtree_control", e->cgroup_root);
-	if (res_read_str(p, buf, sizeof(buf)))
+	if (read_file_str(p, buf, sizeof(buf)))
 		return false;
 	for (w = strtok_r(buf, " ", &save); w; w = strtok_r(NULL, " ", &save))
 		if (!strcmp(w, "memory"))
@@ -83,7 +84,7 @@ static int cgroup_make(struct res *r, const struct res_env *e,
 		 r->num == 2 ? "memory.max" : "memory.limit_in_bytes");
 	if (r->num == 1 && !strcmp(limit, "max"))
 		limit = "-1";	/* v1's unlimited */
-	if (res_write_str(p, limit)) {
+	if (write_file_str(p, limit)) {
 		snprintf(err, errlen, "memcg: cannot write %s to %s: %s",
 			 limit, p, strerror(errno));
 		return -1;
@@ -114,7 +115,7 @@ static void move_out(const struct res *r, const char *root)
 			if (!nl)
 				break;
 			*nl = '\0';
-			res_write_str(to, s);
+			write_file_str(to, s);
 		}
 	}
 }

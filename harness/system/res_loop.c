@@ -119,7 +119,7 @@ static int backed_by_ours(const struct res *r, const struct res_env *e)
 
 	snprintf(p, sizeof(p), "%s/block/loop%d/loop/backing_file",
 		 e->sys_root, r->num);
-	if (res_read_str(p, back, sizeof(back)))
+	if (read_file_str(p, back, sizeof(back)))
 		return 0;
 	return !strcmp(back, r->path);
 }
@@ -167,7 +167,7 @@ static int loop_owned(const struct res *r, const struct res_env *e,
 	}
 	snprintf(p, sizeof(p), "%s/block/loop%d/loop/backing_file",
 		 e->sys_root, r->num);
-	if (!res_read_str(p, back, sizeof(back)) && strcmp(back, r->path)) {
+	if (!read_file_str(p, back, sizeof(back)) && strcmp(back, r->path)) {
 		snprintf(why, len, "%s is backed by %s, not our %s", r->dev,
 			 back, r->path);
 		return 0;

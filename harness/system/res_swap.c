@@ -38,7 +38,7 @@ static int read_ll(const char *path, long long *v)
 {
 	char buf[64], *end;
 
-	if (res_read_str(path, buf, sizeof(buf)))
+	if (read_file_str(path, buf, sizeof(buf)))
 		return -1;
 	errno = 0;
 	*v = strtoll(buf, &end, 10);
@@ -58,7 +58,7 @@ static int pick_device(struct res *r, const struct res_env *e, char *err,
 	if (!read_ll(path, &size) && !size && !res_in_swaps(e, dev))
 		return 0;
 	snprintf(path, sizeof(path), "%s/class/zram-control/hot_add", e->sys_root);
-	if (res_read_str(path, buf, sizeof(buf)) || parse_long(buf, &n) ||
+	if (read_file_str(path, buf, sizeof(buf)) || parse_long(buf, &n) ||
 	    n < 0 || n > 1 << 20) {
 		snprintf(err, errlen, "zram: no unused zram0 and cannot hot-add one through %s: %s (a kernel without CONFIG_ZRAM?)",
 			 path, errno ? strerror(errno) : "bad number");
@@ -108,7 +108,7 @@ static int zram_make(struct res *r, const struct res_env *e,
 		goto fail_journal;
 	if (*r->opt) {
 		zpath(e, r->num, "comp_algorithm", path, sizeof(path));
-		if (res_write_str(path, r->opt)) {
+		if (write_file_str(path, r->opt)) {
 			snprintf(err, errlen, "zram: compressor %s not accepted by %s: %s",
 				 r->opt, path, strerror(errno));
 			return -1;
@@ -116,7 +116,7 @@ static int zram_make(struct res *r, const struct res_env *e,
 	}
 	zpath(e, r->num, "disksize", path, sizeof(path));
 	snprintf(num, sizeof(num), "%lld", r->size);
-	if (res_write_str(path, num)) {
+	if (write_file_str(path, num)) {
 		snprintf(err, errlen, "zram: cannot write %s to %s: %s", num,
 			 path, strerror(errno));
 		return -1;
@@ -152,14 +152,14 @@ static int zram_undo(const struct res *r, const struct res_env *e)
 	if (!read_ll(path, &size) && size == r->size && size) {
 		zpath(e, r->num, "reset", path, sizeof(path));
 		/* EBUSY while the swapoff's last reference drops. */
-		for (i = 0; i < 50 && res_write_str(path, "1"); i++)
+		for (i = 0; i < 50 && write_file_str(path, "1"); i++)
 			res_nap();
 	}
 	if (r->added) {
 		snprintf(path, sizeof(path), "%s/class/zram-control/hot_remove",
 			 e->sys_root);
 		snprintf(num, sizeof(num), "%d", r->num);
-		for (i = 0; i < 50 && res_write_str(path, num) && errno == EBUSY; i++)
+		for (i = 0; i < 50 && write_file_str(path, num) && errno == EBUSY; i++)
 			res_nap();
 	}
 	return 0;

@@ -22,37 +22,6 @@ bool res_under(const char *path, const char *dir, const char *prefix)
 	return !strchr(path + n + 1, '/');
 }
 
-int res_read_str(const char *path, char *buf, size_t len)
-{
-	ssize_t n;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-
-	if (fd < 0)
-		return -1;
-	n = read(fd, buf, len - 1);
-	close(fd);
-	if (n < 0)
-		return -1;
-	buf[n] = '\0';
-	while (n > 0 && (buf[n - 1] == '\n' || buf[n - 1] == ' '))
-		buf[--n] = '\0';
-	return 0;
-}
-
-int res_write_str(const char *path, const char *s)
-{
-	size_t n = strlen(s);
-	ssize_t w;
-	int fd = open(path, O_WRONLY | O_CLOEXEC);
-
-	if (fd < 0)
-		return -1;
-	w = write(fd, s, n);
-	if (close(fd) || w != (ssize_t)n)
-		return -1;
-	return 0;
-}
-
 /* Does a line of the file start with word followed by a blank? */
 static bool file_has_field(const char *path, const char *word, int field)
 {

@@ -10,6 +10,7 @@
  * when it names that file and both values are Y or N.
  */
 #include "resource.h"
+#include "util/util.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -35,7 +36,7 @@ static int zswap_make(struct res *r, const struct res_env *e,
 		snprintf(err, errlen, "zswap: \"%s\" is not Y or N", r->dev);
 		return -1;
 	}
-	if (res_read_str(r->path, r->opt, sizeof(r->opt)) || !yn(r->opt)) {
+	if (read_file_str(r->path, r->opt, sizeof(r->opt)) || !yn(r->opt)) {
 		snprintf(err, errlen, "zswap: %s: %s (a kernel without CONFIG_ZSWAP?)",
 			 r->path, errno ? strerror(errno) : "not Y or N");
 		r->opt[0] = '\0';
@@ -45,8 +46,8 @@ static int zswap_make(struct res *r, const struct res_env *e,
 		snprintf(err, errlen, "zswap: cannot journal %s", r->path);
 		return -1;
 	}
-	if (res_write_str(r->path, r->dev) ||
-	    res_read_str(r->path, got, sizeof(got)) || strcmp(got, r->dev)) {
+	if (write_file_str(r->path, r->dev) ||
+	    read_file_str(r->path, got, sizeof(got)) || strcmp(got, r->dev)) {
 		snprintf(err, errlen, "zswap: cannot set %s to %s: %s", r->path,
 			 r->dev, strerror(errno));
 		return -1;
@@ -62,9 +63,9 @@ static int zswap_undo(const struct res *r, const struct res_env *e)
 	if (!yn(r->opt))
 		return 0;	/* journalled before it was read: nothing changed */
 	snprintf(path, sizeof(path), "%s", r->path);
-	if (!res_read_str(path, got, sizeof(got)) && !strcmp(got, r->opt))
+	if (!read_file_str(path, got, sizeof(got)) && !strcmp(got, r->opt))
 		return 0;
-	if (res_write_str(path, r->opt))
+	if (write_file_str(path, r->opt))
 		return -1;
 	return 0;
 }

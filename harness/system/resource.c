@@ -80,7 +80,7 @@ void res_env_init(struct res_env *e, const char *state_dir)
 	}
 	find_memcg_v1(e);
 	snprintf(p, sizeof(p), "%s/sys/kernel/random/boot_id", e->proc_root);
-	if (res_read_str(p, e->boot_id, sizeof(e->boot_id)))
+	if (read_file_str(p, e->boot_id, sizeof(e->boot_id)))
 		e->boot_id[0] = '\0';
 	n = strlen(e->boot_id);
 	while (n && e->boot_id[n - 1] == '\n')

@@ -144,8 +144,8 @@ int res_journal_read(const char *state_dir, struct res_set *set, char *err,
 
 /* Helpers the kinds share (resource.c). */
 bool res_under(const char *path, const char *dir, const char *prefix);
-int res_read_str(const char *path, char *buf, size_t len);
-int res_write_str(const char *path, const char *s);
+/* Files are read and written with util.h's read_file_str and
+ * write_file_str (system calls only: the signal path uses them too). */
 /* Is dev (a /dev path) a line of /proc/swaps? Signal-safe. */
 bool res_in_swaps(const struct res_env *e, const char *dev);
 /* Is path a mount point in /proc/self/mountinfo? Signal-safe. */

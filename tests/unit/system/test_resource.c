@@ -230,10 +230,10 @@ static void test_recover_undoes_ours(void **st)
 	assert_int_equal(res_recover(state, &sink, &undone, err, sizeof(err)), 0);
 	assert_int_equal(undone, 4);
 	snprintf(p, sizeof(p), "%s/sys/block/zram1/reset", root);
-	assert_int_equal(res_read_str(p, buf, sizeof(buf)), 0);
+	assert_int_equal(read_file_str(p, buf, sizeof(buf)), 0);
 	assert_string_equal(buf, "1");
 	snprintf(p, sizeof(p), "%s/sys/class/zram-control/hot_remove", root);
-	assert_int_equal(res_read_str(p, buf, sizeof(buf)), 0);
+	assert_int_equal(read_file_str(p, buf, sizeof(buf)), 0);
 	assert_string_equal(buf, "1");
 	snprintf(p, sizeof(p), "%s/img-9-1", state);
 	assert_int_equal(access(p, F_OK), -1);
@@ -266,13 +266,13 @@ static void test_make_failure_undone(void **st)
 	assert_non_null(strstr(err, "zram5"));
 	assert_int_equal(s.n, 0);
 	snprintf(p, sizeof(p), "%s/sys/block/zram5/disksize", root);
-	assert_int_equal(res_read_str(p, buf, sizeof(buf)), 0);
+	assert_int_equal(read_file_str(p, buf, sizeof(buf)), 0);
 	assert_string_equal(buf, "67108864");
 	snprintf(p, sizeof(p), "%s/sys/block/zram5/reset", root);
-	assert_int_equal(res_read_str(p, buf, sizeof(buf)), 0);
+	assert_int_equal(read_file_str(p, buf, sizeof(buf)), 0);
 	assert_string_equal(buf, "1");
 	snprintf(p, sizeof(p), "%s/sys/class/zram-control/hot_remove", root);
-	assert_int_equal(res_read_str(p, buf, sizeof(buf)), 0);
+	assert_int_equal(read_file_str(p, buf, sizeof(buf)), 0);
 	assert_string_equal(buf, "5");
 }
 
@@ -292,14 +292,14 @@ static void test_zswap(void **st)
 	res_set_init(&s, state);
 	assert_int_equal(res_set_make(&s, &proto, &made, err, sizeof(err)), 0);
 	assert_string_equal(made->opt, "N");
-	assert_int_equal(res_read_str(p, buf, sizeof(buf)), 0);
+	assert_int_equal(read_file_str(p, buf, sizeof(buf)), 0);
 	assert_string_equal(buf, "Y");
 	res_set_init(&back, state);
 	assert_int_equal(res_journal_read(state, &back, err, sizeof(err)), 1);
 	assert_string_equal(back.v[0].opt, "N");
 	assert_int_equal(res_recover(state, &sink, &undone, err, sizeof(err)), 0);
 	assert_int_equal(undone, 1);
-	assert_int_equal(res_read_str(p, buf, sizeof(buf)), 0);
+	assert_int_equal(read_file_str(p, buf, sizeof(buf)), 0);
 	assert_string_equal(buf, "N");
 	fake_put(root, "sys/module/zswap/parameters/enabled", "Y\n");
 	snprintf(entries, sizeof(entries),
@@ -309,7 +309,7 @@ static void test_zswap(void **st)
 	put_journal(entries);
 	assert_int_equal(res_recover(state, &sink, &undone, err, sizeof(err)), 0);
 	assert_int_equal(undone, 0);
-	assert_int_equal(res_read_str(p, buf, sizeof(buf)), 0);
+	assert_int_equal(read_file_str(p, buf, sizeof(buf)), 0);
 	assert_string_equal(buf, "Y");
 	assert_non_null(strstr(said, "not Y or N"));
 }
