@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "cli_err.h"
+#include "cli_session_opt.h"
 #include "commands.h"
 #include "compare/compare_coverage.h"
 #include "measure/session.h"
@@ -65,7 +66,6 @@ static void parse_opts(int argc, char **argv, struct cov_opts *o)
 	};
 	struct session_opts *so = &o->so;
 	int c;
-	long v;
 
 	axes_init(&so->axes);
 	so->reps = so->warmup = -1;
@@ -78,35 +78,12 @@ static void parse_opts(int argc, char **argv, struct cov_opts *o)
 				tb_die("--format: \"%s\" is not text or json", optarg);
 			o->json = !strcmp(optarg, "json");
 			break;
-		case 'o': so->outdir = optarg; break;
-		case 't': so->thp = optarg; break;
-		case 'r':
-		case 'w':
-			if (parse_long(optarg, &v) || v < (c == 'r') || v > 1000000)
-				tb_die("%s: \"%s\" is not a whole number >= %d",
-				       c == 'r' ? "-r" : "--warmup", optarg, c == 'r');
-			*(c == 'r' ? &so->reps : &so->warmup) = (int)v;
-			break;
-		case 's':
-			if (parse_long(optarg, &v) || v < 0)
-				tb_die("--seed: \"%s\" is not a whole number", optarg);
-			so->seed = (unsigned long)v;
-			so->seed_set = true;
-			break;
-		case 'W':
-			so->wait_s = -1;
-			if (optarg && (parse_double(optarg, &so->wait_s) ||
-				       so->wait_s < 0 || so->wait_s > 1e7))
-				tb_die("--wait: \"%s\" is not a number of seconds", optarg);
-			break;
-		case 'P':
-			v = progress_mode_parse(optarg);
-			if (v < 0)
-				tb_die("--progress: \"%s\" is not auto, tty, lines or none", optarg);
-			so->progress = (enum progress_mode)v;
-			break;
 		case 'h': usage(stdout); exit(0);
-		default: usage(stderr); exit(TB_EXIT_ERROR);
+		default:
+			if (cli_session_opt(c, optarg, so))
+				break;
+			usage(stderr);
+			exit(TB_EXIT_ERROR);
 		}
 	}
 	if (optind != argc - 1) {

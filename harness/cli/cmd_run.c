@@ -17,6 +17,7 @@
 
 #include "claims/claims.h"
 #include "cli_err.h"
+#include "cli_session_opt.h"
 #include "commands.h"
 #include "compare/compare_coverage.h"
 #include "history/history_import.h"
@@ -65,7 +66,6 @@ static int parse_opts(int argc, char **argv, struct session_opts *o)
 	};
 	char err[400];
 	int c, idx = 0;
-	long v;
 
 	axes_init(&o->axes);
 	o->reps = o->warmup = -1;
@@ -76,10 +76,8 @@ static int parse_opts(int argc, char **argv, struct session_opts *o)
 			if (axes_key(&o->axes, longopts[idx].name, optarg, err, sizeof(err)) < 0)
 				tb_die("--%s: %s", longopts[idx].name, err);
 			break;
-		case 'o': o->outdir = optarg; break;
 		case 'B': o->background = true; break;
 		case 'e': o->events = optarg; break;
-		case 't': o->thp = optarg; break;
 		case 'l': o->label = optarg; break;
 		case 'M':
 			if (history_machine_check(optarg))
@@ -89,44 +87,22 @@ static int parse_opts(int argc, char **argv, struct session_opts *o)
 			break;
 		case 'O': o->order = optarg; break;
 		case 'R': o->sysfs_root = optarg; break;
-		case 'P':
-			v = progress_mode_parse(optarg);
-			if (v < 0)
-				tb_die("--progress: \"%s\" is not auto, tty, lines or none",
-				       optarg);
-			o->progress = (enum progress_mode)v;
-			break;
 		case 'K':
 			if (history_kernel_id_check(optarg))
 				tb_die("--kernel-id \"%s\": use 1 to 128 characters of A-Z a-z 0-9 . _ + : / @ ~ ^ -",
 				       optarg);
 			o->kernel_id = optarg;
 			break;
-		case 'r':
-		case 'w':
-			if (parse_long(optarg, &v) || v < 0 || v > 1000000)
-				tb_die("%s: \"%s\" is not a whole number >= 0",
-				       c == 'r' ? "-r" : "--warmup", optarg);
-			*(c == 'r' ? &o->reps : &o->warmup) = (int)v;
-			break;
-		case 's':
-			if (parse_long(optarg, &v) || v < 0)
-				tb_die("--seed: \"%s\" is not a whole number", optarg);
-			o->seed = (unsigned long)v;
-			o->seed_set = true;
-			break;
 		case 'T':
 			if (parse_double(optarg, &o->timeout_s) || o->timeout_s < 0)
 				tb_die("--timeout: \"%s\" is not a number of seconds", optarg);
 			break;
-		case 'W':
-			o->wait_s = -1;
-			if (optarg && (parse_double(optarg, &o->wait_s) ||
-				       o->wait_s < 0 || o->wait_s > 1e7))
-				tb_die("--wait: \"%s\" is not a number of seconds", optarg);
-			break;
 		case 'h': usage(stdout); exit(0);
-		default: usage(stderr); return -1;
+		default:
+			if (cli_session_opt(c, optarg, o))
+				break;
+			usage(stderr);
+			return -1;
 		}
 	}
 	if (optind < argc && !strcmp(argv[optind - 1], "--")) {
@@ -138,8 +114,6 @@ static int parse_opts(int argc, char **argv, struct session_opts *o)
 		usage(stderr);
 		return -1;
 	}
-	if (o->reps == 0)
-		tb_die("-r 0: at least one repetition is needed");
 	return 0;
 }
 
