@@ -315,8 +315,8 @@ static void test_pool_kept_at_largest(void **state)
  */
 static void test_drop_slab(void **state)
 {
-	char suite[4096], path[PATH_MAX], sys[256], dc[300], extra[1024];
-	char script[1100], buf[256];
+	char suite[4096], path[PATH_MAX], sys[256], dc[300], extra[1100];
+	char script[1200], buf[256];
 	struct session_opts *o = &g_o;
 	struct session *ss = &g_ss;
 	const struct tb_case *c;
