@@ -190,12 +190,6 @@ static uint64_t one_batch(const struct opts *o, struct tally *t)
 	return thps;
 }
 
-static void report(const char *name, double v)
-{
-	printf("%s %.0f\n", name, v);
-	wl_metric(name, v);
-}
-
 static void hold(const sigset_t *stop)
 {
 	int sig;
@@ -237,16 +231,16 @@ int main(int argc, char **argv)
 			break;	/* no THP to be had: as broken as it gets */
 	t1 = wl_now_usec();
 	if (o.size)
-		report("target_kb", (double)(o.size / WL_KIB));
+		wl_report("target_kb", (double)(o.size / WL_KIB));
 	else
-		report("free_2m_target", left);
-	report("chunks", (double)t.chunks);
-	report("thp_chunks", (double)t.thp_chunks);
-	report("fragmented_kb", (double)(t.thp_chunks * WL_PMD_SIZE / WL_KIB));
-	report("kept_kb", (double)(t.kept * WL_BASE_PAGE / WL_KIB));
-	report("usec", t1 - t0);
-	report("free_2m_before", before);
-	report("free_2m_after", wl_free_blocks(PMD_ORDER));
+		wl_report("free_2m_target", left);
+	wl_report("chunks", (double)t.chunks);
+	wl_report("thp_chunks", (double)t.thp_chunks);
+	wl_report("fragmented_kb", (double)(t.thp_chunks * WL_PMD_SIZE / WL_KIB));
+	wl_report("kept_kb", (double)(t.kept * WL_BASE_PAGE / WL_KIB));
+	wl_report("usec", t1 - t0);
+	wl_report("free_2m_before", before);
+	wl_report("free_2m_after", wl_free_blocks(PMD_ORDER));
 	if (!t.thp_chunks)
 		wl_fail("no THP could be had (is THP compiled in?); nothing was broken up");
 	if (o.hold)

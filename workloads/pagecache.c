@@ -150,12 +150,6 @@ static double touch_pass(const uint64_t *p, const struct opts *o)
 	return wl_now_usec() - t0;
 }
 
-static void report(const char *name, double v)
-{
-	printf("%s %.0f\n", name, v);
-	wl_metric(name, v);
-}
-
 int main(int argc, char **argv)
 {
 	uint64_t vb[NVM], va[NVM], i, large = 0, *p;
@@ -207,14 +201,14 @@ int main(int argc, char **argv)
 			wl_fail("word %llu of the mapping reads wrong",
 				(unsigned long long)i);
 
-	report("read_cold_usec", rc);
-	report("read_warm_usec", rw);
-	report("mmap_cold_usec", mc);
-	report("mmap_warm_usec", mw);
-	report("large", (double)large);
+	wl_report("read_cold_usec", rc);
+	wl_report("read_warm_usec", rw);
+	wl_report("mmap_cold_usec", mc);
+	wl_report("mmap_warm_usec", mw);
+	wl_report("large", (double)large);
 	wl_report_kb("file_pmd_kb", pmd_kb);
 	for (i = 0; i < NVM; i++)
-		report(vm_names[i], (double)(va[i] - vb[i]));
+		wl_report(vm_names[i], (double)(va[i] - vb[i]));
 	if (pmd_kb < 0)
 		wl_die("smaps cannot be read: no evidence of PMD mappings");
 	if (!pmd_kb)

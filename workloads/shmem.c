@@ -168,27 +168,6 @@ static int open_file(const struct opts *o)
 	return fd;
 }
 
-static uint64_t count_large(char *p, const struct opts *o)
-{
-	uint64_t i, n = 0;
-	int r;
-
-	for (i = 0; i < o->size / o->chunk; i++) {
-		r = wl_pagemap_is_large(p + i * o->chunk, o->chunk);
-		if (r < 0)
-			wl_die("pagemap/kpageflags cannot be read (not root?): "
-			       "cannot tell which chunks are large folios");
-		n += r > 0;
-	}
-	return n;
-}
-
-static void report(const char *name, double v)
-{
-	printf("%s %.0f\n", name, v);
-	wl_metric(name, v);
-}
-
 static void policy(const struct opts *o, char *buf, size_t len)
 {
 	FILE *f;
@@ -218,7 +197,7 @@ static void check_fallback(const struct opts *o, uint64_t large,
 	uint64_t small = o->size / o->chunk - large;
 	char why[256];
 
-	report("fell_back", (double)small);
+	wl_report("fell_back", (double)small);
 	if (!small) {
 		policy(o, why, sizeof(why));
 		wl_invalid("not measurable here: every chunk of the file is a %llu kB "
@@ -267,14 +246,14 @@ int main(int argc, char **argv)
 	t1 = wl_now_usec();
 	wl_roi_end();
 	read_stats(o.chunk, va, sa);
-	large = count_large((char *)p, &o);
-	report("usec", t1 - t0);
-	report("large", (double)large);
+	large = wl_count_large(p, o.size, o.chunk);
+	wl_report("usec", t1 - t0);
+	wl_report("large", (double)large);
 	for (i = 0; i < NVM; i++)
-		report(vm_names[i], (double)(va[i] - vb[i]));
+		wl_report(vm_names[i], (double)(va[i] - vb[i]));
 	for (i = 0; i < NST; i++)
 		if (sb[i] >= 0)
-			report(st_names[i], (double)(sa[i] - sb[i]));
+			wl_report(st_names[i], (double)(sa[i] - sb[i]));
 	wl_report_kb("shmem_pmd_kb", wl_range_kb(p, o.size, "ShmemPmdMapped"));
 	for (i = 0; i < n; i += WL_BASE_PAGE / sizeof(*p))
 		if (p[i] != (i ^ 0xa5a5))

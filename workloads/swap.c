@@ -170,29 +170,6 @@ static void fill(uint64_t *p, uint64_t n)
 		p[i] = word(i);
 }
 
-static uint64_t count_large(char *p, const struct opts *o)
-{
-	uint64_t i, n = 0;
-	int r;
-
-	for (i = 0; i < o->size / o->chunk; i++) {
-		r = o->chunk == WL_PMD_SIZE ?
-			wl_pagemap_is_thp(p + i * o->chunk) :
-			wl_pagemap_is_large(p + i * o->chunk, o->chunk);
-		if (r < 0)
-			wl_die("pagemap/kpageflags cannot be read (not root?): "
-			       "cannot tell which chunks are large folios");
-		n += r > 0;
-	}
-	return n;
-}
-
-static void report(const char *name, double v)
-{
-	printf("%s %.0f\n", name, v);
-	wl_metric(name, v);
-}
-
 /* A chunk all of whose pages are swap entries (pagemap bit 62). */
 static uint64_t count_swapped_chunks(char *p, const struct opts *o,
 				     const uint64_t *large_map)
@@ -273,10 +250,10 @@ static void fragment_swap(struct filler *f, uint64_t region)
 		freed++;
 	}
 	free(ent);
-	report("filler_kb", (double)(f->size / WL_KIB));
-	report("filler_swapped", (double)out);
-	report("filler_freed", (double)freed);
-	report("fill_left_kb", (double)left_kb);
+	wl_report("filler_kb", (double)(f->size / WL_KIB));
+	wl_report("filler_swapped", (double)out);
+	wl_report("filler_freed", (double)freed);
+	wl_report("fill_left_kb", (double)left_kb);
 }
 
 /*
@@ -398,8 +375,8 @@ int main(int argc, char **argv)
 	fill(p, n);
 	if (o.fragment)
 		fragment_swap(&fl, o.size);
-	large = count_large((char *)p, &o);
-	report("large", (double)large);
+	large = wl_count_large(p, o.size, o.chunk);
+	wl_report("large", (double)large);
 	if (!large)
 		wl_invalid("not measurable here: none of the %llu chunks of %llu kB "
 			   "is a large folio (THP or that mTHP size not enabled?)",
@@ -443,18 +420,18 @@ int main(int argc, char **argv)
 				(unsigned long long)i, (unsigned long long)p[i],
 				(unsigned long long)word(i));
 
-	report("pageout_usec", t1 - t0);
-	report("swapin_usec", t2);
+	wl_report("pageout_usec", t1 - t0);
+	wl_report("swapin_usec", t2);
 	wl_report_kb("swapped_kb", swapped_kb);
-	report("went_whole", (double)went);
+	wl_report("went_whole", (double)went);
 	if (o.fragment)
-		report("went_split", (double)split);
+		wl_report("went_split", (double)split);
 	for (i = 0; i < NVM; i++) {
 		char name[64];
 
 		snprintf(name, sizeof(name), "%s", vm_names[i]);
 		/* Out: over the page-out; in: over both. */
-		report(name, (double)((i == 3 || i == 5 ? va[i] : vm[i]) - vb[i]));
+		wl_report(name, (double)((i == 3 || i == 5 ? va[i] : vm[i]) - vb[i]));
 	}
 	for (i = 0; i < NMTHP; i++) {
 		char name[64];
@@ -462,7 +439,7 @@ int main(int argc, char **argv)
 		if (mb[i] < 0)
 			continue;
 		snprintf(name, sizeof(name), "mthp_%s", mthp_names[i]);
-		report(name, (double)((i >= 3 ? ma[i] : mm[i]) - mb[i]));
+		wl_report(name, (double)((i >= 3 ? ma[i] : mm[i]) - mb[i]));
 	}
 	if (!swapped_kb)
 		wl_invalid("not measurable here: MADV_PAGEOUT swapped nothing out "

@@ -54,3 +54,9 @@ void wl_metric(const char *name, double value)
 		wl_die("THPBENCH_METRIC_FD=%d: writing metric %s failed: %s", fd,
 		       name, strerror(errno));
 }
+
+void wl_report(const char *name, double value)
+{
+	printf("%s %.0f\n", name, value);
+	wl_metric(name, value);
+}

@@ -179,3 +179,18 @@ int wl_pagemap_swap_entries(const void *addr, uint64_t pages, uint64_t *ent)
 	}
 	return 0;
 }
+
+uint64_t wl_count_large(const void *p, uint64_t size, uint64_t chunk)
+{
+	uint64_t i, n = 0;
+	int r;
+
+	for (i = 0; i < size / chunk; i++) {
+		r = wl_pagemap_is_large((const char *)p + i * chunk, chunk);
+		if (r < 0)
+			wl_die("pagemap/kpageflags cannot be read (not root?): "
+			       "cannot tell which chunks are large folios");
+		n += r > 0;
+	}
+	return n;
+}

@@ -99,6 +99,8 @@ double wl_now_usec(void);
  * own human-readable lines on stdout as well.
  */
 void wl_metric(const char *name, double value);
+/* Print "name value" (a whole number) on stdout and report it as a metric. */
+void wl_report(const char *name, double value);
 
 /* --- memory (mem.c) --- */
 
@@ -176,6 +178,9 @@ int wl_pagemap_is_thp(const void *addr);
  * The same test as wl_pagemap_is_thp() for any size. 1, 0, -1 as there.
  */
 int wl_pagemap_is_large(const void *addr, uint64_t size);
+/* How many of the size / chunk chunks at p are each one large folio of
+ * chunk bytes (wl_pagemap_is_large); dies when pagemap cannot be read. */
+uint64_t wl_count_large(const void *p, uint64_t size, uint64_t chunk);
 /*
  * Does the 2 MiB-aligned range at addr map the huge zero page (one PMD,
  * 512 contiguous frames from a 2 MiB-aligned one, KPF_ZERO_PAGE)? 1 yes,
