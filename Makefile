@@ -179,7 +179,7 @@ FUZZ_LIB_SRC := harness/measure/suite.c harness/measure/axes.c harness/system/mt
 FUZZ_LIB_OBJ := $(FUZZ_LIB_SRC:%.c=$(FUZZ_DIR)/%.o)
 # fuzz_bisect_dir: a bisection's directory (plan.json, runs/, pending)
 FUZZ_BISECT_SRC := $(wildcard harness/bisect/bisect_*.c) harness/plot/plot_metrics.c \
-	harness/stats/metric_info.c harness/stats/hypothesis.c
+	harness/stats/metric_unit.c harness/stats/metric_info.c harness/stats/hypothesis.c
 FUZZ_BISECT_OBJ := $(filter-out %/bisect_plot.o,$(FUZZ_BISECT_SRC:%.c=$(FUZZ_DIR)/%.o))
 FUZZ_BIN := $(FUZZ_DIR)/fuzz_suite $(FUZZ_DIR)/fuzz_results $(FUZZ_DIR)/fuzz_bisect_dir
 $(FUZZ_DIR)/fuzz_bisect_dir: $(FUZZ_BISECT_OBJ)

@@ -271,7 +271,7 @@ static json_t *str_or_null(const char *s)
 
 	if (!s)
 		return json_null();
-	clean = history_utf8_clean(s);
+	clean = utf8_clean_dup(s);
 	j = json_string(clean);
 	free(clean);
 	return j ? j : json_null();

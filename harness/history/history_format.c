@@ -49,28 +49,6 @@ static size_t utf8_len(const unsigned char *s)
 	return utf8_seq((const char *)s, NULL);
 }
 
-char *history_utf8_clean(const char *str)
-{
-	const unsigned char *s = (const unsigned char *)(str ? str : "");
-	char *out = xmalloc(3 * strlen(str ? str : "") + 1), *p = out;
-
-	while (*s) {
-		size_t n = utf8_len(s);
-
-		if (!n) {
-			memcpy(p, "\xef\xbf\xbd", 3);
-			p += 3;
-			s++;
-			continue;
-		}
-		memcpy(p, s, n);
-		p += n;
-		s += n;
-	}
-	*p = 0;
-	return out;
-}
-
 void history_xml_escape(FILE *f, const char *str)
 {
 	const unsigned char *s = (const unsigned char *)(str ? str : "");

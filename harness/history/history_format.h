@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * history_format - what the output formats of history_print.h share: the
- * order of the series, XML escaping, UTF-8 cleaning, LAVA tokens, the
+ * order of the series, XML escaping, LAVA tokens, the
  * newest night's mean.
  *
  * Order: the series failing the gate first, then those with a change
@@ -28,12 +28,6 @@ bool history_newest_changed(const struct history_result *r);
  * valid UTF-8, replaced by U+FFFD.
  */
 void history_xml_escape(FILE *f, const char *s);
-
-/*
- * A malloc'ed copy of s with every byte that is not valid UTF-8 replaced
- * by U+FFFD (jansson refuses invalid UTF-8; a database may hold anything).
- */
-char *history_utf8_clean(const char *s);
 
 /* A name without spaces for LAVA: [A-Za-z0-9._-], others as '_'. */
 const char *history_token(const char *s, char *buf, size_t len);

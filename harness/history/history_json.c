@@ -17,6 +17,7 @@
 
 #include "plot/plot_metrics.h"
 #include "results/store_json.h"
+#include "util/utf8.h"
 
 /* Text from the database: invalid UTF-8 replaced, never dropped. */
 static json_t *str(const char *s)
@@ -26,7 +27,7 @@ static json_t *str(const char *s)
 
 	if (!s)
 		return json_null();
-	c = history_utf8_clean(s);
+	c = utf8_clean_dup(s);
 	j = json_string(c);
 	free(c);
 	return j;

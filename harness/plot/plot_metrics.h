@@ -12,13 +12,12 @@
  * Everything else (RSS, other vmstat counters) is PM_OTHER: in the
  * results file, not on the charts.
  *
- * Units are the raw unit of the values as stored (metric_info.h has
- * directions only; this table is the one place that knows units):
- * *_usec microseconds, *_nsec and task-clock nanoseconds, *_kb KiB, gbps
- * GB/s, counters counts. Charts show a time or size in the unit that keeps
- * its numbers readable (ms rather than 12345678 us): plot_metric_scale()
- * gives the factor, applied in the gnuplot script so the .dat files keep
- * the values of the results file unchanged.
+ * Units are the raw unit of the values as stored, from
+ * stats/metric_unit.h (the one table that knows units; these two forward
+ * to it). Charts show a time or size in the unit that keeps its numbers
+ * readable (ms rather than 12345678 us): plot_metric_scale() gives the
+ * factor, applied in the gnuplot script so the .dat files keep the values
+ * of the results file unchanged.
  */
 #ifndef THPBENCH_PLOT_METRICS_H
 #define THPBENCH_PLOT_METRICS_H

@@ -95,6 +95,28 @@ char *utf8_cut_dup(const char *s, size_t max)
 	return out;
 }
 
+char *utf8_clean_dup(const char *s)
+{
+	const char *in = s ? s : "";
+	char *out = xmalloc(3 * strlen(in) + 1), *p = out;
+
+	while (*in) {
+		size_t n = utf8_seq(in, NULL);
+
+		if (!n) {	/* one byte of invalid UTF-8: U+FFFD */
+			memcpy(p, "\xef\xbf\xbd", 3);
+			p += 3;
+			in++;
+			continue;
+		}
+		memcpy(p, in, n);
+		p += n;
+		in += n;
+	}
+	*p = '\0';
+	return out;
+}
+
 /* The escape of the character at s into out (at most 7 bytes and a NUL);
  * the bytes of s it stands for. */
 static size_t escape_one(const char *s, char out[8])

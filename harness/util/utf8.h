@@ -38,6 +38,10 @@ const char *utf8_control(const char *s);
 /* At most max characters of s (never half of one), then "…" when s was
  * longer; malloc'ed. NULL stays NULL. */
 char *utf8_cut_dup(const char *s, size_t max);
+/* A malloc'ed copy of s with each byte that starts no valid character
+ * replaced by U+FFFD (jansson refuses invalid UTF-8; a database or a
+ * results file may hold anything); NULL is taken as "". */
+char *utf8_clean_dup(const char *s);
 
 /* s escaped (above) into buf, cut at len but never inside an escape or
  * a character; returns buf. */

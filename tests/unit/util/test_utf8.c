@@ -87,6 +87,20 @@ static void test_escape(void **state)
 	free(d);
 }
 
+/* Each byte that starts no character becomes one U+FFFD; valid text stays. */
+static void test_clean(void **state)
+{
+	char *c;
+
+	(void)state;
+	c = utf8_clean_dup("a\xff\xc3\xa9\xe2\x82z");
+	assert_string_equal(c, "a\xef\xbf\xbd\xc3\xa9\xef\xbf\xbd\xef\xbf\xbdz");
+	free(c);
+	c = utf8_clean_dup(NULL);
+	assert_string_equal(c, "");
+	free(c);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -94,6 +108,7 @@ int main(void)
 		cmocka_unit_test(test_chars_and_cut),
 		cmocka_unit_test(test_control),
 		cmocka_unit_test(test_escape),
+		cmocka_unit_test(test_clean),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
