@@ -10,6 +10,7 @@
 #include "compare/compare.h"
 #include "compare/compare_format.h"
 #include "compare/compare_print.h"
+#include "results/kcidb.h"
 #include "results/store.h"
 #include "util/util.h"
 
@@ -29,7 +30,9 @@ static void usage(FILE *f)
 	fputs("usage: thpbench compare BASE.json NEW.json [options]\n"
 	      "       thpbench compare RESULTS.json --by thp|label|mthp|mem [--base VALUE] [options]\n"
 	      "options:\n"
-	      "  -f, --format FMT        text (default), ministat, welch, email, cover, md, csv, json\n"
+	      "  -f, --format FMT        text (default), ministat, welch, email, cover, md, csv, json, kcidb\n"
+	      "      --origin NAME       KCIDB origin of the kcidb format's ids\n"
+	      "                          ([a-z0-9_]+, default thpbench)\n"
 	      "  -b, --by thp|label|mthp|mem  compare THP modes, labels, mTHP sizes or\n"
 	      "                          memory states inside one file\n"
 	      "      --base VALUE        the THP mode, label, mTHP size or memory state\n"
@@ -173,6 +176,7 @@ enum {
 	OPT_FORCE,
 	OPT_GAUGES,
 	OPT_CHART,
+	OPT_ORIGIN,
 };
 
 static const struct option long_opts[] = {
@@ -189,6 +193,7 @@ static const struct option long_opts[] = {
 	{ "force", no_argument, NULL, OPT_FORCE },
 	{ "judge-gauges", no_argument, NULL, OPT_GAUGES },
 	{ "chart", required_argument, NULL, OPT_CHART },
+	{ "origin", required_argument, NULL, OPT_ORIGIN },
 	{ "help", no_argument, NULL, 'h' },
 	{ 0 },
 };
@@ -250,6 +255,14 @@ static int parse_opt(struct cli *c, int opt, const char *arg)
 	case OPT_CHART:
 		c->o.charts = xrealloc(c->o.charts, (c->o.ncharts + 1) * sizeof(char *));
 		c->o.charts[c->o.ncharts++] = arg;
+		return 0;
+	case OPT_ORIGIN:
+		if (!kcidb_origin_valid(arg)) {
+			tb_err("--origin %s: a KCIDB origin is lower-case letters, digits and '_' (at most %d)",
+			       arg, KCIDB_ORIGIN_MAX);
+			return -1;
+		}
+		c->o.origin = arg;
 		return 0;
 	}
 	return -1;

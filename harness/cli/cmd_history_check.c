@@ -25,6 +25,7 @@
 #include "history/history_print.h"
 #include "history/history_plot.h"
 #include "history/history_report.h"
+#include "results/kcidb.h"
 #include "util/util.h"
 
 enum hist_cmd { HC_CHECK, HC_PLOT, HC_REPORT };
@@ -47,7 +48,9 @@ static void usage(FILE *f, enum hist_cmd cmd)
 		fputs("usage: thpbench history check [--db DB] [filters] [options] [--format F] [-o FILE]\n"
 		      "  Change points of every series, confirmed on the raw repetitions;\n"
 		      "  exit 1 when a series fails the gate (--fail-on).\n"
-		      "  --format text|json|junit|tap|lava   (default text)\n"
+		      "  --format text|json|junit|tap|lava|kcidb   (default text)\n"
+		      "  --origin NAME        KCIDB origin of the kcidb format's ids\n"
+		      "                       ([a-z0-9_]+, default thpbench)\n"
 		      "  -o, --output FILE    write the format there instead of stdout\n"
 		      "  --fail-on open|newest|regression|none\n"
 		      "                       open (default): fails while a confirmed regression\n"
@@ -86,7 +89,7 @@ static void usage(FILE *f, enum hist_cmd cmd)
 enum {
 	OPT_DB = 256, OPT_HOST, OPT_SUITE, OPT_CASE, OPT_METRIC,
 	OPT_MINSEG, OPT_ALPHA, OPT_THRESH, OPT_CONFIRM, OPT_THREADS,
-	OPT_FORMAT, OPT_FAILON,
+	OPT_FORMAT, OPT_FAILON, OPT_ORIGIN,
 };
 
 static const struct option long_opts[] = {
@@ -103,6 +106,7 @@ static const struct option long_opts[] = {
 	{ "threads", required_argument, NULL, OPT_THREADS },
 	{ "format", required_argument, NULL, OPT_FORMAT },
 	{ "fail-on", required_argument, NULL, OPT_FAILON },
+	{ "origin", required_argument, NULL, OPT_ORIGIN },
 	{ "output", required_argument, NULL, 'o' },
 	{ "verbose", no_argument, NULL, 'v' },
 	{ "help", no_argument, NULL, 'h' },
@@ -171,7 +175,7 @@ static int one_opt(struct hist_cli *c, int opt, const char *arg)
 		k = history_format_parse(arg);
 		if (k < 0 || c->cmd != HC_CHECK) {
 			tb_err(c->cmd != HC_CHECK ? "--format is an option of history check" :
-			       "--format %s: expected text, json, junit, tap or lava", arg);
+			       "--format %s: expected text, json, junit, tap, lava or kcidb", arg);
 			return -1;
 		}
 		c->fmt = (enum history_format)k;
@@ -183,6 +187,15 @@ static int one_opt(struct hist_cli *c, int opt, const char *arg)
 			return -1;
 		}
 		c->o.fail_on = (enum history_fail_on)k;
+		return 0;
+	case OPT_ORIGIN:
+		if (!kcidb_origin_valid(arg) || c->cmd != HC_CHECK) {
+			tb_err(c->cmd != HC_CHECK ? "--origin is an option of history check" :
+			       "--origin %s: a KCIDB origin is lower-case letters, digits and '_' (at most %d)",
+			       arg, KCIDB_ORIGIN_MAX);
+			return -1;
+		}
+		c->o.origin = arg;
 		return 0;
 	}
 	return -1;

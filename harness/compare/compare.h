@@ -95,6 +95,7 @@ struct compare_opts {
 	const char *command;	/* this compare command line, to reproduce */
 	const char **charts;	/* chart files a cover letter names (--chart) */
 	size_t ncharts;
+	const char *origin;	/* KCIDB origin of the kcidb format; NULL: "thpbench" */
 };
 
 void compare_opts_init(struct compare_opts *o);

@@ -14,6 +14,7 @@ static const char *const format_names[] = {
 	[COMPARE_FMT_JSON] = "json",
 	[COMPARE_FMT_WELCH] = "welch",
 	[COMPARE_FMT_COVER] = "cover",
+	[COMPARE_FMT_KCIDB] = "kcidb",
 };
 
 int compare_format_parse(const char *s)
@@ -39,6 +40,7 @@ void compare_print(const struct comparison *c, enum compare_format f, FILE *out)
 		[COMPARE_FMT_JSON] = compare_print_json,
 		[COMPARE_FMT_WELCH] = compare_print_welch,
 		[COMPARE_FMT_COVER] = compare_print_cover,
+		[COMPARE_FMT_KCIDB] = compare_print_kcidb,
 	};
 
 	print[(size_t)f < ARRAY_SIZE(print) ? f : COMPARE_FMT_TEXT](c, out);

@@ -13,6 +13,9 @@
  *             command to reproduce, the charts (email's rules)
  *   md, csv   tables; csv has every statistic, one row per metric
  *   json      every statistic (schema "thpbench-compare/2")
+ *   kcidb     a KernelCI KCIDB v5 report (compare_kcidb.c), ids under
+ *             opts.origin: the new side's tests carry the verdict (FAIL
+ *             for a regression), the base side's are DONE
  * Each format is a file of its own (compare_text.c, compare_ministat.c,
  * ...); the pieces they share are compare_format.h.
  * All output is deterministic for given input (golden-tested).
@@ -33,6 +36,7 @@ enum compare_format {
 	COMPARE_FMT_JSON,
 	COMPARE_FMT_WELCH,
 	COMPARE_FMT_COVER,
+	COMPARE_FMT_KCIDB,
 };
 
 /* -1 when s names no format. */
@@ -48,6 +52,7 @@ void compare_print_csv(const struct comparison *c, FILE *out);
 void compare_print_json(const struct comparison *c, FILE *out);
 void compare_print_welch(const struct comparison *c, FILE *out);
 void compare_print_cover(const struct comparison *c, FILE *out);
+void compare_print_kcidb(const struct comparison *c, FILE *out);
 
 /* ministat(1)'s output for the two sides of m, names on its x/+ lines. */
 void compare_ministat_block(FILE *out, const struct compare_metric *m,

@@ -65,6 +65,7 @@ struct history_check_opts {
 	size_t confirm_nights;	/* nights before a change and after it, at most: 30 */
 	enum history_fail_on fail_on;
 	unsigned threads;	/* 0: one per online CPU */
+	const char *origin;	/* --origin of the kcidb format; NULL: "thpbench" */
 };
 
 enum hcp_kind {

@@ -12,6 +12,7 @@ static const char *const format_names[] = {
 	[HISTORY_FMT_JUNIT] = "junit",
 	[HISTORY_FMT_TAP] = "tap",
 	[HISTORY_FMT_LAVA] = "lava",
+	[HISTORY_FMT_KCIDB] = "kcidb",
 };
 
 int history_format_parse(const char *s)
@@ -35,6 +36,7 @@ int history_write(FILE *f, enum history_format fmt,
 		[HISTORY_FMT_JUNIT] = history_write_junit,
 		[HISTORY_FMT_TAP] = history_write_tap,
 		[HISTORY_FMT_LAVA] = history_write_lava,
+		[HISTORY_FMT_KCIDB] = history_write_kcidb,
 	};
 
 	if ((size_t)fmt >= ARRAY_SIZE(fns)) {

@@ -18,9 +18,18 @@
  *           --units U` line per series (V the newest night's mean), for a
  *           LAVA test shell; NAME (HOST/SUITE_CASE_METRIC) and U hold only
  *           [A-Za-z0-9._-]
+ *   kcidb   a KernelCI KCIDB v5 report (results/kcidb.h), ids under
+ *           o->origin: per kernel (the newest night's) a checkout and a
+ *           build, per series one test thpbench.SUITE.CASE.METRIC with
+ *           the newest night's mean as its number; FAIL when the series
+ *           fails the gate, PASS when its metric has a direction and it
+ *           does not, DONE where no verdict applies (a neutral metric,
+ *           --fail-on none), SKIP without a night with values; the
+ *           latest change point's p, change, interval and the threshold
+ *           in misc
  *
  * Each format is a file of its own (history_text.c, history_json.c,
- * history_ci.c); the order of the series and the other pieces they
+ * history_ci.c, history_kcidb.c); the order of the series and the other pieces they
  * share are history_format.h.
  */
 #ifndef THPBENCH_HISTORY_PRINT_H
@@ -36,6 +45,7 @@ enum history_format {
 	HISTORY_FMT_JUNIT,
 	HISTORY_FMT_TAP,
 	HISTORY_FMT_LAVA,
+	HISTORY_FMT_KCIDB,
 };
 
 /* -1 when s names no format. */
@@ -57,5 +67,7 @@ void history_write_tap(FILE *f, const struct history_result *r, size_t n,
 		       const struct history_check_opts *o);
 void history_write_lava(FILE *f, const struct history_result *r, size_t n,
 			const struct history_check_opts *o);
+void history_write_kcidb(FILE *f, const struct history_result *r, size_t n,
+			 const struct history_check_opts *o);
 
 #endif
