@@ -51,7 +51,7 @@ WL_CXX := $(patsubst %.cc,%,$(wildcard workloads/*.cc))
 UNIT_SRC := $(wildcard tests/unit/*/test_*.c)
 UNIT_BIN := $(UNIT_SRC:.c=)
 
-all: harness/thpbench $(WL_C) $(WL_CXX) tests/history/histgen tests/history/histeval tests/history/histbound
+all: harness/thpbench $(WL_C) $(WL_CXX) tests/history/histgen tests/history/histeval tests/history/histbound tests/kcidb/kcidb_check
 
 harness/%.o: CFLAGS += $(HARNESS_INC) $(PQ_CFLAGS)
 harness/libthpbench.a: $(HARNESS_OBJ)
@@ -91,6 +91,9 @@ $(UNIT_BIN): %: %.o harness/libthpbench.a
 tests/history/%.o: CFLAGS += $(HARNESS_INC)
 tests/unit/history/test_history tests/unit/history/test_history_format tests/unit/history/test_history_report: tests/history/histgen.o
 tests/unit/history/test_history_window: tests/history/histgen.o tests/history/histreplay.o
+# kcidb_check, the KCIDB v5 schema check of tests/integration/kcidb.sh.
+tests/kcidb/kcidb_check: tests/kcidb/kcidb_check.o
+	$(CC) $(LDFLAGS) -o $@ $^ -ljansson
 tests/history/histgen: tests/history/histgen_main.o tests/history/histgen.o harness/libthpbench.a
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS_HARNESS)
 tests/history/histeval: tests/history/histeval.o tests/history/histgen.o harness/libthpbench.a
@@ -244,12 +247,13 @@ clean-bin:
 clean:
 	rm -f harness/*.a harness/*/*.o harness/*/*.d harness/*/*/*.o harness/*/*/*.d \
 		workloads/*.o workloads/*.d workloads/lib/*.o workloads/lib/*.d workloads/lib/*.a \
-		tests/unit/*/*.o tests/unit/*/*.d tests/history/*.o tests/history/*.d tests/history/histgen tests/history/histeval tests/history/histbound $(UNIT_BIN) harness/thpbench $(WL_C) $(WL_CXX)
+		tests/unit/*/*.o tests/unit/*/*.d tests/history/*.o tests/history/*.d tests/history/histgen tests/history/histeval tests/history/histbound \
+		tests/kcidb/*.o tests/kcidb/*.d tests/kcidb/kcidb_check $(UNIT_BIN) harness/thpbench $(WL_C) $(WL_CXX)
 	rm -rf $(ANALYZE_DIR) $(SAN_DIR) $(FUZZ_DIR) $(PERF_EVENTS_DIR)
 
 .PHONY: all unit layers analyze sanitize fuzz fuzz-smoke check ab-e2e ab-bench ab-tree bisect-e2e numa-e2e numa-migrate-e2e static clean clean-bin
 .SECONDARY:
--include $(wildcard harness/*/*.d harness/*/*/*.d workloads/*.d workloads/lib/*.d tests/unit/*/*.d tests/history/*.d \
+-include $(wildcard harness/*/*.d harness/*/*/*.d workloads/*.d workloads/lib/*.d tests/unit/*/*.d tests/history/*.d tests/kcidb/*.d \
 	$(ANALYZE_DIR)/harness/*/*.d $(ANALYZE_DIR)/harness/*/*/*.d $(ANALYZE_DIR)/workloads/*.d \
 	$(ANALYZE_DIR)/workloads/lib/*.d \
 	$(SAN_DIR)/harness/*/*.d $(SAN_DIR)/tests/unit/*/*.d $(FUZZ_DIR)/harness/*/*.d)
