@@ -9,7 +9,8 @@
 #     DONE; the same history twice: the same document (stable ids)
 #   - a bad --origin: exit 2 naming --origin (history check and compare)
 #   - compare of the fixtures with a regression: a FAIL on the new side,
-#     every base-side test DONE, units (µs for *_usec, none for counts)
+#     every base-side test DONE, units (µs for *_usec, none for counts);
+#     --by thp: one kernel, one checkout and one build
 #   - hostile suite and case names: the test path keeps [A-Za-z0-9_-] only
 #   - planted invalid documents, one per kind of violation: kcidb_check
 #     exits 1; not JSON: 2
@@ -102,6 +103,11 @@ $TB compare $F/aa_a.json $F/aa_b.json -f kcidb >"$TMPD/aa.json"
 check "compare of an A/A pair: valid, no FAIL, origin thpbench by default" \
 	sh -c "$KC --origin thpbench $TMPD/aa.json >/dev/null &&
 	jq -e 'all(.tests[]; .status != \"FAIL\")' $TMPD/aa.json >/dev/null"
+
+$TB compare $F/thp.json --by thp -f kcidb >"$TMPD/thp.json"
+check "compare --by thp -f kcidb: valid, both sides under one checkout and one build" \
+	sh -c "$KC --origin thpbench $TMPD/thp.json >/dev/null &&
+	jq -e '(.checkouts | length) == 1 and (.builds | length) == 1' $TMPD/thp.json >/dev/null"
 
 # Hostile names: a suite and a case id with shell, markup, dots, newlines.
 $HG -o "$TMPD/ev" --host ev --suite 'e$(id);<b>v"i l' --nights 6 >/dev/null &&
