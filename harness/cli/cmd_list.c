@@ -18,6 +18,7 @@
 #include "measure/event_list.h"
 #include "measure/events.h"
 #include "measure/plan.h"
+#include "measure/tlb_profile.h"
 #include "measure/platform.h"
 #include "system/settings.h"
 #include "util/util.h"
@@ -211,6 +212,8 @@ static const char list_usage[] =
 
 int cmd_list(int argc, char **argv)
 {
+	char err[512];
+
 	if (argc == 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
 		fputs(list_usage, stdout);
 		return 0;
@@ -221,6 +224,10 @@ int cmd_list(int argc, char **argv)
 		return list_hypervisor();
 	if (argc > 1) {
 		tb_err("list takes no arguments but --platform (what bounds a claim here, as JSON) or --hypervisor");
+		return TB_EXIT_ERROR;
+	}
+	if (tlb_model_check(err, sizeof(err))) {
+		tb_err("%s", err);
 		return TB_EXIT_ERROR;
 	}
 	list_workloads();

@@ -51,6 +51,10 @@ static int probe(void)
 	size_t i, n;
 	int opened;
 
+	if (tlb_model_check(err, sizeof(err))) {
+		tb_err("%s", err);
+		return TB_EXIT_ERROR;
+	}
 	events_init();
 	tlb_host_detect(&h);
 	if (events_parse_list("tlb", &evs, &n, err, sizeof(err))) {
@@ -58,8 +62,10 @@ static int probe(void)
 		return TB_EXIT_ERROR;
 	}
 	opened = counters_open(&cs, evs, n, 0);
-	printf("TLB profile here: %s%s%s%s\n", h.profile->model,
-	       h.pmu[0] ? " (libpfm4 " : "", h.pmu, h.pmu[0] ? ")" : "");
+	printf("TLB profile here: %s [%s, chosen by %s]%s%s%s\n", h.profile->model,
+	       h.profile->key, h.chosen_by, h.profile->pmu[0] ? " (libpfm4 " : "",
+	       h.profile->pmu, h.profile->pmu[0] ? ")" : "");
+	printf("  notes: %s\n", h.profile->notes);
 	for (i = 0; i < n; i++)
 		printf("  %-22s %-5s %s\n", evs[i].name,
 		       cs.c[i].fd >= 0 ? "opens" : "", cs.c[i].fd >= 0 ?
