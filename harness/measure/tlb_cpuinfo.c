@@ -55,10 +55,10 @@ static const char *value_of(const char *line, const char *key)
 {
 	size_t n = strlen(key);
 
-	if (strncmp(line, key, n) || !strchr(" \t:", line[n]))
+	if (strncmp(line, key, n))
 		return NULL;
-	line = strchr(line + n, ':');
-	return line ? line + 1 + strspn(line + 1, " \t") : NULL;
+	line += n + strspn(line + n, " \t");	/* "model" is not "model name" */
+	return *line == ':' ? line + 1 + strspn(line + 1, " \t") : NULL;
 }
 
 static void read_first_cpu(FILE *f, struct cpu_id *c)
