@@ -67,9 +67,9 @@ static int probe(void)
 	       h.profile->pmu, h.profile->pmu[0] ? ")" : "");
 	printf("  notes: %s\n", h.profile->notes);
 	for (i = 0; i < n; i++)
-		printf("  %-22s %-5s %s\n", evs[i].name,
-		       cs.c[i].fd >= 0 ? "opens" : "", cs.c[i].fd >= 0 ?
-		       evs[i].stands_for : cs.c[i].reason);
+		printf("  %-22s %-5s %s%s%s\n", evs[i].name,
+		       cs.c[i].fd >= 0 ? "opens" : "", evs[i].stands_for,
+		       cs.c[i].fd >= 0 ? "" : ": ", cs.c[i].fd >= 0 ? "" : cs.c[i].reason);
 	if (opened == (int)n)
 		printf("every event of the profile opens here: run ./run.sh pmu-check "
 		       "to see whether they count what they should\n");
