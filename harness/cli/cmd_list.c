@@ -208,7 +208,9 @@ static const char list_usage[] =
 	"  and the TLB profile of this CPU.\n"
 	"  --platform  what bounds a claim here (VM or bare metal, page-table\n"
 	"              mode), as JSON\n"
-	"  --hypervisor  the hypervisor the kernel detected, or none\n";
+	"  --hypervisor  the hypervisor the kernel detected, or none\n"
+	"  THPBENCH_TLB_MODEL=KEY shows another CPU model's TLB profile (the\n"
+	"  keys are listed at the end; docs/tlb-profiles.md).\n";
 
 int cmd_list(int argc, char **argv)
 {

@@ -34,7 +34,9 @@ static void usage(FILE *f)
 	      "  RESULTS.json   a run of configs/pmu-check.conf (a pointer chase over\n"
 	      "                 N pages, 4 KiB and 2 MiB backing): exit 0 the TLB\n"
 	      "                 counters behave, 1 they do not, 2 cannot tell\n"
-	      "  ./run.sh pmu-check does both.\n", f);
+	      "  ./run.sh pmu-check does both.\n"
+	      "  THPBENCH_TLB_MODEL=KEY probes that model's profile (keys: thpbench\n"
+	      "  list; docs/tlb-profiles.md).\n", f);
 }
 
 static const char *bare(const char *reason)

@@ -555,6 +555,11 @@ static void test_raw_syntax(void **state)
 	assert_int_equal(event_encode("cpu/event=0x12,period=3/", &ev), -1);
 	assert_non_null(strstr(ev.error, "unknown term 'period'"));
 	assert_int_equal(event_encode("cpu/event=0x12", &ev), -1);
+	assert_int_equal(event_encode("cpu//", &ev), -1);
+	assert_int_equal(event_encode("cpu/event=/", &ev), -1);
+	assert_int_equal(event_encode("cpu/event=0x12=3/", &ev), -1);
+	assert_int_equal(event_encode("../x/event=1/", &ev), -1);	/* never a path */
+	assert_int_equal(event_encode("rxyz", &ev), -1);	/* not hex: not raw, unknown */
 }
 
 static const char *cpuinfo_key(const char *text)
