@@ -9,8 +9,10 @@
 # cpu_atom for E-cores, PMUv3 numbers on arm64). LIBPFM_FORCE_PMU=
 # amd64_fam19h_zen4 picks the Zen 4 profile through libpfm4's name. An
 # unknown model exits 2 naming the variable and the known models, and
-# prints nothing else. Reads only; opens counters at most (none count
-# here without a PMU).
+# prints nothing else. As root, a run of /bin/true with -e tlb records
+# the chosen profile in results.json's env.tlb_profile. Changes nothing
+# (the run sets no knob); opens counters at most (none count here
+# without a PMU).
 . tests/integration/lib.sh
 trap 'rm -rf "$TMPD"' EXIT
 
@@ -57,6 +59,24 @@ check "list neoverse_v1: DTLB_WALK is raw 0x34" grep -q 'tlb.dtlb_walks *raw 0x3
 LIBPFM_FORCE_PMU=amd64_fam19h_zen4 $TB pmu-check --probe > "$TMPD/force" 2>&1
 check "LIBPFM_FORCE_PMU=amd64_fam19h_zen4: the Zen 4 profile" \
 	grep -q '^TLB profile here: AMD Zen 4 \[zen4, chosen by LIBPFM_FORCE_PMU\]' "$TMPD/force"
+
+if [ "$(id -u)" = 0 ]; then
+	THPBENCH_TLB_MODEL=adl_p $TB run -r 1 --warmup 0 -e tlb -o "$TMPD/run" \
+		-- /bin/true > "$TMPD/run.txt" 2>&1
+	check "run -e tlb under THPBENCH_TLB_MODEL=adl_p: exit 0" [ $? -eq 0 ]
+	check "results.json: env.tlb_profile is adl_p, chosen by the variable, with its notes" \
+		jqe '.env.tlb_profile | .key == "adl_p" and .chosen_by == "THPBENCH_TLB_MODEL"
+			and .perf_json == "x86/alderlake" and (.notes | test("P-core"))
+			and .events["tlb.itlb_walks"] == "cpu_core/event=0x11,umask=0x0e/"' \
+		"$TMPD/run/results.json"
+	[ -e /sys/bus/event_source/devices/cpu_core ] ||
+	check "results.json: a cpu_core event on a machine without one is unsupported, saying so" \
+		jqe '[.cases[0].runs[0].unsupported // {} | to_entries[] |
+			select(.value | test("PMU cpu_core is not on this machine"))] | length > 0' \
+		"$TMPD/run/results.json"
+else
+	echo "skip: the run check needs root"
+fi
 
 for cmd in list "pmu-check --probe"; do
 	# shellcheck disable=SC2086
