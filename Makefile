@@ -104,17 +104,22 @@ tests/history/histbound: tests/history/histbound.o tests/history/histgen.o tests
 # perf's own event tables, from the kernel source the A/B path uses
 # (Debian's linux-source-6.1; ./run.sh check installs it): the TLB
 # profile's encodings are checked against them (test_tlb_profile). Only
-# the x86 tables and the top Makefile (the version) are unpacked, once.
+# the x86 and arm64 tables and the top Makefile (the version) are
+# unpacked, once (the stamp names arm64: a tree unpacked before it had
+# x86 only). test_tlb_roles reads them too, and tests/fixtures/perf-events
+# for models newer than 6.1.
 PERF_EVENTS_TAR ?= /usr/src/linux-source-6.1.tar.xz
 PERF_EVENTS_DIR := build/perf-events
-$(PERF_EVENTS_DIR)/.ok:
+PERF_EVENTS_OK := $(PERF_EVENTS_DIR)/.ok-x86-arm64
+$(PERF_EVENTS_OK):
 	@test -f $(PERF_EVENTS_TAR) || { echo "$(PERF_EVENTS_TAR) missing: kernel-patches/scripts/install-deps.sh --light installs linux-source-6.1" >&2; exit 2; }
 	@rm -rf $(PERF_EVENTS_DIR) && mkdir -p $(PERF_EVENTS_DIR)
 	tar -xJf $(PERF_EVENTS_TAR) -C $(PERF_EVENTS_DIR) --wildcards \
-		'linux-source-6.1/tools/perf/pmu-events/arch/x86/*' linux-source-6.1/Makefile
+		'linux-source-6.1/tools/perf/pmu-events/arch/x86/*' \
+		'linux-source-6.1/tools/perf/pmu-events/arch/arm64/*' linux-source-6.1/Makefile
 	@touch $@
 
-unit: $(UNIT_BIN) $(PERF_EVENTS_DIR)/.ok
+unit: $(UNIT_BIN) $(PERF_EVENTS_OK)
 	@sh tests/run-unit.sh $(UNIT_BIN)
 
 # Static analysis as a gate: every harness/ and workloads/ C file through
@@ -163,7 +168,7 @@ $(SAN_DIR)/thpbench: $(SAN_DIR)/harness/cli/main.o $(SAN_DIR)/libthpbench.a
 $(SAN_UNIT): $(SAN_DIR)/%: $(SAN_DIR)/%.o $(SAN_DIR)/tests/history/histgen.o $(SAN_DIR)/tests/history/histreplay.o $(SAN_DIR)/libthpbench.a
 	$(CC) $(SAN_FLAGS) -o $@ $^ -lcmocka $(LDLIBS_HARNESS)
 
-sanitize: all $(SAN_DIR)/thpbench $(SAN_UNIT) $(PERF_EVENTS_DIR)/.ok
+sanitize: all $(SAN_DIR)/thpbench $(SAN_UNIT) $(PERF_EVENTS_OK)
 	@sh tests/sanitize.sh $(SAN_DIR)
 
 # libFuzzer (clang) on the two parsers of hostile input; seeds: configs/,

@@ -18,6 +18,7 @@
 #include "measure/event_list.h"
 #include "measure/events.h"
 #include "measure/plan.h"
+#include "measure/tlb_profile.h"
 #include "measure/platform.h"
 #include "system/settings.h"
 #include "util/util.h"
@@ -207,10 +208,14 @@ static const char list_usage[] =
 	"  and the TLB profile of this CPU.\n"
 	"  --platform  what bounds a claim here (VM or bare metal, page-table\n"
 	"              mode), as JSON\n"
-	"  --hypervisor  the hypervisor the kernel detected, or none\n";
+	"  --hypervisor  the hypervisor the kernel detected, or none\n"
+	"  THPBENCH_TLB_MODEL=KEY shows another CPU model's TLB profile (the\n"
+	"  keys are listed at the end; docs/tlb-profiles.md).\n";
 
 int cmd_list(int argc, char **argv)
 {
+	char err[512];
+
 	if (argc == 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
 		fputs(list_usage, stdout);
 		return 0;
@@ -221,6 +226,10 @@ int cmd_list(int argc, char **argv)
 		return list_hypervisor();
 	if (argc > 1) {
 		tb_err("list takes no arguments but --platform (what bounds a claim here, as JSON) or --hypervisor");
+		return TB_EXIT_ERROR;
+	}
+	if (tlb_model_check(err, sizeof(err))) {
+		tb_err("%s", err);
 		return TB_EXIT_ERROR;
 	}
 	list_workloads();

@@ -34,7 +34,9 @@ static void usage(FILE *f)
 	      "  RESULTS.json   a run of configs/pmu-check.conf (a pointer chase over\n"
 	      "                 N pages, 4 KiB and 2 MiB backing): exit 0 the TLB\n"
 	      "                 counters behave, 1 they do not, 2 cannot tell\n"
-	      "  ./run.sh pmu-check does both.\n", f);
+	      "  ./run.sh pmu-check does both.\n"
+	      "  THPBENCH_TLB_MODEL=KEY probes that model's profile (keys: thpbench\n"
+	      "  list; docs/tlb-profiles.md).\n", f);
 }
 
 static const char *bare(const char *reason)
@@ -51,6 +53,10 @@ static int probe(void)
 	size_t i, n;
 	int opened;
 
+	if (tlb_model_check(err, sizeof(err))) {
+		tb_err("%s", err);
+		return TB_EXIT_ERROR;
+	}
 	events_init();
 	tlb_host_detect(&h);
 	if (events_parse_list("tlb", &evs, &n, err, sizeof(err))) {
@@ -58,12 +64,14 @@ static int probe(void)
 		return TB_EXIT_ERROR;
 	}
 	opened = counters_open(&cs, evs, n, 0);
-	printf("TLB profile here: %s%s%s%s\n", h.profile->model,
-	       h.pmu[0] ? " (libpfm4 " : "", h.pmu, h.pmu[0] ? ")" : "");
+	printf("TLB profile here: %s [%s, chosen by %s]%s%s%s\n", h.profile->model,
+	       h.profile->key, h.chosen_by, h.profile->pmu[0] ? " (libpfm4 " : "",
+	       h.profile->pmu, h.profile->pmu[0] ? ")" : "");
+	printf("  notes: %s\n", h.profile->notes);
 	for (i = 0; i < n; i++)
-		printf("  %-22s %-5s %s\n", evs[i].name,
-		       cs.c[i].fd >= 0 ? "opens" : "", cs.c[i].fd >= 0 ?
-		       evs[i].stands_for : cs.c[i].reason);
+		printf("  %-22s %-5s %s%s%s\n", evs[i].name,
+		       cs.c[i].fd >= 0 ? "opens" : "", evs[i].stands_for,
+		       cs.c[i].fd >= 0 ? "" : ": ", cs.c[i].fd >= 0 ? "" : cs.c[i].reason);
 	if (opened == (int)n)
 		printf("every event of the profile opens here: run ./run.sh pmu-check "
 		       "to see whether they count what they should\n");

@@ -43,6 +43,10 @@ static int add_tlb_profile(struct list_state *ls)
 	}
 	ls->tlb_seen = true;
 	tlb_host_detect(&h);
+	if (h.error[0]) {
+		snprintf(ls->err, ls->errlen, "event list '%s': tlb: %s", ls->csv, h.error);
+		return -1;
+	}
 	for (i = 0; i < h.profile->nev; i++) {
 		const struct tlb_event *te = &h.profile->ev[i];
 		struct event_spec *ev = next_spec(ls);
@@ -175,7 +179,9 @@ fail:
 /* "raw 0x1001008" for a raw PMU event, the perf type otherwise. */
 static void encoding_text(const struct event_spec *ev, char *buf, size_t len)
 {
-	if (ev->attr.type == PERF_TYPE_RAW)
+	if (ev->unavailable[0])
+		snprintf(buf, len, "PMU not here");
+	else if (ev->attr.type == PERF_TYPE_RAW)
 		snprintf(buf, len, "raw %#llx", (unsigned long long)ev->attr.config);
 	else if (ev->source == EVSRC_PERF_NAME)
 		snprintf(buf, len, "perf name");
@@ -227,20 +233,54 @@ static void print_counts_here(FILE *f, const struct tlb_profile *p)
 			reason);
 }
 
+/* The keys THPBENCH_TLB_MODEL takes, with the libpfm4 PMU where it has one. */
+static void print_models(FILE *f)
+{
+	size_t i, col = 4;
+
+	fprintf(f, "  models with a profile (THPBENCH_TLB_MODEL=KEY thpbench list shows one; LIBPFM_FORCE_PMU=PMU for libpfm4's):\n   ");
+	for (i = 0; i < tlb_profile_count(); i++) {
+		const struct tlb_profile *p = tlb_profile_at(i);
+		const char *pfm = p->pfm && strcmp(p->pfm, p->key) ? p->pfm : NULL;
+		char item[64];
+		int n = snprintf(item, sizeof(item), " %s%s%s%s", p->key,
+				 pfm ? " (" : "", pfm ? pfm : "", pfm ? ")" : "");
+
+		if (col + (size_t)n > 78) {
+			fprintf(f, "\n   ");
+			col = 4;
+		}
+		fputs(item, f);
+		col += (size_t)n;
+	}
+	fprintf(f, "\n");
+}
+
 void events_print_tlb_profile(FILE *f)
 {
 	const char *forced = getenv("LIBPFM_FORCE_PMU"), *dnames[8], *dtexts[8];
+	const char *model = getenv("THPBENCH_TLB_MODEL");
 	struct tlb_host h;
 	size_t i, nd;
 
 	tlb_host_detect(&h);
-	fprintf(f, "TLB profile (-e tlb, or tlb in a suite's events): %s", h.profile->model);
-	if (h.pmu[0])
+	fprintf(f, "TLB profile (-e tlb, or tlb in a suite's events): %s [%s]",
+		h.profile->model, h.profile->key);
+	if (model && *model)
+		fprintf(f, "; chosen by THPBENCH_TLB_MODEL: that model's events, whatever this CPU is");
+	else if (h.pmu[0])
 		fprintf(f, "; libpfm4 PMU %s (%s)%s", h.pmu, h.desc,
 			forced && *forced ? ", chosen by LIBPFM_FORCE_PMU: that "
 			"model's encodings, whatever this CPU is" : "");
+	if (!strcmp(h.chosen_by, "/proc/cpuinfo"))
+		fprintf(f, "; found from /proc/cpuinfo");
 	fprintf(f, "\n");
-	if (forced && *forced)
+	fprintf(f, "  encoding: %s%s%s\n", h.profile->pmu[0] ? "libpfm4 names" :
+		h.profile->perf_dir[0] ? "raw, from perf's JSON tools/perf/pmu-events/arch/" :
+		"perf's generic names", h.profile->pmu[0] ? "" : h.profile->perf_dir,
+		h.profile->perf_unit ? " (its cpu_core/cpu_atom Unit as named)" : "");
+	fprintf(f, "  notes: %s\n", h.profile->notes);
+	if ((forced && *forced) || (model && *model))
 		fprintf(f, "  here: not opened (a model chosen by hand may not be this CPU's)\n");
 	else
 		print_counts_here(f, h.profile);
@@ -249,8 +289,5 @@ void events_print_tlb_profile(FILE *f)
 	fprintf(f, "  derived per run:\n");
 	for (i = 0; i < nd; i++)
 		fprintf(f, "    %-22s %s\n", dnames[i], dtexts[i]);
-	fprintf(f, "  models with a profile (LIBPFM_FORCE_PMU=PMU thpbench list shows one):\n   ");
-	for (i = 0; i < tlb_profile_count(); i++)
-		fprintf(f, " %s%s", tlb_profile_at(i)->pmu,
-			i + 1 == tlb_profile_count() ? "\n" : i % 8 == 7 ? "\n   " : "");
+	print_models(f);
 }

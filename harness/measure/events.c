@@ -22,6 +22,8 @@
 #include <perfmon/pfmlib_perf_event.h>
 
 #include "counters.h"
+#include "event_raw.h"
+#include "tlb_profile.h"
 #include "util/util.h"
 
 struct generic_name {
@@ -102,8 +104,10 @@ static int pfm_state = 1;	/* 1: not tried, 0: ok, <0: pfm error */
 
 int events_init(void)
 {
-	if (pfm_state == 1)
+	if (pfm_state == 1) {
+		tlb_model_prepare();
 		pfm_state = pfm_initialize();
+	}
 	return pfm_state == PFM_SUCCESS ? 0 : -1;
 }
 
@@ -382,6 +386,11 @@ int event_encode(const char *name, struct event_spec *ev)
 		return -1;
 	}
 	if (encode_generic(name, ev))
+		goto ok;
+	ret = event_raw_encode(name, ev);
+	if (ret < 0)
+		return -1;
+	if (ret > 0)
 		goto ok;
 	ret = encode_tracepoint(name, ev);
 	if (ret < 0)

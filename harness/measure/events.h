@@ -8,6 +8,8 @@
  *      minor-faults, context-switches, cpu-migrations ... (the names
  *      `perf list` prints for hardware, software and hw-cache events);
  *   2. tracepoints "subsys:event" (id read from tracefs events/SUBSYS/EVENT/id);
+ *   2b. perf raw syntax, "r1a8" and "cpu_core/event=0x12,umask=0xe/"
+ *      (event_raw.h), for CPUs libpfm4 has no table for;
  *   3. anything libpfm4 knows: "perf::DTLB-LOAD-MISSES",
  *      "INST_RETIRED:ANY_P", "amd64_fam19h_zen4::..." through
  *      pfm_get_os_event_encoding(PFM_OS_PERF_EVENT_EXT).
@@ -43,6 +45,7 @@ enum event_source {
 	EVSRC_PERF_NAME,	/* perf's generic hardware/software/cache names */
 	EVSRC_TRACEPOINT,
 	EVSRC_LIBPFM,
+	EVSRC_RAW,		/* perf raw syntax: event_raw.h */
 };
 
 /* The most events one perf group may hold here (a PMU holds far fewer). */

@@ -98,6 +98,9 @@ int pmu_data_from_results(const struct tb_results *r, struct pmu_data *d,
 	snprintf(d->model, sizeof(d->model), "%s",
 		 json_string_value(json_object_get(prof, "model")) ?
 		 json_string_value(json_object_get(prof, "model")) : "");
+	snprintf(d->notes, sizeof(d->notes), "%s",
+		 json_string_value(json_object_get(prof, "notes")) ?
+		 json_string_value(json_object_get(prof, "notes")) : "");
 	snprintf(d->walk_metric, sizeof(d->walk_metric), "%s", walk ? walk : "");
 	d->pmu = json_is_true(json_object_get(r->env, "pmu"));
 	for (i = 0; i < r->ncases; i++) {
@@ -371,6 +374,8 @@ void pmu_print(FILE *f, const struct pmu_data *d, const struct pmu_judgement *j)
 	fprintf(f, "pmu-check: %s; walks read from %s\n",
 		d->model[0] ? d->model : "model unknown",
 		d->walk_metric[0] ? d->walk_metric : "(none)");
+	if (d->notes[0])
+		fprintf(f, "  notes: %s\n", d->notes);
 	fprintf(f, "%10s %8s %5s %12s %11s %12s %8s  %s\n", "pages", "backing",
 		"runs", "loads/run", "walks/load", "walk cycles", "counted", "case");
 	for (i = 0; i < d->n; i++) {

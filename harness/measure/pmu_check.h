@@ -60,6 +60,7 @@ struct pmu_point {
 
 struct pmu_data {
 	char model[128];	/* env.tlb_profile.model, "" if absent */
+	char notes[512];	/* env.tlb_profile.notes: what its events count */
 	char walk_metric[48];	/* the metric read as walks */
 	bool pmu;		/* env.pmu: a hardware counter opened */
 	struct pmu_point pt[PMU_MAX_POINTS];

@@ -11,10 +11,12 @@
 #include "tlb_profile.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <perfmon/pfmlib.h>
 
+#include "tlb_cpuinfo.h"
 #include "util/util.h"
 
 #define INTEL_RATIO_GROUP(p, walk_cycles)					\
@@ -76,22 +78,144 @@ ZEN(zen1, "amd64_fam17h_zen1", "32k_l2_hit");
 ZEN(zen2, "amd64_fam17h_zen2", "coalesced_page_hit");
 ZEN(zen3, "amd64_fam19h_zen3", "coalesced_page_hit");
 
-#define PROFILE(pmu, model, dir, ev) { pmu, model, dir, ev, ARRAY_SIZE(ev) }
+/* --- raw encodings from perf's JSON (libpfm4 4.13 has no table) ----- *
+ * Each row's `perf` is the JSON EventName it encodes; test_tlb_roles.c
+ * checks the bits and the description against the kernel tree's JSON
+ * (tests/fixtures/perf-events for models newer than Linux 6.1). */
+
+#define X(pmu, terms) pmu "/" terms "/"
+
+/* Zen 4 and Zen 5 as Zen 3: event 0x45 by where the reload was found;
+ * iTLB: 0x85, fetches that missed both ITLBs. */
+#define ZEN_RAW(name, cyc_perf)							\
+	static const struct tlb_event name[] = {				\
+		{ TLB_CYCLES, X("cpu", "event=0x76"), cyc_perf, 1 },		\
+		{ TLB_INSTRUCTIONS, X("cpu", "event=0xc0"), NULL, 1 },		\
+		{ TLB_WALKS, X("cpu", "event=0x45,umask=0xf0"),			\
+		  "ls_l1_d_tlb_miss.all_l2_miss", 1 },				\
+		{ TLB_STLB_HITS, X("cpu", "event=0x45,umask=0x0f"),		\
+		  ZEN_HIT("coalesced_page_hit"), 1 },				\
+		{ TLB_ITLB_WALKS, X("cpu", "event=0x85,umask=0x0f"),		\
+		  "bp_l1_tlb_miss_l2_tlb_miss.all", 1 },			\
+	}
+
+ZEN_RAW(zen4, NULL);
+ZEN_RAW(zen5, "ls_not_halted_cyc");
+
+/* Golden Cove / Raptor Cove cores: event codes 0x11 (iTLB), 0x12 (loads),
+ * 0x13 (stores); umask 0x0e walks completed, 0x10 cmask 1 walk active,
+ * 0x20 STLB hit. */
+#define GLC(name, pmu, cyc_perf, ins_perf)					\
+	static const struct tlb_event name[] = {				\
+		{ TLB_CYCLES, X(pmu, "event=0x3c"), cyc_perf, 1 },		\
+		{ TLB_INSTRUCTIONS, X(pmu, "event=0xc0"), ins_perf, 1 },	\
+		{ TLB_LOAD_WALKS, X(pmu, "event=0x12,umask=0x0e"),		\
+		  "DTLB_LOAD_MISSES.WALK_COMPLETED", 1 },			\
+		{ TLB_STORE_WALKS, X(pmu, "event=0x13,umask=0x0e"),		\
+		  "DTLB_STORE_MISSES.WALK_COMPLETED", 1 },			\
+		{ TLB_LOAD_WALK_CYCLES, X(pmu, "event=0x12,umask=0x10,cmask=1"), \
+		  "DTLB_LOAD_MISSES.WALK_ACTIVE", 1 },				\
+		{ TLB_STORE_WALK_CYCLES, X(pmu, "event=0x13,umask=0x10,cmask=1"), \
+		  "DTLB_STORE_MISSES.WALK_ACTIVE", 1 },				\
+		{ TLB_STLB_LOAD_HITS, X(pmu, "event=0x12,umask=0x20"),		\
+		  "DTLB_LOAD_MISSES.STLB_HIT", 2 },				\
+		{ TLB_STLB_STORE_HITS, X(pmu, "event=0x13,umask=0x20"),		\
+		  "DTLB_STORE_MISSES.STLB_HIT", 2 },				\
+		{ TLB_ITLB_WALKS, X(pmu, "event=0x11,umask=0x0e"),		\
+		  "ITLB_MISSES.WALK_COMPLETED", 2 },				\
+	}
+
+GLC(emr, "cpu", NULL, NULL);
+GLC(adl_p, "cpu_core", "CPU_CLK_UNHALTED.THREAD_P", "INST_RETIRED.ANY_P");
+
+/* perf's graniterapids table lists the walks completed only. */
+static const struct tlb_event gnr[] = {
+	{ TLB_CYCLES, X("cpu", "event=0x3c"), NULL, 1 },
+	{ TLB_INSTRUCTIONS, X("cpu", "event=0xc0"), NULL, 1 },
+	{ TLB_LOAD_WALKS, X("cpu", "event=0x12,umask=0x0e"),
+	  "DTLB_LOAD_MISSES.WALK_COMPLETED", 1 },
+	{ TLB_STORE_WALKS, X("cpu", "event=0x13,umask=0x0e"),
+	  "DTLB_STORE_MISSES.WALK_COMPLETED", 1 },
+	{ TLB_ITLB_WALKS, X("cpu", "event=0x11,umask=0x0e"),
+	  "ITLB_MISSES.WALK_COMPLETED", 1 },
+};
+
+/* Gracemont (Alder Lake E-cores): other event codes, no walk-active or
+ * STLB-hit event in perf's table. */
+static const struct tlb_event adl_e[] = {
+	{ TLB_CYCLES, X("cpu_atom", "event=0x3c"), "CPU_CLK_UNHALTED.CORE_P", 1 },
+	{ TLB_INSTRUCTIONS, X("cpu_atom", "event=0xc0"), "INST_RETIRED.ANY_P", 1 },
+	{ TLB_LOAD_WALKS, X("cpu_atom", "event=0x08,umask=0x0e"),
+	  "DTLB_LOAD_MISSES.WALK_COMPLETED", 1 },
+	{ TLB_STORE_WALKS, X("cpu_atom", "event=0x49,umask=0x0e"),
+	  "DTLB_STORE_MISSES.WALK_COMPLETED", 1 },
+	{ TLB_ITLB_WALKS, X("cpu_atom", "event=0x85,umask=0x0e"),
+	  "ITLB_MISSES.WALK_COMPLETED", 1 },
+};
+
+/* arm64: the PMUv3 common events by number, which every Neoverse core
+ * implements; perf's names are their ArchStdEvent. */
+static const struct tlb_event neoverse[] = {
+	{ TLB_CYCLES, "r11", "CPU_CYCLES", 1 },
+	{ TLB_INSTRUCTIONS, "r08", "INST_RETIRED", 1 },
+	{ TLB_WALKS, "r34", "DTLB_WALK", 1 },
+	{ TLB_L1D_REFILLS, "r05", "L1D_TLB_REFILL", 1 },
+	{ TLB_L2_REFILLS, "r2d", "L2D_TLB_REFILL", 1 },
+	{ TLB_ITLB_WALKS, "r35", "ITLB_WALK", 1 },
+};
+
+/* The same; perf's neoverse-n2-v2 INST_RETIRED entry is not among the
+ * excerpts the role test reads. */
+static const struct tlb_event neoverse_v2[] = {
+	{ TLB_CYCLES, "r11", "CPU_CYCLES", 1 },
+	{ TLB_INSTRUCTIONS, "r08", NULL, 1 },
+	{ TLB_WALKS, "r34", "DTLB_WALK", 1 },
+	{ TLB_L1D_REFILLS, "r05", "L1D_TLB_REFILL", 1 },
+	{ TLB_L2_REFILLS, "r2d", "L2D_TLB_REFILL", 1 },
+	{ TLB_ITLB_WALKS, "r35", "ITLB_WALK", 1 },
+};
+
+#define NOTE_INTEL "walks are page walks completed (WALK_COMPLETED), not started"
+#define NOTE_EPT NOTE_INTEL "; walk cycles exclude EPT walks (in a guest they undercount)"
+#define NOTE_DEMAND NOTE_INTEL "; walk cycles and load walks count demand loads only (not prefetches)"
+#define NOTE_AMD "walks are L1 DTLB misses that missed the L2 DTLB: page walks requested (event 0x45), not completed as Intel's; Zen has no walk-cycles event"
+#define NOTE_RAW(dir) "; raw encodings taken from perf's JSON (tools/perf/pmu-events/arch/" dir "), not libpfm4 names"
+#define NOTE_ARM "tlb.dtlb_walks is DTLB_WALK (translation table walks); L1D_TLB_REFILL counts refills from the L2 TLB or a walk, not walks; L2D_TLB_REFILL counts data and instruction refills; no walk-cycles or STLB-hit event; PMUv3 common events by number"
+
+#define P(k, p, f, m, d, u, n, e)						\
+	{ .key = k, .pmu = p, .pfm = f, .model = m, .perf_dir = d,		\
+	  .perf_unit = u, .notes = n, .ev = e, .nev = ARRAY_SIZE(e) }
+#define PFM(k, pmu, m, d, n, e) P(k, pmu, pmu, m, d, NULL, n, e)
+#define RAW(k, f, m, d, u, n, e) P(k, "", f, m, d, u, n NOTE_RAW(d), e)
 
 static const struct tlb_profile profiles[] = {
-	PROFILE("hsw", "Intel Haswell (client)", "x86/haswell", hsw),
-	PROFILE("hsw_ep", "Intel Haswell-EP (server)", "x86/haswellx", hsw_ep),
-	PROFILE("bdw", "Intel Broadwell (client)", "x86/broadwell", bdw),
-	PROFILE("bdw_ep", "Intel Broadwell-EP (server)", "x86/broadwellx", bdw_ep),
-	PROFILE("skl", "Intel Skylake (client)", "x86/skylake", skl),
-	PROFILE("skx", "Intel Skylake-SP (server)", "x86/skylakex", skx),
-	PROFILE("clx", "Intel Cascade Lake (server)", "x86/cascadelakex", clx),
-	PROFILE("icl", "Intel Ice Lake (client)", "x86/icelake", icl),
-	PROFILE("icx", "Intel Ice Lake-SP (server)", "x86/icelakex", icx),
-	PROFILE("spr", "Intel Sapphire Rapids (server)", "x86/sapphirerapids", spr),
-	PROFILE("amd64_fam17h_zen1", "AMD Zen", "x86/amdzen1", zen1),
-	PROFILE("amd64_fam17h_zen2", "AMD Zen 2", "x86/amdzen2", zen2),
-	PROFILE("amd64_fam19h_zen3", "AMD Zen 3", "x86/amdzen3", zen3),
+	PFM("hsw", "hsw", "Intel Haswell (client)", "x86/haswell", NOTE_INTEL, hsw),
+	PFM("hsw_ep", "hsw_ep", "Intel Haswell-EP (server)", "x86/haswellx", NOTE_INTEL, hsw_ep),
+	PFM("bdw", "bdw", "Intel Broadwell (client)", "x86/broadwell", NOTE_INTEL, bdw),
+	PFM("bdw_ep", "bdw_ep", "Intel Broadwell-EP (server)", "x86/broadwellx", NOTE_INTEL, bdw_ep),
+	PFM("skl", "skl", "Intel Skylake (client)", "x86/skylake", NOTE_EPT, skl),
+	PFM("skx", "skx", "Intel Skylake-SP (server)", "x86/skylakex", NOTE_EPT, skx),
+	PFM("clx", "clx", "Intel Cascade Lake (server)", "x86/cascadelakex", NOTE_EPT, clx),
+	PFM("icl", "icl", "Intel Ice Lake (client)", "x86/icelake", NOTE_DEMAND, icl),
+	PFM("icx", "icx", "Intel Ice Lake-SP (server)", "x86/icelakex", NOTE_DEMAND, icx),
+	PFM("spr", "spr", "Intel Sapphire Rapids (server)", "x86/sapphirerapids", NOTE_DEMAND, spr),
+	RAW("emr", NULL, "Intel Emerald Rapids (server)", "x86/emeraldrapids", NULL, NOTE_DEMAND, emr),
+	RAW("gnr", NULL, "Intel Granite Rapids (server)", "x86/graniterapids", NULL,
+	    NOTE_INTEL "; perf's table has no walk-active or STLB-hit event for it: no walk cycles, no STLB hits", gnr),
+	RAW("adl_p", NULL, "Intel Alder/Raptor Lake P-cores (hybrid, cpu_core PMU)", "x86/alderlake", "cpu_core",
+	    NOTE_DEMAND "; hybrid: counts only while the task runs on a P-core (pin it there with taskset; THPBENCH_TLB_MODEL=adl_e for the E-cores)", adl_p),
+	RAW("adl_e", NULL, "Intel Alder/Raptor Lake E-cores (hybrid, cpu_atom PMU)", "x86/alderlake", "cpu_atom",
+	    NOTE_INTEL "; hybrid: counts only while the task runs on an E-core; Gracemont has no walk-active or STLB-hit event in perf's table", adl_e),
+	PFM("zen1", "amd64_fam17h_zen1", "AMD Zen", "x86/amdzen1", NOTE_AMD, zen1),
+	PFM("zen2", "amd64_fam17h_zen2", "AMD Zen 2", "x86/amdzen2", NOTE_AMD, zen2),
+	PFM("zen3", "amd64_fam19h_zen3", "AMD Zen 3", "x86/amdzen3", NOTE_AMD, zen3),
+	RAW("zen4", "amd64_fam19h_zen4", "AMD Zen 4", "x86/amdzen4", NULL,
+	    NOTE_AMD "; libpfm4 4.13 knows Zen 4 (amd64_fam19h_zen4) but detects model 0x11 only", zen4),
+	RAW("zen5", NULL, "AMD Zen 5", "x86/amdzen5", NULL, NOTE_AMD, zen5),
+	RAW("neoverse_n1", NULL, "Arm Neoverse N1", "arm64/arm/cortex-a76-n1", NULL, NOTE_ARM, neoverse),
+	RAW("neoverse_n2", NULL, "Arm Neoverse N2", "arm64/arm/neoverse-n2", NULL, NOTE_ARM, neoverse),
+	RAW("neoverse_v1", NULL, "Arm Neoverse V1", "arm64/arm/neoverse-v1", NULL, NOTE_ARM, neoverse),
+	RAW("neoverse_v2", NULL, "Arm Neoverse V2", "arm64/arm/neoverse-n2-v2", NULL, NOTE_ARM, neoverse_v2),
 };
 
 static const struct tlb_event generic_ev[] = {
@@ -102,8 +226,11 @@ static const struct tlb_event generic_ev[] = {
 };
 
 static const struct tlb_profile generic = {
-	"", "perf's generic events (no TLB profile for this CPU)", "",
-	generic_ev, ARRAY_SIZE(generic_ev),
+	.key = "generic", .pmu = "", .pfm = NULL,
+	.model = "perf's generic events (no TLB profile for this CPU)",
+	.perf_dir = "", .perf_unit = NULL,
+	.notes = "dTLB-load-misses and dTLB-store-misses are whatever the kernel maps them to on this CPU (on Zen the store one is nothing; on arm64 the load one is L1D_TLB_REFILL, refills, not walks)",
+	.ev = generic_ev, .nev = ARRAY_SIZE(generic_ev),
 };
 
 static const struct {
@@ -127,6 +254,12 @@ static const struct {
 				  "store dTLB misses that hit the second-level TLB" },
 	[TLB_STLB_HITS] = { "tlb.stlb_hits",
 			    "dTLB misses that hit the second-level TLB" },
+	[TLB_ITLB_WALKS] = { "tlb.itlb_walks",
+			     "instruction fetches that missed every TLB level (page walks)" },
+	[TLB_L1D_REFILLS] = { "tlb.l1d_tlb_refills",
+			      "L1 data TLB refills, from the L2 TLB or a walk (not walks)" },
+	[TLB_L2_REFILLS] = { "tlb.l2_tlb_refills",
+			     "L2 TLB refills, data and instruction side" },
 	[TLB_LOAD_MISSES] = { "tlb.dtlb_load_misses",
 			      "perf's dTLB-load-misses (the kernel picks the event)" },
 	[TLB_STORE_MISSES] = { "tlb.dtlb_store_misses",
@@ -148,7 +281,17 @@ const struct tlb_profile *tlb_profile_find(const char *pmu)
 	size_t i;
 
 	for (i = 0; i < ARRAY_SIZE(profiles); i++)
-		if (!strcmp(profiles[i].pmu, pmu))
+		if (profiles[i].pfm && !strcmp(profiles[i].pfm, pmu))
+			return &profiles[i];
+	return NULL;
+}
+
+const struct tlb_profile *tlb_profile_by_key(const char *key)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(profiles); i++)
+		if (!strcmp(profiles[i].key, key))
 			return &profiles[i];
 	return NULL;
 }
@@ -168,16 +311,46 @@ const char *tlb_role_text(enum tlb_role r)
 	return (size_t)r < TLB_NROLES ? roles[r].text : "?";
 }
 
+static const char *model_env(void)
+{
+	const char *m = getenv("THPBENCH_TLB_MODEL");
+
+	return m && *m ? m : NULL;
+}
+
+int tlb_model_check(char *err, size_t len)
+{
+	const char *m = model_env();
+	size_t i, off;
+
+	if (!m || tlb_profile_by_key(m))
+		return 0;
+	off = (size_t)snprintf(err, len, "THPBENCH_TLB_MODEL=%.40s%s: no such TLB profile; known models:",
+			       m, strlen(m) > 40 ? "..." : "");
+	for (i = 0; i < ARRAY_SIZE(profiles) && off < len; i++)
+		off += (size_t)snprintf(err + off, len - off, " %s", profiles[i].key);
+	return -1;
+}
+
+void tlb_model_prepare(void)
+{
+	const char *m = model_env();
+	const struct tlb_profile *p = m ? tlb_profile_by_key(m) : NULL;
+
+	if (p && p->pmu[0])
+		setenv("LIBPFM_FORCE_PMU", p->pmu, 0);
+}
+
 /* A present core PMU with a profile wins over one without (Zen 1 is both
  * amd64_fam17h, deprecated, and amd64_fam17h_zen1). */
-void tlb_host_detect(struct tlb_host *h)
+static void detect_libpfm(struct tlb_host *h)
 {
+	const char *forced = getenv("LIBPFM_FORCE_PMU");
 	const struct tlb_profile *p;
 	pfm_pmu_info_t info;
 	pfm_pmu_t pmu;
 
-	memset(h, 0, sizeof(*h));
-	h->profile = &generic;
+	tlb_model_prepare();
 	if (pfm_initialize() != PFM_SUCCESS)
 		return;
 	pfm_for_all_pmus(pmu) {
@@ -193,8 +366,33 @@ void tlb_host_detect(struct tlb_host *h)
 		snprintf(h->desc, sizeof(h->desc), "%s", info.desc);
 		if (p) {
 			h->profile = p;
+			h->chosen_by = forced && *forced ? "LIBPFM_FORCE_PMU" : "libpfm4";
 			return;
 		}
+	}
+}
+
+void tlb_host_detect(struct tlb_host *h)
+{
+	const char *m = model_env(), *key;
+
+	memset(h, 0, sizeof(*h));
+	h->profile = &generic;
+	h->chosen_by = "none";
+	if (m && tlb_model_check(h->error, sizeof(h->error)))
+		return;
+	detect_libpfm(h);
+	if (m) {
+		h->profile = tlb_profile_by_key(m);
+		h->chosen_by = "THPBENCH_TLB_MODEL";
+		return;
+	}
+	if (h->profile != &generic)
+		return;
+	key = tlb_cpuinfo_key(NULL);
+	if (key && tlb_profile_by_key(key)) {
+		h->profile = tlb_profile_by_key(key);
+		h->chosen_by = "/proc/cpuinfo";
 	}
 }
 
@@ -339,8 +537,15 @@ json_t *tlb_host_json(const struct tlb_host *h)
 	struct inputs in;
 	size_t i, k, j, n;
 
+	json_object_set_new(o, "key", json_string(p->key));
 	json_object_set_new(o, "pmu", json_string(p->pmu));
 	json_object_set_new(o, "model", json_string(p->model));
+	json_object_set_new(o, "chosen_by", json_string(h->chosen_by ? h->chosen_by : "none"));
+	json_object_set_new(o, "encoding", json_string(p->pmu[0] ? "libpfm4 names" :
+			    p->perf_dir[0] ? "raw, from perf's JSON" : "perf generic names"));
+	if (p->perf_dir[0])
+		json_object_set_new(o, "perf_json", json_string(p->perf_dir));
+	json_object_set_new(o, "notes", json_string(p->notes));
 	if (!p->pmu[0] && h->pmu[0])
 		json_object_set_new(o, "cpu_pmu", json_string(h->pmu));
 	for (i = 0; i < p->nev; i++)

@@ -19,7 +19,7 @@ echo 'always [madvise] never' > "$root/transparent_hugepage/enabled"
 LIBPFM_FORCE_PMU=skl THPBENCH_SYSFS_ROOT=$root $TB list > "$TMPD/skl" 2>&1
 check "list under LIBPFM_FORCE_PMU=skl: exit 0" [ $? -eq 0 ]
 check "list: the Skylake profile, chosen by LIBPFM_FORCE_PMU" \
-	grep -q '^TLB profile (-e tlb, or tlb in a suite.s events): Intel Skylake (client); libpfm4 PMU skl (Intel Skylake), chosen by LIBPFM_FORCE_PMU' "$TMPD/skl"
+	grep -q '^TLB profile (-e tlb, or tlb in a suite.s events): Intel Skylake (client) \[skl\]; libpfm4 PMU skl (Intel Skylake), chosen by LIBPFM_FORCE_PMU' "$TMPD/skl"
 check "list: load walk cycles are WALK_ACTIVE, raw 0x1001008" \
 	grep -Eq '^    tlb.load_walk_cycles +raw 0x1001008 ' "$TMPD/skl"
 check "list: with the libpfm4 name under it" \
@@ -28,7 +28,7 @@ check "list: derived walk cycle share" grep -q '^    tlb.walk_cycles_pct ' "$TMP
 
 LIBPFM_FORCE_PMU=amd64_fam19h_zen3 THPBENCH_SYSFS_ROOT=$root $TB list > "$TMPD/zen3" 2>&1
 check "list under LIBPFM_FORCE_PMU=amd64_fam19h_zen3: AMD Zen 3, walks raw 0xf045" \
-	sh -c "grep -q 'AMD Zen 3; libpfm4 PMU amd64_fam19h_zen3' '$TMPD/zen3' &&
+	sh -c "grep -q 'AMD Zen 3 \[zen3\]; libpfm4 PMU amd64_fam19h_zen3' '$TMPD/zen3' &&
 	       grep -Eq '^    tlb.dtlb_walks +raw 0xf045 ' '$TMPD/zen3'"
 check "list: Zen 3 has no walk-cycle figure" sh -c "! grep -q walk_cycles '$TMPD/zen3'"
 

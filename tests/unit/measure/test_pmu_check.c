@@ -109,14 +109,15 @@ static enum pmu_verdict judge(const struct machine *m, struct pmu_judgement *j,
 	char err[256];
 	size_t i, k;
 
-	r.env = json_pack("{s:b, s:{s:s}}", "pmu", !m->unsupported ||
+	r.env = json_pack("{s:b, s:{s:s, s:s}}", "pmu", !m->unsupported ||
 			  strstr(m->unsupported, "<not counted>"), "tlb_profile",
-			  "model", "Simulated");
+			  "model", "Simulated", "notes", "walks are simulated");
 	r.meta = json_object();
 	for (i = 0; i < ARRAY_SIZE(sizes) - m->one_size; i++)
 		for (k = 0; k < ARRAY_SIZE(backings); k++)
 			add_case(&r, m, backings[k], sizes[i]);
 	assert_int_equal(pmu_data_from_results(&r, &d, err, sizeof(err)), 0);
+	assert_string_equal(d.notes, "walks are simulated");	/* printed with the model */
 	pmu_judge(&d, j);
 	if (print)
 		pmu_print(stdout, &d, j);
@@ -289,6 +290,7 @@ static void test_recorded_vm_without_pmu(void **state)
 	assert_int_equal(d.n, 4);
 	assert_string_equal(d.walk_metric, "tlb.dtlb_walks");
 	assert_string_equal(d.model, "AMD Zen 3");
+	assert_string_equal(d.notes, "");	/* recorded before profiles had notes */
 	assert_false(d.pmu);
 	pmu_judge(&d, &j);
 	assert_int_equal(j.verdict, PMU_CANNOT_TELL);

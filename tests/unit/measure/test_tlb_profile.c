@@ -51,8 +51,7 @@ static int child_encode(int argc, char **argv)
 	size_t i, n;
 
 	tlb_host_detect(&h);
-	printf("host %s %s\n", h.pmu[0] ? h.pmu : "-",
-	       h.profile->pmu[0] ? h.profile->pmu : "-");
+	printf("host %s %s\n", h.pmu[0] ? h.pmu : "-", h.profile->key);
 	for (i = 0; i < (size_t)argc; i++) {
 		if (event_encode(argv[i], &ev))
 			printf("enc %zu error\n", i);
@@ -411,6 +410,8 @@ static void test_encodings_equal_perf_tables(void **state)
 	for (i = 0; i < tlb_profile_count(); i++) {
 		const struct tlb_profile *p = tlb_profile_at(i);
 
+		if (!p->pmu[0])
+			continue;	/* raw encodings: test_tlb_roles.c */
 		bad = check_profile(p, true, &o, report, sizeof(report));
 		if (bad)
 			fail_msg("%d mismatch(es):\n%s", bad, report);
@@ -419,9 +420,9 @@ static void test_encodings_equal_perf_tables(void **state)
 		else
 			intel++;
 	}
-	printf("\n%zu models (%zu Intel, %zu AMD): every event equal\n",
-	       tlb_profile_count(), intel, amd);
-	assert_true(tlb_profile_count() >= 6 && intel >= 3 && amd >= 3);
+	printf("\n%zu models with libpfm4 names (%zu Intel, %zu AMD): every event equal\n",
+	       intel + amd, intel, amd);
+	assert_true(intel >= 3 && amd >= 3);
 }
 
 static void plant(const struct tlb_profile *real, struct tlb_profile *p,
@@ -511,9 +512,11 @@ static void test_force_pmu_picks_the_profile(void **state)
 	for (i = 0; i < tlb_profile_count(); i++) {
 		const struct tlb_profile *p = tlb_profile_at(i);
 
-		run_child(p->pmu, NULL, 0, &o);
-		assert_string_equal(o.host, p->pmu);
-		assert_string_equal(o.host_profile, p->pmu);
+		if (!p->pfm)
+			continue;	/* libpfm4 cannot be forced to it */
+		run_child(p->pfm, NULL, 0, &o);
+		assert_string_equal(o.host, p->pfm);
+		assert_string_equal(o.host_profile, p->key);
 		assert_int_equal(o.nlist, 1 + p->nev);
 		assert_string_equal(o.list_name[0], "page-faults");
 		assert_int_equal(o.list_group[0], 0);
@@ -532,9 +535,9 @@ static void test_unprofiled_cpu_gets_generic_names(void **state)
 	struct child_out o;
 
 	(void)state;
-	run_child("amd64_fam19h_zen4", NULL, 0, &o);
-	assert_string_equal(o.host, "amd64_fam19h_zen4");
-	assert_string_equal(o.host_profile, "-");
+	run_child("snb", NULL, 0, &o);
+	assert_string_equal(o.host, "snb");
+	assert_string_equal(o.host_profile, "generic");
 	assert_int_equal(o.nlist, 5);
 	assert_string_equal(o.list_name[1], "tlb.cycles");
 	assert_string_equal(o.list_for[1], "cycles");
@@ -570,7 +573,9 @@ static void test_profile_shape(void **state)
 	(void)state;
 	for (i = 0; i < tlb_profile_count(); i++) {
 		const struct tlb_profile *p = tlb_profile_at(i);
-		bool amd = !strncmp(p->pmu, "amd64_", 6);
+		/* AMD and arm64 PMUs: 6 general counters, cycles and
+		 * instructions take two of them */
+		bool amd = strstr(p->perf_dir, "amd") || !strncmp(p->perf_dir, "arm64/", 6);
 		unsigned int gp[4] = { 0 };
 		bool seen[TLB_NROLES] = { false };
 
@@ -589,9 +594,12 @@ static void test_profile_shape(void **state)
 		assert_true(seen[TLB_CYCLES] && seen[TLB_INSTRUCTIONS]);
 		assert_true(seen[TLB_WALKS] ||
 			    (seen[TLB_LOAD_WALKS] && seen[TLB_STORE_WALKS]));
-		assert_true(seen[TLB_STLB_HITS] ||
-			    (seen[TLB_STLB_LOAD_HITS] && seen[TLB_STLB_STORE_HITS]));
-		if (!amd)
+		/* raw profiles have what perf's JSON has (their notes say
+		 * what is missing) */
+		if (p->pmu[0])
+			assert_true(seen[TLB_STLB_HITS] ||
+				    (seen[TLB_STLB_LOAD_HITS] && seen[TLB_STLB_STORE_HITS]));
+		if (!amd && p->pmu[0])
 			assert_true(seen[TLB_LOAD_WALK_CYCLES] &&
 				    seen[TLB_STORE_WALK_CYCLES]);
 		for (k = 0; k < ARRAY_SIZE(ratio_inputs); k++) {
@@ -757,5 +765,8 @@ int main(int argc, char **argv)
 		return 2;
 	self_exe[len] = '\0';
 	setenv("THPBENCH_TRACEFS", "tests/fixtures/tracefs", 1);
+	/* what libpfm4 finds decides, not this host's CPU */
+	setenv("THPBENCH_CPUINFO", "/nonexistent/cpuinfo", 1);
+	unsetenv("THPBENCH_TLB_MODEL");
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
