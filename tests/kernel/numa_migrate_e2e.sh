@@ -22,8 +22,9 @@
 # and split by migrate_pages_batch(), so thp_migration_fail and
 # thp_migration_split are each >= split_at_dest, and pages_at_dest >= 512 x
 # (huge_at_dest + split_at_dest). Then `thpbench coverage` of the results
-# (the suite records the background) lists thp_migration_success, _fail,
-# _split and numa_huge_pte_updates as moved, each by its case.
+# lists thp_migration_success, _fail, _split and numa_huge_pte_updates as
+# moved, each by its case (against a background of 0: the guest's
+# initramfs has no `sleep` for run --background's idle intervals).
 # Prints each run's figures and the coverage rows.
 #
 #   numa_migrate_e2e.sh [--results DIR]   DIR: check a finished guest run's
