@@ -25,6 +25,24 @@
  * wide: a lower bound is all it can give) is at least huge_at_dest. The
  * data (each 4 KiB page carries its index) is checked after the move.
  *
+ * --dest-fragmented (move_pages, mbind): before the move the destination
+ * node is left with free 4 KiB pages but no free 2 MiB block, so
+ * migrate_folio_unmap()'s THP allocation there fails (-ENOMEM) and
+ * migrate_pages_batch() counts the THP failed (thp_migration_fail), splits
+ * it (try_split_folio(): thp_migration_split) and moves the 4 KiB pieces.
+ * How: a filler bound to --to (MPOL_BIND, MADV_NOHUGEPAGE, mlock) takes
+ * all its free memory but a margin; all but one of its pages in each
+ * physical 2 MiB block (pagemap frames) are unmapped, so every block it
+ * touched keeps one page; then a plug of mlocked THPs bound to --to takes
+ * the blocks still free (or that compaction can make) until a THP fault
+ * falls back. vm/compact_unevictable_allowed = 0 (the suite sets it) keeps
+ * compaction off the mlocked pages, so no block can be emptied again. A
+ * range that was a THP, has all its 512 pages on --to afterwards and is
+ * no THP there (split_at_dest) was split by the migration: both
+ * thp_migration_split and thp_migration_fail are at least split_at_dest.
+ * 'dest_free_2m' is how many 2 MiB blocks were free on --to just before
+ * the move (buddyinfo; 0 unless something freed memory meanwhile).
+ *
  * On one NUMA node nothing can move: exit 3, "not measurable here: one
  * NUMA node". Under numa=fake (the guest) every CPU is in every fake
  * node's sysfs cpumap, so the CPUs of a node are found with getcpu(2).
@@ -47,6 +65,7 @@
 static const char usage[] =
 	"usage: migrate_thp [--mode move_pages|mbind|balancing] [--size SIZE]\n"
 	"                   [--from NODE] [--to NODE] [--min-huge N] [--wait SEC]\n"
+	"                   [--dest-fragmented]\n"
 	"  --mode M       move_pages (default): move_pages(2), one address per\n"
 	"                 2 MiB; mbind: mbind(MPOL_BIND, MPOL_MF_MOVE) of the\n"
 	"                 region; balancing: NUMA balancing (needs\n"
@@ -59,18 +78,27 @@ static const char usage[] =
 	"                 move (default all)\n"
 	"  --wait SEC     balancing: at most this long for the pages to move\n"
 	"                 (default 60)\n"
+	"  --dest-fragmented  move_pages, mbind: first leave --to with free 4 KiB\n"
+	"                 pages but no free 2 MiB block (mlocked filler; needs root\n"
+	"                 and vm/compact_unevictable_allowed = 0), so the THPs are\n"
+	"                 split and moved as 4 KiB pages (thp_migration_split)\n"
 	"Prints and reports as metrics: 'ranges', 'huge_before', 'usec' (roi_usec:\n"
 	"the move, or the balancing thread's run), 'ranges_at_dest' (2 MiB ranges\n"
 	"whose first page is on --to), 'pages_at_dest', 'moved_kb' (4 KiB pages\n"
 	"on --to), 'huge_after', 'huge_at_dest' (THPs on --to: needs root),\n"
-	"'not_moved' (move_pages' return), the /proc/vmstat deltas\n"
+	"'not_moved' (move_pages' return), 'split_at_dest' (ranges all on --to,\n"
+	"no THP: split on the way; needs root), --dest-fragmented: 'filler_kb',\n"
+	"'filler_kept' (4 KiB pages kept), 'plug_thps', 'dest_free_2m'; the\n"
+	"/proc/vmstat deltas\n"
 	"thp_migration_success, _fail, _split, pgmigrate_success, pgmigrate_fail,\n"
 	"numa_pte_updates, numa_huge_pte_updates, numa_hint_faults,\n"
 	"numa_hint_faults_local, numa_pages_migrated; balancing: 'settled' (0/1),\n"
 	"'passes'; rss_kb, anon_huge_kb. Exit 0 ok, 1 failure (data lost, nothing\n"
-	"moved), 2 usage (no such node, no CPU on a node, numa_balancing 0),\n"
+	"moved), 2 usage (no such node, no CPU on a node, numa_balancing 0,\n"
+	"compact_unevictable_allowed 1),\n"
 	"3 not measurable here: one NUMA node, no NUMA balancing in the kernel,\n"
-	"or fewer than --min-huge THPs on --from before the move.\n";
+	"fewer than --min-huge THPs on --from before the move, or\n"
+	"--dest-fragmented without root (pagemap frames) or room on --to.\n";
 
 enum mode { MODE_MOVE_PAGES, MODE_MBIND, MODE_BALANCING };
 static const char *const mode_names[] = { "move_pages", "mbind", "balancing" };
@@ -79,6 +107,7 @@ struct opts {
 	enum mode mode;
 	uint64_t size, min_huge, wait_sec;
 	int from, to;
+	int dest_frag;
 };
 
 static struct opts o;
@@ -109,6 +138,7 @@ static void parse_args(int argc, char **argv)
 		{ "to", required_argument, NULL, 't' },
 		{ "min-huge", required_argument, NULL, 'm' },
 		{ "wait", required_argument, NULL, 'w' },
+		{ "dest-fragmented", no_argument, NULL, 'F' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -121,6 +151,7 @@ static void parse_args(int argc, char **argv)
 		case 's': o.size = wl_opt_size("--size", optarg, usage); break;
 		case 'f': o.from = parse_node("--from", optarg); break;
 		case 't': o.to = parse_node("--to", optarg); break;
+		case 'F': o.dest_frag = 1; break;
 		case 'w': o.wait_sec = wl_opt_count("--wait", optarg, 1, 3600, usage); break;
 		case 'm':
 			o.min_huge = wl_opt_count("--min-huge", optarg, 0, 1 << 24, usage);
@@ -134,6 +165,9 @@ static void parse_args(int argc, char **argv)
 		wl_usage_error(usage, "--size must be a multiple of 2M");
 	if (o.from == o.to)
 		wl_usage_error(usage, "--from and --to are both node %d", o.to);
+	if (o.dest_frag && o.mode == MODE_BALANCING)
+		wl_usage_error(usage, "--dest-fragmented works with --mode move_pages or mbind: "
+			       "NUMA balancing never splits a THP it cannot place");
 	if (!min_given)
 		o.min_huge = o.size / WL_PMD_SIZE;
 	if (o.min_huge > o.size / WL_PMD_SIZE)
@@ -172,6 +206,26 @@ static void check_balancing(void)
 	if (!(v & 1))
 		wl_die("/proc/sys/kernel/numa_balancing is %d: --mode balancing needs 1 "
 		       "(a suite sets it: set = kernel/numa_balancing=1)", v);
+}
+
+/*
+ * /proc/sys/vm/compact_unevictable_allowed must be 0 for --dest-fragmented
+ * (exit 2 when 1); a kernel without the file has no compaction to fear.
+ */
+static void check_unevictable(void)
+{
+	FILE *f = fopen("/proc/sys/vm/compact_unevictable_allowed", "r");
+	int v = -1;
+
+	if (!f)
+		return;
+	if (fscanf(f, "%d", &v) != 1)
+		v = -1;
+	fclose(f);
+	if (v != 0)
+		wl_die("/proc/sys/vm/compact_unevictable_allowed is %d: --dest-fragmented "
+		       "needs 0, or compaction moves the mlocked filler and rebuilds free "
+		       "2 MiB blocks (a suite sets it: set = vm/compact_unevictable_allowed=0)", v);
 }
 
 /* The CPUs this process may use, as it started (before any pinning). */
@@ -348,6 +402,164 @@ static void move_by_mbind(char *p, size_t len)
 	numa_bitmask_free(mask);
 }
 
+/* --- --dest-fragmented: free 4 KiB pages on --to, no free 2 MiB block --- */
+
+/* Free memory left on the node under the filler: above its watermarks
+ * (a MPOL_BIND fault below min would wake the OOM killer). */
+#define FILLER_MARGIN (64 * WL_MIB)
+
+struct filler {
+	char *p, *plug;
+	size_t len, plug_len;	/* what is still mapped of each */
+	long long kept, plug_thps;
+	double free_2m;		/* free 2 MiB blocks on the node, before the move */
+};
+
+/* Bind [p, p + len) to node; die naming what when it fails. */
+static void bind_to(void *p, size_t len, int node, const char *what)
+{
+	struct bitmask *mask = numa_allocate_nodemask();
+
+	numa_bitmask_setbit(mask, (unsigned int)node);
+	if (mbind(p, len, MPOL_BIND, mask->maskp, mask->size + 1, 0))
+		wl_fail("mbind(MPOL_BIND) of the %s to node %d failed: %s", what, node,
+			strerror(errno));
+	numa_bitmask_free(mask);
+}
+
+/* Unmap pages [from, to) of the filler (no-op when empty). */
+static void unmap_pages(char *p, size_t from, size_t to)
+{
+	if (to > from && munmap(p + from * WL_BASE_PAGE, (to - from) * WL_BASE_PAGE))
+		wl_fail("munmap of filler pages failed: %s", strerror(errno));
+}
+
+/*
+ * Keep the first filler page of each physical 2 MiB block and unmap the
+ * rest: the block's other 511 pages go back free, and it cannot be one
+ * free 2 MiB block while the kept (mlocked) page is there.
+ */
+static long long keep_one_per_block(char *p, size_t npages)
+{
+	uint64_t *pfn = malloc(npages * sizeof(*pfn)), max = 0;
+	unsigned char *seen;
+	size_t i, run = 0;
+	long long kept = 0;
+
+	if (!pfn)
+		wl_fail("out of memory");
+	if (wl_pagemap_pfns(p, npages, pfn))
+		wl_invalid("not measurable here: --dest-fragmented needs the frame numbers "
+			   "in /proc/self/pagemap (root)");
+	for (i = 0; i < npages; i++)
+		max = pfn[i] > max ? pfn[i] : max;
+	seen = calloc((size_t)(max / 512) / 8 + 1, 1);
+	if (!seen)
+		wl_fail("out of memory");
+	for (i = 0; i < npages; i++) {
+		uint64_t b = pfn[i] / 512;
+
+		if (!pfn[i] || (seen[b / 8] & (1u << (b % 8))))
+			continue;
+		seen[b / 8] |= (unsigned char)(1u << (b % 8));
+		unmap_pages(p, run, i);
+		run = i + 1;
+		kept++;
+	}
+	unmap_pages(p, run, npages);
+	free(seen);
+	free(pfn);
+	return kept;
+}
+
+/*
+ * THPs bound to node, mlocked, one 2 MiB fault at a time until one falls
+ * back (no free block left, none that compaction can make), at most cap.
+ */
+static long long plug_free_blocks(struct filler *f, int node, size_t cap)
+{
+	long long n = 0;
+	size_t i;
+
+	f->plug_len = cap * WL_PMD_SIZE;
+	f->plug = wl_map_aligned(f->plug_len, WL_PMD_SIZE, PROT_READ | PROT_WRITE);
+	if (!f->plug)
+		wl_fail("mapping the %zu MiB plug failed: %s", (size_t)(f->plug_len / WL_MIB),
+			strerror(errno));
+	if (madvise(f->plug, f->plug_len, MADV_HUGEPAGE))
+		wl_fail("madvise(MADV_HUGEPAGE) of the plug failed: %s", strerror(errno));
+	bind_to(f->plug, f->plug_len, node, "plug");
+	for (i = 0; i < cap; i++) {
+		f->plug[i * WL_PMD_SIZE] = 1;
+		if (wl_pagemap_is_thp(f->plug + i * WL_PMD_SIZE) != 1)
+			break;
+		n++;
+	}
+	if (n && mlock(f->plug, (size_t)n * WL_PMD_SIZE))
+		wl_fail("mlock of %lld plug THPs failed: %s", n, strerror(errno));
+	/* The range that fell back and the rest: unmapped, their pages freed. */
+	if (munmap(f->plug + n * WL_PMD_SIZE, f->plug_len - (size_t)n * WL_PMD_SIZE))
+		wl_fail("munmap of the plug's tail failed: %s", strerror(errno));
+	f->plug_len = (size_t)n * WL_PMD_SIZE;
+	return n;
+}
+
+/* Leave node with free 4 KiB pages and no free 2 MiB block (header). */
+static void fragment_node(int node, struct filler *f)
+{
+	long long free_b = 0;
+	double blocks;
+
+	*f = (struct filler){ 0 };
+	if (numa_node_size64(node, &free_b) < 0 || free_b < 0)
+		wl_fail("cannot read node %d's free memory (sysfs nodeN/meminfo)", node);
+	if ((uint64_t)free_b < FILLER_MARGIN + 64 * WL_PMD_SIZE)
+		wl_invalid("not measurable here: node %d has %lld MiB free, too little to "
+			   "fragment (needs %llu MiB)", node, free_b / (long long)WL_MIB,
+			   (unsigned long long)((FILLER_MARGIN + 64 * WL_PMD_SIZE) / WL_MIB));
+	f->len = ((uint64_t)free_b - FILLER_MARGIN) / WL_PMD_SIZE * WL_PMD_SIZE;
+	f->p = mmap(NULL, f->len, PROT_READ | PROT_WRITE,
+		    MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	if (f->p == MAP_FAILED)
+		wl_fail("mapping the %zu MiB filler failed: %s", (size_t)(f->len / WL_MIB),
+			strerror(errno));
+	if (madvise(f->p, f->len, MADV_NOHUGEPAGE))
+		wl_fail("madvise(MADV_NOHUGEPAGE) of the filler failed: %s", strerror(errno));
+	bind_to(f->p, f->len, node, "filler");
+	if (mlock(f->p, f->len))
+		wl_fail("mlock of the %zu MiB filler on node %d failed: %s",
+			(size_t)(f->len / WL_MIB), node, strerror(errno));
+	f->kept = keep_one_per_block(f->p, f->len / WL_BASE_PAGE);
+	blocks = wl_node_free_blocks(node, 9);
+	f->plug_thps = plug_free_blocks(f, node, (size_t)(blocks > 0 ? blocks : 0) + 64);
+	f->free_2m = wl_node_free_blocks(node, 9);
+	if (f->free_2m > 0)
+		wl_warn("node %d still has %.0f free 2 MiB blocks before the move "
+			"(memory freed meanwhile): some THPs may move whole", node, f->free_2m);
+}
+
+/*
+ * Ranges that were THPs, have all their 512 pages on node now and are no
+ * THP there: split by the migration. -1 when pagemap cannot tell (not root).
+ */
+static long long split_at(char *p, size_t n, int node, void **pages, int *status)
+{
+	size_t i, j, per = WL_PMD_SIZE / WL_BASE_PAGE;
+	long long split = 0;
+	int t, all;
+
+	query_nodes(p, n * per, WL_BASE_PAGE, pages, status);
+	for (i = 0; i < n; i++) {
+		for (j = 0, all = 1; j < per && all; j++)
+			all = status[i * per + j] == node;
+		t = wl_pagemap_is_thp(p + i * WL_PMD_SIZE);
+		if (t < 0)
+			return -1;
+		split += all && !t;
+	}
+	return split;
+}
+
 /* --- balancing: a thread on --to writes the region until it is there --- */
 
 struct toucher {
@@ -403,7 +615,8 @@ int main(int argc, char **argv)
 	struct backing before, after;
 	long not_moved = -1;
 	int *status, settled = -1, to_cpu = -1;
-	long long at_dest;
+	long long at_dest, split = -1;
+	struct filler filler = { 0 };
 	void **pages;
 	double t0, t1;
 	char *p;
@@ -414,6 +627,8 @@ int main(int argc, char **argv)
 	check_nodes();
 	if (o.mode == MODE_BALANCING)
 		check_balancing();
+	if (o.dest_frag)
+		check_unevictable();
 	wl_check_memory(o.size, "--size");
 	n = o.size / WL_PMD_SIZE;
 	npages = o.size / WL_BASE_PAGE;
@@ -443,6 +658,8 @@ int main(int argc, char **argv)
 		wl_invalid("only %lld of %zu 2 MiB ranges are THPs and %lld on node %d "
 			   "before the move (--min-huge %llu)", before.huge, n,
 			   before.on_node, o.from, (unsigned long long)o.min_huge);
+	if (o.dest_frag)
+		fragment_node(o.to, &filler);
 
 	read_counters(c0);
 	wl_roi_begin();
@@ -459,6 +676,8 @@ int main(int argc, char **argv)
 
 	classify(p, n, o.to, pages, status, &after);
 	at_dest = pages_on(p, npages, o.to, pages, status);
+	if (before.exact)
+		split = split_at(p, n, o.to, pages, status);
 	printf("mode %s\nfrom %d\nto %d\n", mode_names[o.mode], o.from, o.to);
 	report("ranges", (double)n);
 	report("huge_before", (double)before.huge);
@@ -471,6 +690,14 @@ int main(int argc, char **argv)
 		report("huge_at_dest", (double)after.huge_on_node);
 	if (not_moved >= 0)
 		report("not_moved", (double)not_moved);
+	if (split >= 0)
+		report("split_at_dest", (double)split);
+	if (o.dest_frag) {
+		report("filler_kb", (double)(filler.len / WL_KIB));
+		report("filler_kept", (double)filler.kept);
+		report("plug_thps", (double)filler.plug_thps);
+		report("dest_free_2m", filler.free_2m);
+	}
 	if (settled >= 0) {
 		report("settled", settled);
 		report("passes", (double)passes);

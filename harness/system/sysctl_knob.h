@@ -18,6 +18,12 @@
  * kernel/numa_balancing=1`) to measure THP migration by balancing
  * (workloads/migrate_thp --mode balancing).
  *
+ * vm/compact_unevictable_allowed: whether compaction may move mlocked
+ * (unevictable) pages (default 1; 0 on PREEMPT_RT); a suite sets it to 0
+ * for a case (`set = vm/compact_unevictable_allowed=0`) so that pages a
+ * workload mlocked to break up a node's free 2 MiB blocks stay where they
+ * are (workloads/migrate_thp --dest-fragmented).
+ *
  * A sysctl knob's name is its path under the sysctl root
  * ("vm/compaction_proactiveness"); the names cannot clash with the mm
  * ones, which all start with transparent_hugepage/ or hugepages/. The
@@ -41,6 +47,7 @@
 #define SYSCTL_PROACTIVENESS "vm/compaction_proactiveness"
 #define SYSCTL_HUGETLB_VMEMMAP "vm/hugetlb_optimize_vmemmap"
 #define SYSCTL_NUMA_BALANCING "kernel/numa_balancing"
+#define SYSCTL_COMPACT_UNEVICTABLE "vm/compact_unevictable_allowed"
 
 /* The sysctl root for an mm root (above), malloc'd, or NULL. */
 char *sysctl_root_for(const char *mm_root);

@@ -36,6 +36,9 @@ expect_rc 2 "--from equal to --to refused" "$bin" --from 1 --to 1 &&
 expect_rc 2 "--min-huge over the ranges refused" "$bin" --size 4M --min-huge 3
 expect_rc 2 "malformed --to refused" "$bin" --to x1
 expect_rc 2 "zero --wait refused" "$bin" --wait 0
+expect_rc 2 "--dest-fragmented with --mode balancing refused" \
+	"$bin" --mode balancing --dest-fragmented &&
+	expect_grep "$tmp/err" 'never splits' "--dest-fragmented + balancing: message says why"
 
 if [ "$nodes" -lt 2 ]; then
 	for mode in move_pages mbind balancing; do
@@ -44,6 +47,10 @@ if [ "$nodes" -lt 2 ]; then
 			expect_grep "$tmp/err" 'not measurable here: one NUMA node' \
 				"--mode $mode: says not measurable here: one NUMA node"
 	done
+	expect_rc 3 "one NUMA node, --dest-fragmented: exit 3" \
+		"$bin" --dest-fragmented --size 4M &&
+		expect_grep "$tmp/err" 'not measurable here: one NUMA node' \
+			"--dest-fragmented: says not measurable here: one NUMA node"
 	if grep -q . "$tmp/out"; then
 		fail "one node: nothing on stdout expected"
 	else

@@ -13,16 +13,22 @@
 
 double wl_free_blocks(int order)
 {
+	return wl_node_free_blocks(-1, order);
+}
+
+double wl_node_free_blocks(int node, int order)
+{
 	FILE *f = fopen("/proc/buddyinfo", "r");
 	char line[1024], *p, *end;
 	double n = 0, v;
-	int o, used;
+	int o, used, nid;
 
 	if (!f)
 		return -1;
 	while (fgets(line, sizeof(line), f)) {
 		used = 0;
-		if (sscanf(line, "Node %*d, zone %*s%n", &used) != 0 || !used)
+		if (sscanf(line, "Node %d, zone %*s%n", &nid, &used) != 1 || !used ||
+		    (node >= 0 && nid != node))
 			continue;
 		p = line + used;
 		for (o = 0;; o++) {

@@ -109,6 +109,34 @@ int wl_pagemap_pfn(const void *addr, uint64_t *pfn)
 	return *pfn ? 1 : -1;
 }
 
+int wl_pagemap_pfns(const void *addr, uint64_t pages, uint64_t *pfn)
+{
+	static int pm = -1;
+	static pid_t pm_owner;
+	uint64_t i, done = 0, seen = 0, present = 0;
+	ssize_t got;
+	size_t want;
+
+	if (open_once(&pm, &pm_owner, "/proc/self/pagemap") < 0)
+		return -1;
+	while (done < pages) {
+		want = (size_t)(pages - done < 4096 ? pages - done : 4096);
+		got = pread(pm, pfn + done, want * sizeof(*pfn),
+			    (off_t)(((uintptr_t)addr / WL_BASE_PAGE + done) *
+				    sizeof(*pfn)));
+		if (got != (ssize_t)(want * sizeof(*pfn)))
+			return -1;
+		for (i = done; i < done + want; i++) {
+			present += !!(pfn[i] & PM_PRESENT);
+			pfn[i] = (pfn[i] & PM_PRESENT) ? (pfn[i] & PM_PFN_MASK) : 0;
+			seen += !!pfn[i];
+		}
+		done += want;
+	}
+	/* Without CAP_SYS_ADMIN every present page reads frame 0. */
+	return present && !seen ? -1 : 0;
+}
+
 #define PM_SWAP (1ULL << 62)
 
 long long wl_pagemap_swapped(const void *addr, uint64_t pages)

@@ -194,6 +194,12 @@ int wl_pagemap_huge_zero(const void *addr, uint64_t *pfn);
  */
 int wl_pagemap_pfn(const void *addr, uint64_t *pfn);
 /*
+ * The frames of the pages base pages from addr, one read per 4096: pfn[i]
+ * is the frame, 0 where nothing is present. 0, or -1 when pagemap cannot
+ * be read or hides frames (not root).
+ */
+int wl_pagemap_pfns(const void *addr, uint64_t pages, uint64_t *pfn);
+/*
  * Is the (touched) base page at addr part of a THP (KPF_THP), whatever
  * maps it? 1 yes, 0 no or not present, -1 when pagemap or kpageflags
  * cannot be read (not root). After a split it is 0.
@@ -267,6 +273,8 @@ int wl_pagemap_swap_entries(const void *addr, uint64_t pages, uint64_t *ent);
 /* Free blocks of order >= order in /proc/buddyinfo, in order-order units
  * (order 9: how many 2 MiB blocks are free); -1 when unreadable. */
 double wl_free_blocks(int order);
+/* The same for one NUMA node's zones (node -1: all, as wl_free_blocks). */
+double wl_node_free_blocks(int node, int order);
 
 #ifdef __cplusplus
 }
