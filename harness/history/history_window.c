@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 #include "history_window.h"
 #include "history_check.h"
+#include "history_trend.h"
 
 #include <gsl/gsl_cdf.h>
 #include <math.h>
@@ -374,6 +375,34 @@ static void locate(const struct scan *sc, size_t t, struct split *best)
 	best->ratio = best->nt.p / level;
 }
 
+/*
+ * Does the step of split sp describe nights [b0, t] better than a drift
+ * (history_trend.h)? The same nights as its test: outliers before it out.
+ */
+static bool step_not_drift(const struct scan *sc, size_t t,
+			   const struct split *sp)
+{
+	const struct sums *m = &sc->sm;
+	size_t n = t + 1 - sp->b0, i;
+	struct moments before = range(&m->base, sc->lo, sp->b0, sp->tau);
+	struct moments after = range(&m->all, sc->lo, sp->tau, t + 1);
+	double *y = xmalloc(n * sizeof(*y));
+	bool *skip = xcalloc(n, sizeof(*skip)), like;
+
+	for (i = 0; i < n; i++) {
+		size_t at = sp->b0 + i;
+
+		y[i] = sc->y[at] - sc->ref;
+		skip[i] = at < sp->tau && sc->flag[at - sc->lo];
+	}
+	like = history_trend_step_like(y, skip, n, sp->tau - sp->b0,
+				       before.ss + after.ss,
+				       sp->nt.change > 0 ? 1 : -1);
+	free(y);
+	free(skip);
+	return like;
+}
+
 /* The most significant split of the newest nights, or false. */
 static bool best_split(const struct scan *sc, size_t t, struct split *best)
 {
@@ -392,7 +421,7 @@ static bool best_split(const struct scan *sc, size_t t, struct split *best)
 			   split_level(w, m), &sp);
 		if (!(sp.nt.p < sp.nt.level) ||
 		    !(fabs(sp.nt.change) > o->confirm.threshold) ||
-		    sp.nt.p_spread < SPREAD_LEVEL)
+		    sp.nt.p_spread < SPREAD_LEVEL || !step_not_drift(sc, t, &sp))
 			continue;
 		if (!found || sp.ratio < best->ratio) {
 			*best = sp;
@@ -585,6 +614,7 @@ void history_window_scan(const struct history_check_opts *o,
 		recoveries(&sc, t);
 	}
 	watch(&sc, n - 1);
+	history_trend_scan(o, r, sc.y, sc.wv, sc.log_scale, sc.c);
 	free(sc.y);
 	free(sc.wv);
 	free(sc.flag);
