@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 #include "history_check.h"
+#include "history_trend.h"
 
 #include <ctype.h>
 #include <gsl/gsl_cdf.h>
@@ -171,6 +172,8 @@ void history_check_series(const struct history_series *s,
 		r->cp[i].bisect = bisect_line(s, r->cp[i].good, r->cp[i].night,
 					      r->cp[i].kind);
 	}
+	if (r->ndrift)
+		history_drift_id(s, r->drift.from, r->drift.id);
 	if (r->watch.present && n >= 2)
 		r->watch.bisect = bisect_line(s, r->used[n - 2], r->watch.night,
 					      r->watch.kind);
@@ -235,6 +238,8 @@ void history_result_release(struct history_result *r)
 		free(r->cp[j].bisect);
 		triage_release(&r->cp[j].triage);
 	}
+	triage_release(&r->drift.triage);
+	r->ndrift = 0;
 	free(r->watch.bisect);
 	free(r->cp);
 	free(r->used);

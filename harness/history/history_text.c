@@ -7,6 +7,7 @@
 #include "history_format.h"
 #include "history_gate.h"
 #include "history_print.h"
+#include "history_trend.h"
 
 #include <stdint.h>
 #include <stdlib.h>
@@ -78,6 +79,13 @@ static void text_series(FILE *f, const struct history_result *r,
 		line(f, "       ", r->cp[i].bisect);
 		free(t);
 		free(st);
+	}
+	if (r->ndrift) {
+		char *d = history_drift_text(r);
+
+		fprintf(f, "     [%s] ", r->drift.id);
+		line(f, "", d);
+		free(d);
 	}
 	if (r->watch.present) {
 		char *w = history_watch_text(r);
