@@ -51,7 +51,7 @@ WL_CXX := $(patsubst %.cc,%,$(wildcard workloads/*.cc))
 UNIT_SRC := $(wildcard tests/unit/*/test_*.c)
 UNIT_BIN := $(UNIT_SRC:.c=)
 
-all: harness/thpbench $(WL_C) $(WL_CXX) tests/history/histgen tests/history/histeval tests/history/histbound
+all: harness/thpbench $(WL_C) $(WL_CXX) tests/history/histgen tests/history/histeval tests/history/histbound tests/history/histconfirm
 
 harness/%.o: CFLAGS += $(HARNESS_INC) $(PQ_CFLAGS)
 harness/libthpbench.a: $(HARNESS_OBJ)
@@ -94,6 +94,8 @@ tests/unit/history/test_history_window: tests/history/histgen.o tests/history/hi
 tests/history/histgen: tests/history/histgen_main.o tests/history/histgen.o harness/libthpbench.a
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS_HARNESS)
 tests/history/histeval: tests/history/histeval.o tests/history/histgen.o harness/libthpbench.a
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS_HARNESS)
+tests/history/histconfirm: tests/history/histconfirm.o tests/history/histgen.o harness/libthpbench.a
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS_HARNESS)
 tests/history/histbound: tests/history/histbound.o tests/history/histgen.o tests/history/histreplay.o harness/libthpbench.a
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS_HARNESS)
@@ -244,7 +246,7 @@ clean-bin:
 clean:
 	rm -f harness/*.a harness/*/*.o harness/*/*.d harness/*/*/*.o harness/*/*/*.d \
 		workloads/*.o workloads/*.d workloads/lib/*.o workloads/lib/*.d workloads/lib/*.a \
-		tests/unit/*/*.o tests/unit/*/*.d tests/history/*.o tests/history/*.d tests/history/histgen tests/history/histeval tests/history/histbound $(UNIT_BIN) harness/thpbench $(WL_C) $(WL_CXX)
+		tests/unit/*/*.o tests/unit/*/*.d tests/history/*.o tests/history/*.d tests/history/histgen tests/history/histeval tests/history/histbound tests/history/histconfirm $(UNIT_BIN) harness/thpbench $(WL_C) $(WL_CXX)
 	rm -rf $(ANALYZE_DIR) $(SAN_DIR) $(FUZZ_DIR) $(PERF_EVENTS_DIR)
 
 .PHONY: all unit layers analyze sanitize fuzz fuzz-smoke check ab-e2e ab-bench ab-tree bisect-e2e numa-e2e numa-migrate-e2e static clean clean-bin
