@@ -183,6 +183,17 @@ bool history_git_rev(const char *s);
 char *history_cp_text(const struct history_result *r,
 		      const struct history_cp *cp);
 
+/* The drift's id: of its first night, in a space apart from change points'. */
+void history_drift_id(const struct history_series *s, size_t night,
+		      char out[HISTORY_CP_ID_LEN]);
+
+/*
+ * r's drift as one line (no newline), malloc'ed, NULL when there is none:
+ * "drift (regression) from night 2023-02-10T02:00:00Z (kernel abc): +9.8%
+ * over 40 nights (+0.24% a night), 1000 -> 1098, p 1e-12; ..."
+ */
+char *history_drift_text(const struct history_result *r);
+
 /* The watch as one line (no newline), malloc'ed; NULL when there is none. */
 char *history_watch_text(const struct history_result *r);
 

@@ -5,7 +5,6 @@
  */
 #include "history_format.h"
 #include "history_gate.h"
-#include "history_trend.h"
 #include "history_print.h"
 
 #include <math.h>

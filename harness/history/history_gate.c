@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-only
 #include "history_gate.h"
-#include "history_trend.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -311,4 +310,18 @@ void history_triage_apply(struct history_result *r, size_t n,
 		dt->decided = dup_or_null(hit->decided);
 	}
 	free(v);
+}
+
+bool history_drift_open(const struct history_result *r)
+{
+	if (!r->ndrift || r->drift.kind != HCP_REGRESSION)
+		return false;
+	switch (r->drift.triage.state) {
+	case TRIAGE_ACCEPTED:
+	case TRIAGE_FALSE_ALARM:
+	case TRIAGE_FIXED:
+		return false;
+	default:
+		return true;
+	}
 }

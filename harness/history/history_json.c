@@ -11,7 +11,6 @@
 #include "history_format.h"
 #include "history_gate.h"
 #include "history_print.h"
-#include "history_trend.h"
 
 #include <jansson.h>
 #include <math.h>

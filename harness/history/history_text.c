@@ -7,7 +7,6 @@
 #include "history_format.h"
 #include "history_gate.h"
 #include "history_print.h"
-#include "history_trend.h"
 
 #include <stdint.h>
 #include <stdlib.h>

@@ -8,7 +8,6 @@
 #include <string.h>
 
 #include "stats/stats.h"
-#include "util/hash.h"
 #include "util/util.h"
 
 /* A segment this short has no drift worth the name. */
@@ -202,48 +201,3 @@ void history_trend_scan(const struct history_check_opts *o,
 	r->ndrift = 1;
 }
 
-void history_drift_id(const struct history_series *s, size_t night,
-		      char *out)
-{
-	char cp[HISTORY_CP_ID_LEN], buf[HISTORY_CP_ID_LEN + 8], hex[HASH_SHA256_HEX];
-	int len;
-
-	history_cp_id(s, night, cp);
-	len = snprintf(buf, sizeof(buf), "drift:%s", cp);
-	if (len < 0 || hash_sha256(buf, (size_t)len, hex))
-		tb_die("cannot hash a drift (out of memory?)");
-	memcpy(out, hex, HISTORY_CP_ID_LEN - 1);
-	out[HISTORY_CP_ID_LEN - 1] = 0;
-}
-
-char *history_drift_text(const struct history_result *r)
-{
-	const struct history_drift *d = &r->drift;
-	const struct history_night *n;
-	char buf[1024];
-
-	if (!r->ndrift)
-		return NULL;
-	n = &r->s->nights[d->from];
-	/* started and kernel ids are at most 255 bytes each (import) */
-	snprintf(buf, sizeof(buf), "drift (%s) from night %s (kernel %s): %+.1f%% over %zu nights (%+.2f%% a night), %.6g -> %.6g, p %.2g; not a step: a slope fits these nights better than any one change",
-			hcp_kind_name(d->kind), n->started ? n->started : "?",
-			n->kernel_id ? n->kernel_id : "?", d->change * 100,
-			d->nights, d->slope * 100, d->level_from, d->level_to,
-			d->p);
-	return xstrdup(buf);
-}
-
-bool history_drift_open(const struct history_result *r)
-{
-	if (!r->ndrift || r->drift.kind != HCP_REGRESSION)
-		return false;
-	switch (r->drift.triage.state) {
-	case TRIAGE_ACCEPTED:
-	case TRIAGE_FALSE_ALARM:
-	case TRIAGE_FIXED:
-		return false;
-	default:
-		return true;
-	}
-}

@@ -73,20 +73,4 @@ void history_trend_scan(const struct history_check_opts *o,
 			struct history_result *r, const double *y,
 			const double *wv, bool log_scale, size_t c);
 
-struct history_series;
-
-/* The drift's id: of its first night, in a space apart from change points'. */
-void history_drift_id(const struct history_series *s, size_t night,
-		      char *out);
-
-/*
- * r's drift as one line (no newline), malloc'ed, NULL when there is none:
- * "drift (regression) from night 2023-02-10T02:00:00Z (kernel abc): +9.8%
- * over 40 nights (+0.24% a night), 1000 -> 1098, p 1e-12"
- */
-char *history_drift_text(const struct history_result *r);
-
-/* Does r's drift fail a gate: an untriaged regression drift? */
-bool history_drift_open(const struct history_result *r);
-
 #endif
