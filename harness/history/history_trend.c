@@ -14,6 +14,8 @@
 #define DRIFT_MIN_NIGHTS 12
 /* Nights on the slope at least. */
 #define DRIFT_MIN_RUN 6
+/* The slope is tested at alpha / DRIFT_SEARCH: where it starts was searched for. */
+#define DRIFT_SEARCH 10
 
 /* The least-squares hinge at k: x = max(0, i - k). */
 static void hinge_at(const double *y, const bool *skip, size_t n, size_t k,
@@ -187,7 +189,7 @@ void history_trend_scan(const struct history_check_opts *o,
 	yk = h.level;
 	yn = h.level + h.slope * (double)(last - h.k);
 	change = change_of(log_scale, yk, yn);
-	if (!(p < o->win.alpha) || !(fabs(change) > o->confirm.threshold))
+	if (!(p < o->win.alpha / DRIFT_SEARCH) || !(fabs(change) > o->confirm.threshold))
 		return;
 	d->from = r->used[c + h.k];
 	d->to = r->used[c + last];

@@ -20,8 +20,9 @@
  * last confirmed change, 12 nights or more, outlier nights left out by
  * the MAD rule): the drift is reported (r->drift, r->ndrift = 1) when
  *   - the hinge fits better than every single step of the segment,
- *   - its slope is significant: one-sided t test below the night test's
- *     alpha (history_window.h), the variance of a night from the hinge's
+ *   - its slope is significant: one-sided t test below a tenth of the
+ *     night test's alpha (history_window.h; where it starts was searched
+ *     for), the variance of a night from the hinge's
  *     residuals, floored by the within-night part, and
  *   - the total change from its start to the newest night is beyond the
  *     noise threshold, over 6 nights or more.
