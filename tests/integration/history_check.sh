@@ -138,6 +138,11 @@ scenarios() { # DB LABEL
 			and .drifts[0].change > 0.08 and .drifts[0].open')" = true
 	check "$l: the text says it once, as a drift" \
 		test "$($TB history check --db "$db" --host drift | grep -c 'drift (regression) from night')" = 1
+	id=$(echo "$j" | jq -r '.series[0].drifts[0].id')
+	$TB history triage --db "$db" "$id" --accept --by CI --reason "slow by design" >/dev/null
+	check "$l: a drift is triaged by its id like a change point" \
+		test "$(checkjson "$db" drift | jq -r '.series[0] | .fails == false
+			and .drifts[0].open == false and .drifts[0].triage.state == "accepted"')" = true
 }
 
 scenarios "$TMPD/h.sqlite" sqlite
