@@ -51,7 +51,7 @@ WL_CXX := $(patsubst %.cc,%,$(wildcard workloads/*.cc))
 UNIT_SRC := $(wildcard tests/unit/*/test_*.c)
 UNIT_BIN := $(UNIT_SRC:.c=)
 
-all: harness/thpbench $(WL_C) $(WL_CXX) tests/history/histgen tests/history/histeval tests/history/histbound tests/kcidb/kcidb_check
+all: harness/thpbench $(WL_C) $(WL_CXX) tests/history/histgen tests/history/histeval tests/history/histbound tests/history/histconfirm tests/kcidb/kcidb_check
 
 harness/%.o: CFLAGS += $(HARNESS_INC) $(PQ_CFLAGS)
 harness/libthpbench.a: $(HARNESS_OBJ)
@@ -97,6 +97,8 @@ tests/kcidb/kcidb_check: tests/kcidb/kcidb_check.o
 tests/history/histgen: tests/history/histgen_main.o tests/history/histgen.o harness/libthpbench.a
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS_HARNESS)
 tests/history/histeval: tests/history/histeval.o tests/history/histgen.o harness/libthpbench.a
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS_HARNESS)
+tests/history/histconfirm: tests/history/histconfirm.o tests/history/histgen.o harness/libthpbench.a
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS_HARNESS)
 tests/history/histbound: tests/history/histbound.o tests/history/histgen.o tests/history/histreplay.o harness/libthpbench.a
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS_HARNESS)
@@ -252,7 +254,7 @@ clean-bin:
 clean:
 	rm -f harness/*.a harness/*/*.o harness/*/*.d harness/*/*/*.o harness/*/*/*.d \
 		workloads/*.o workloads/*.d workloads/lib/*.o workloads/lib/*.d workloads/lib/*.a \
-		tests/unit/*/*.o tests/unit/*/*.d tests/history/*.o tests/history/*.d tests/history/histgen tests/history/histeval tests/history/histbound \
+		tests/unit/*/*.o tests/unit/*/*.d tests/history/*.o tests/history/*.d tests/history/histgen tests/history/histeval tests/history/histbound tests/history/histconfirm \
 		tests/kcidb/*.o tests/kcidb/*.d tests/kcidb/kcidb_check $(UNIT_BIN) harness/thpbench $(WL_C) $(WL_CXX)
 	rm -rf $(ANALYZE_DIR) $(SAN_DIR) $(FUZZ_DIR) $(PERF_EVENTS_DIR)
 

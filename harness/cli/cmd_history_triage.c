@@ -151,6 +151,8 @@ int cmd_history_triage(int argc, char **argv)
 	struct history_check_opts o;
 	struct history_analysis a;
 	const struct history_cp *cp;
+	const struct history_drift *d;
+	struct history_cp as_cp;	/* a drift, named as a change point */
 	const struct history_series *s;
 	struct history_db *db;
 	size_t i;
@@ -165,6 +167,13 @@ int cmd_history_triage(int argc, char **argv)
 		return TB_EXIT_ERROR;
 	}
 	cp = history_analysis_find_cp(&a, c.id, &i, err, sizeof(err));
+	if (!cp && (d = history_analysis_find_drift(&a, c.id, &i))) {
+		memset(&as_cp, 0, sizeof(as_cp));
+		memcpy(as_cp.id, d->id, sizeof(as_cp.id));
+		as_cp.night = d->from;
+		as_cp.kind = d->kind;
+		cp = &as_cp;
+	}
 	if (!cp) {
 		tb_err("history triage: %s", err);
 		history_analysis_free(&a);

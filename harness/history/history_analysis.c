@@ -72,3 +72,18 @@ const struct history_cp *history_analysis_find_cp(const struct history_analysis 
 			 n, id);
 	return NULL;
 }
+
+const struct history_drift *history_analysis_find_drift(const struct history_analysis *a,
+							const char *id, size_t *series)
+{
+	const struct history_drift *hit = NULL;
+	size_t i, n = 0;
+
+	for (i = 0; i < a->n; i++)
+		if (a->r[i].ndrift && !strncmp(a->r[i].drift.id, id, strlen(id))) {
+			hit = &a->r[i].drift;
+			*series = i;
+			n++;
+		}
+	return n == 1 ? hit : NULL;
+}

@@ -38,4 +38,12 @@ const struct history_cp *history_analysis_find_cp(const struct history_analysis 
 						  const char *id, size_t *series,
 						  char *err, size_t errlen);
 
+/*
+ * The drift (history_trend.h) whose id starts with id, and in *series the
+ * index of its series; NULL when none or several match (`history triage`
+ * asks for it when no change point matches).
+ */
+const struct history_drift *history_analysis_find_drift(const struct history_analysis *a,
+							const char *id, size_t *series);
+
 #endif

@@ -11,6 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "util/hash.h"
 #include "util/util.h"
 
 void history_check_opts_init(struct history_check_opts *o)
@@ -171,6 +172,8 @@ void history_check_series(const struct history_series *s,
 		r->cp[i].bisect = bisect_line(s, r->cp[i].good, r->cp[i].night,
 					      r->cp[i].kind);
 	}
+	if (r->ndrift)
+		history_drift_id(s, r->drift.from, r->drift.id);
 	if (r->watch.present && n >= 2)
 		r->watch.bisect = bisect_line(s, r->used[n - 2], r->watch.night,
 					      r->watch.kind);
@@ -235,6 +238,8 @@ void history_result_release(struct history_result *r)
 		free(r->cp[j].bisect);
 		triage_release(&r->cp[j].triage);
 	}
+	triage_release(&r->drift.triage);
+	r->ndrift = 0;
 	free(r->watch.bisect);
 	free(r->cp);
 	free(r->used);
@@ -367,4 +372,36 @@ char *history_watch_text(const struct history_result *r)
 			"fails the gate tonight; the next night confirms it or clears it (one night cannot be told from a wild one)" :
 			"confirmed or not by the next night (one night cannot be told from a wild one)");
 	return out;
+}
+
+void history_drift_id(const struct history_series *s, size_t night,
+		      char out[HISTORY_CP_ID_LEN])
+{
+	char cp[HISTORY_CP_ID_LEN], buf[HISTORY_CP_ID_LEN + 8], hex[HASH_SHA256_HEX];
+	int len;
+
+	history_cp_id(s, night, cp);
+	len = snprintf(buf, sizeof(buf), "drift:%s", cp);
+	if (len < 0 || hash_sha256(buf, (size_t)len, hex))
+		tb_die("cannot hash a drift (out of memory?)");
+	memcpy(out, hex, HISTORY_CP_ID_LEN - 1);
+	out[HISTORY_CP_ID_LEN - 1] = 0;
+}
+
+char *history_drift_text(const struct history_result *r)
+{
+	const struct history_drift *d = &r->drift;
+	const struct history_night *n;
+	char buf[1024];
+
+	if (!r->ndrift)
+		return NULL;
+	n = &r->s->nights[d->from];
+	/* started and kernel ids are at most 255 bytes each (import) */
+	snprintf(buf, sizeof(buf), "drift (%s) from night %s (kernel %s): %+.1f%% over %zu nights (%+.2f%% a night), %.6g -> %.6g, p %.2g; not a step: a slope fits these nights better than any one change",
+			hcp_kind_name(d->kind), n->started ? n->started : "?",
+			n->kernel_id ? n->kernel_id : "?", d->change * 100,
+			d->nights, d->slope * 100, d->level_from, d->level_to,
+			d->p);
+	return xstrdup(buf);
 }

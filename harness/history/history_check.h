@@ -115,6 +115,24 @@ struct history_watch {
 	char *bisect;		/* tonight against the night before, or NULL */
 };
 
+/*
+ * A slow drift of the current segment (history_trend.h): reported once,
+ * with where it starts, how far it went and how fast, in place of the
+ * staircase of steps a step detector would cut it into.
+ */
+struct history_drift {
+	char id[HISTORY_CP_ID_LEN];	/* `history triage ID`, as a change point's */
+	size_t from;		/* index of the night the drift starts at */
+	size_t to;		/* index of the newest night it covers */
+	size_t nights;		/* nights with values in [from, to] */
+	double change;		/* relative, level at `to` against at `from` */
+	double slope;		/* relative change a night */
+	double p;		/* of the slope (t test, one-sided) */
+	double level_from, level_to;	/* the fitted levels (metric's units) */
+	enum hcp_kind kind;	/* regression, improvement or changed */
+	struct history_cp_triage triage;
+};
+
 struct history_result {
 	const struct history_series *s;
 	enum better better;
@@ -128,6 +146,8 @@ struct history_result {
 	struct history_cp *cp;	/* confirmed change points, oldest first */
 	size_t ncp;
 	struct history_watch watch;
+	struct history_drift drift;	/* when ndrift is 1 */
+	size_t ndrift;
 };
 
 void history_check_opts_init(struct history_check_opts *o);
@@ -163,6 +183,17 @@ bool history_git_rev(const char *s);
  */
 char *history_cp_text(const struct history_result *r,
 		      const struct history_cp *cp);
+
+/* The drift's id: of its first night, in a space apart from change points'. */
+void history_drift_id(const struct history_series *s, size_t night,
+		      char out[HISTORY_CP_ID_LEN]);
+
+/*
+ * r's drift as one line (no newline), malloc'ed, NULL when there is none:
+ * "drift (regression) from night 2023-02-10T02:00:00Z (kernel abc): +9.8%
+ * over 40 nights (+0.24% a night), 1000 -> 1098, p 1e-12; ..."
+ */
+char *history_drift_text(const struct history_result *r);
 
 /* The watch as one line (no newline), malloc'ed; NULL when there is none. */
 char *history_watch_text(const struct history_result *r);

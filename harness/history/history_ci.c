@@ -152,15 +152,20 @@ static void junit_case(FILE *f, const struct history_result *r,
 	fputs(" time=\"0\">\n", f);
 	if (history_result_fails(r, o->fail_on)) {
 		const struct history_cp *cp = failing_cp(r);
-		char *t = cp ? history_cp_text(r, cp) : history_watch_text(r);
+		char *t = cp ? history_cp_text(r, cp) :
+			  history_drift_open(r) ? history_drift_text(r) :
+			  history_watch_text(r);
 
 		fputs("      <failure type=\"regression\"", f);
 		xml_attr(f, "message", t ? t : "regression");
 		fputs(">", f);
 		history_xml_escape(f, t);
-		if (cp ? cp->bisect : r->watch.bisect) {
+		const char *bis = cp ? cp->bisect :
+				  history_drift_open(r) ? NULL : r->watch.bisect;
+
+		if (bis) {
 			fputc('\n', f);
-			history_xml_escape(f, cp ? cp->bisect : r->watch.bisect);
+			history_xml_escape(f, bis);
 		}
 		fputs("</failure>\n", f);
 		free(t);

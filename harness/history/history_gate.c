@@ -184,19 +184,27 @@ static bool latest_regression(const struct history_result *r, bool triage)
 	return false;
 }
 
+/* A regression drift of the current segment, untriaged (history_trend.h). */
+static bool drift_open(const struct history_result *r, bool triage)
+{
+	if (triage)
+		return history_drift_open(r);
+	return r->ndrift && r->drift.kind == HCP_REGRESSION;
+}
+
 static bool fails(const struct history_result *r, enum history_fail_on f,
 		  bool triage)
 {
 	switch (f) {
 	case HISTORY_FAIL_OPEN:
-		return count_open(r, triage) > 0 ||
+		return count_open(r, triage) > 0 || drift_open(r, triage) ||
 		       (r->watch.present && r->watch.strong &&
 			r->watch.kind == HCP_REGRESSION);
 	case HISTORY_FAIL_NEWEST:
 		return newest_new(r, triage) ||
 		       (r->watch.present && r->watch.kind == HCP_REGRESSION);
 	case HISTORY_FAIL_REGRESSION:
-		return latest_regression(r, triage);
+		return latest_regression(r, triage) || drift_open(r, triage);
 	default:
 		return false;
 	}
@@ -284,5 +292,36 @@ void history_triage_apply(struct history_result *r, size_t n,
 			cp->triage.fix = dup_or_null(hit->fix);
 			cp->triage.decided = dup_or_null(hit->decided);
 		}
+	for (i = 0; i < n; i++) {
+		struct history_cp_triage *dt = &r[i].drift.triage;
+		const struct history_triage *hit;
+
+		if (!r[i].ndrift)
+			continue;
+		key.cp_id = r[i].drift.id;
+		hit = bsearch(&key, v, nt, sizeof(*v), cmp_triage);
+		if (!hit || hit->state == TRIAGE_REOPENED ||
+		    hit->state == TRIAGE_NONE)
+			continue;
+		dt->state = hit->state;
+		dt->reason = dup_or_null(hit->reason);
+		dt->name = dup_or_null(hit->name);
+		dt->fix = dup_or_null(hit->fix);
+		dt->decided = dup_or_null(hit->decided);
+	}
 	free(v);
+}
+
+bool history_drift_open(const struct history_result *r)
+{
+	if (!r->ndrift || r->drift.kind != HCP_REGRESSION)
+		return false;
+	switch (r->drift.triage.state) {
+	case TRIAGE_ACCEPTED:
+	case TRIAGE_FALSE_ALARM:
+	case TRIAGE_FIXED:
+		return false;
+	default:
+		return true;
+	}
 }

@@ -74,4 +74,7 @@ bool history_result_skipped(const struct history_result *r,
 void history_triage_apply(struct history_result *r, size_t n,
 			  const struct history_triage *t, size_t nt);
 
+/* Does r's drift fail a gate: an untriaged regression drift (history_trend.h)? */
+bool history_drift_open(const struct history_result *r);
+
 #endif

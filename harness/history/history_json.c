@@ -3,7 +3,8 @@
  * history_json - `history check --format json`, schema
  * "thpbench-history-check/2": per series its identity, the newest night,
  * the gate (fails, skipped by triage, open regressions, the watch), and
- * every change point with its id, status, triage and all its statistics (fractions
+ * every change point with its id, status, triage and all its statistics,
+ * and the drift of the current segment (`drifts`, 0 or 1: history_trend.h) (fractions
  * stay fractions; null where a number does not exist). Night indices are
  * 0-based into the series' nights, oldest first.
  */
@@ -158,6 +159,29 @@ static json_t *watch_json(const struct history_result *r)
 	return j;
 }
 
+static json_t *drifts_json(const struct history_result *r)
+{
+	const struct history_drift *d = &r->drift;
+	json_t *a = json_array();
+	char *text;
+
+	if (!r->ndrift)
+		return a;
+	text = history_drift_text(r);
+	json_array_append_new(a, json_pack(
+		"{s:s,s:s,s:b,s:o,s:o,s:I,s:o,s:o,s:o,s:o,s:o,s:o,s:o}",
+		"id", d->id, "kind", hcp_kind_name(d->kind),
+		"open", history_drift_open(r),
+		"from", night_json(r->s, d->from), "to", night_json(r->s, d->to),
+		"nights", (json_int_t)d->nights, "change", store_num(d->change),
+		"slope", store_num(d->slope), "p", store_num(d->p),
+		"level_from", store_num(d->level_from),
+		"level_to", store_num(d->level_to),
+		"triage", triage_json(&d->triage), "text", str(text)));
+	free(text);
+	return a;
+}
+
 static json_t *series_json(const struct history_result *r,
 			   const struct history_check_opts *o)
 {
@@ -169,7 +193,7 @@ static json_t *series_json(const struct history_result *r,
 
 	for (i = 0; i < r->ncp; i++)
 		json_array_append_new(cps, cp_json(r, &r->cp[i], o));
-	j = json_pack("{s:o,s:o,s:o,s:o,s:o,s:s,s:s,s:I,s:I,s:I,s:o,s:b,s:b,s:o,s:I,s:b,s:o,s:o}",
+	j = json_pack("{s:o,s:o,s:o,s:o,s:o,s:s,s:s,s:I,s:I,s:I,s:o,s:b,s:b,s:o,s:I,s:b,s:o,s:o,s:o}",
 		      "host", str(s->host), "suite", str(s->suite),
 		      "suite_hash", str(s->suite_hash), "case", str(s->case_id),
 		      "metric", str(s->metric), "better", better_name(r->better),
@@ -184,7 +208,7 @@ static json_t *series_json(const struct history_result *r,
 		      "open_regressions", (json_int_t)history_open_regressions(r),
 		      "new_tonight", history_newest_new(r),
 		      "watch", watch_json(r),
-		      "change_points", cps);
+		      "change_points", cps, "drifts", drifts_json(r));
 	free(why);
 	return j;
 }

@@ -79,6 +79,13 @@ static void text_series(FILE *f, const struct history_result *r,
 		free(t);
 		free(st);
 	}
+	if (r->ndrift) {
+		char *d = history_drift_text(r);
+
+		fprintf(f, "     [%s] ", r->drift.id);
+		line(f, "", d);
+		free(d);
+	}
 	if (r->watch.present) {
 		char *w = history_watch_text(r);
 

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 #include "history_window.h"
 #include "history_check.h"
+#include "history_trend.h"
 
 #include <gsl/gsl_cdf.h>
 #include <math.h>
@@ -83,6 +84,7 @@ struct scan {
 	bool log_scale;
 	size_t c;		/* the current segment starts at used night c */
 	size_t seg_cp;		/* the change point that started it, or SIZE_MAX */
+	size_t prev_c;		/* the segment before it starts at used night prev_c */
 	double prev_ss;		/* the spread of the segment before it */
 	size_t prev_df;
 	/* the window of the current night */
@@ -374,6 +376,78 @@ static void locate(const struct scan *sc, size_t t, struct split *best)
 	best->ratio = best->nt.p / level;
 }
 
+/*
+ * Does the step of split sp describe nights [b0, t] better than a drift
+ * (history_trend.h)? The same nights as its test: outliers before it out.
+ */
+static bool step_not_drift(const struct scan *sc, size_t t,
+			   const struct split *sp)
+{
+	const struct sums *m = &sc->sm;
+	size_t n = t + 1 - sp->b0, i;
+	struct moments before = range(&m->base, sc->lo, sp->b0, sp->tau);
+	struct moments after = range(&m->all, sc->lo, sp->tau, t + 1);
+	double *y = xmalloc(n * sizeof(*y));
+	bool *skip = xcalloc(n, sizeof(*skip)), like;
+
+	for (i = 0; i < n; i++) {
+		size_t at = sp->b0 + i;
+
+		y[i] = sc->y[at] - sc->ref;
+		skip[i] = at < sp->tau && sc->flag[at - sc->lo];
+	}
+	like = history_trend_step_like(y, skip, n, sp->tau - sp->b0,
+				       before.ss + after.ss,
+				       sp->nt.change > 0 ? 1 : -1);
+	free(y);
+	free(skip);
+	return like;
+}
+
+/* The residual sum of squares of y[a, b) about its mean. */
+static double ss_of(const double *y, size_t a, size_t b)
+{
+	double m = 0, ss = 0;
+	size_t i;
+
+	for (i = a; i < b; i++)
+		m += y[i];
+	m /= (double)(b - a);
+	for (i = a; i < b; i++)
+		ss += (y[i] - m) * (y[i] - m);
+	return ss;
+}
+
+/*
+ * A second step the same way as the change that started the segment: do
+ * the two steps describe the nights since the segment before began
+ * better than one hinge through them all (history_trend.h)? false: the
+ * two are one drift, the second is not confirmed (the first stays: a
+ * confirmed change is final).
+ */
+static bool steps_not_drift(const struct scan *sc, size_t t,
+			    const struct split *sp)
+{
+	const struct history_cp *cp;
+	size_t a = sc->prev_c, n, k;
+	double two;
+	struct history_hinge h;
+
+	if (sc->seg_cp == SIZE_MAX || sp->b0 != sc->c)
+		return true;
+	cp = &sc->r->cp[sc->seg_cp];
+	if ((cp->nt.change > 0) != (sp->nt.change > 0) || sc->c - a < 3)
+		return true;
+	two = ss_of(sc->y, a, sc->c) + ss_of(sc->y, sc->c, sp->tau) +
+	      ss_of(sc->y, sp->tau, t + 1);
+	n = t + 1 - a;
+	k = sc->c - a;
+	/* the drift began before the first step: a hinge from there on */
+	if (!history_hinge_best(sc->y + a, NULL, n, 0, k - 1, &h))
+		return true;
+	return !(h.rss < two);
+}
+
 /* The most significant split of the newest nights, or false. */
 static bool best_split(const struct scan *sc, size_t t, struct split *best)
 {
@@ -384,7 +458,7 @@ static bool best_split(const struct scan *sc, size_t t, struct split *best)
 
 	for (m = w->min_after; m <= maxm && m <= t + 1; m++) {
 		size_t tau = t + 1 - m;
-		struct split sp;
+		struct split sp = { 0 };
 
 		if (tau < sc->c + w->min_segment)
 			break;
@@ -392,7 +466,8 @@ static bool best_split(const struct scan *sc, size_t t, struct split *best)
 			   split_level(w, m), &sp);
 		if (!(sp.nt.p < sp.nt.level) ||
 		    !(fabs(sp.nt.change) > o->confirm.threshold) ||
-		    sp.nt.p_spread < SPREAD_LEVEL)
+		    sp.nt.p_spread < SPREAD_LEVEL || !step_not_drift(sc, t, &sp) ||
+		    !steps_not_drift(sc, t, &sp))
 			continue;
 		if (!found || sp.ratio < best->ratio) {
 			*best = sp;
@@ -482,6 +557,7 @@ static bool confirm_split(struct scan *sc, size_t t, const struct split *sp)
 	add_cp(r, &cp);
 	sc->prev_ss = sp->ss_before;
 	sc->prev_df = sp->df_before;
+	sc->prev_c = sc->c;
 	sc->c = sp->tau;
 	sc->seg_cp = r->ncp - 1;
 	return true;
@@ -558,7 +634,7 @@ void history_window_scan(const struct history_check_opts *o,
 	const struct history_window_opts *w = &o->win;
 	size_t n = r->n_used, t, span = w->variance_nights;
 	struct scan sc = { .o = o, .r = r, .seg_cp = SIZE_MAX };
-	struct split sp;
+	struct split sp = { 0 };
 
 	r->cp = NULL;
 	r->ncp = 0;
@@ -585,6 +661,7 @@ void history_window_scan(const struct history_check_opts *o,
 		recoveries(&sc, t);
 	}
 	watch(&sc, n - 1);
+	history_trend_scan(o, r, sc.y, sc.wv, sc.log_scale, sc.c);
 	free(sc.y);
 	free(sc.wv);
 	free(sc.flag);

@@ -40,8 +40,9 @@
  * alpha is a false-alarm level per night and direction: over N quiet
  * nights about N * alpha * (a small factor for the overlapping tests)
  * false changes are expected. Stated assumption: within a segment the
- * night values are exchangeable with a common spread (no drift); a drift
- * is cut into steps.
+ * night values are exchangeable with a common spread; a split whose
+ * nights a hinge (a drift: history_trend.h) fits better than its step
+ * confirms nothing, and the drift is reported once, after the replay.
  *
  * Kinds (history_check.h): regression / improvement / changed by the
  * metric's direction; when the host fingerprint changed within a night of

@@ -83,17 +83,45 @@ static char *str_or_null(const char *s)
 	return s ? xstrdup(s) : NULL;
 }
 
+/* Student's t with 3 degrees of freedom, scaled to unit variance. */
+static double heavy(gsl_rng *rng)
+{
+	return gsl_ran_tdist(rng, 3) / sqrt(3.0);
+}
+
+double histgen_night_offset(const struct histgen *g, gsl_rng *rng)
+{
+	return 1 + g->night_cv * (g->night_heavy ? heavy(rng) :
+				  gsl_ran_gaussian(rng, 1));
+}
+
+double histgen_rep(const struct histgen *g, gsl_rng *rng, double level,
+		   double cv)
+{
+	switch (g->noise) {
+	case HG_LOGNORMAL:
+		return level * exp(cv * gsl_ran_gaussian(rng, 1) - cv * cv / 2);
+	case HG_HEAVY:
+		return level * (1 + cv * heavy(rng));
+	case HG_NORMAL:
+	default:
+		return level * (1 + cv * gsl_ran_gaussian(rng, 1));
+	}
+}
+
 static void make_night(const struct histgen *g, gsl_rng *rng, size_t i,
 		       struct history_night *n)
 {
-	double level = g->mean * (factor(g->steps, g->nsteps, i, true) + g->drift * (double)i) *
+	double ramp = i > g->drift_from ? (double)(i - g->drift_from) : 0;
+	double level = g->mean * (factor(g->steps, g->nsteps, i, true) + g->drift * ramp) *
 		       factor(g->outliers, g->noutliers, i, false);
+	double cv = g->cv * factor(g->cv_steps, g->ncv_steps, i, true);
 	char buf[64];
-	size_t r;
+	size_t r, reps;
 
 	/* Draw the night's noise even when unused: a history then differs
 	 * from its variants only where they differ. */
-	level *= 1 + g->night_cv * gsl_ran_gaussian(rng, 1);
+	level *= histgen_night_offset(g, rng);
 	n->run_id = (int64_t)i + 1;
 	histgen_started(i, buf, sizeof(buf));
 	n->started = xstrdup(buf);
@@ -106,11 +134,10 @@ static void make_night(const struct histgen *g, gsl_rng *rng, size_t i,
 	histgen_microcode(g, i, buf, sizeof(buf));
 	n->host_fingerprint = xstrdup(buf);
 	n->values = xcalloc(g->reps ? g->reps : 1, sizeof(double));
-	n->n = listed(g->failed, g->nfailed, i) ? 0 : g->reps;
+	reps = listed(g->partial, g->npartial, i) && g->reps > 2 ? 2 : g->reps;
+	n->n = listed(g->failed, g->nfailed, i) ? 0 : reps;
 	for (r = 0; r < g->reps; r++) {
-		double z = gsl_ran_gaussian(rng, 1);
-		double v = g->lognormal ? level * exp(g->cv * z - g->cv * g->cv / 2) :
-			   level * (1 + g->cv * z);
+		double v = histgen_rep(g, rng, level, cv);
 
 		if (r < n->n)
 			n->values[r] = v;

@@ -12,9 +12,16 @@
  *               (new microcode); a step at the same night is the effect
  *   missing     those nights were not run: absent from the series
  *   failed      those nights are present with no ok repetition
- * With lognormal set, a repetition is level * exp(cv * N(0,1) - cv^2/2)
- * instead (skewed, the same mean); drift adds drift * mean * i to night
- * i's level (a slow trend, no step).
+ *   cv_steps    from that night on the repetitions' cv is cv * (1 + size)
+ *               (a variance-only change: the level does not move)
+ *   partial     those nights have 2 repetitions only
+ * The repetitions' noise has a shape (noise): normal, lognormal (level *
+ * exp(cv * N(0,1) - cv^2/2): skewed, the same mean) or heavy (Student's t
+ * with 3 degrees of freedom scaled to sd cv: rare far values). The night's
+ * offset (night-to-night noise, shared by every repetition of the night,
+ * histgen_night_offset()) is normal, or heavy with night_heavy. drift adds
+ * drift * mean * (i - drift_from) to night i's level from drift_from on (a
+ * slow trend, no step).
  * Kernel ids are 12-digit hex ids (git-like), one per night, unless
  * kernel_same is set (one kernel all along).
  * Deterministic given the seed (GSL MT19937).
@@ -27,9 +34,11 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include <gsl/gsl_rng.h>
+
 #include "history/history_series.h"
 
-#define HISTGEN_MAX 16
+#define HISTGEN_MAX 64
 
 struct histgen_at {
 	size_t night;
@@ -44,8 +53,13 @@ struct histgen {
 	size_t hosts[HISTGEN_MAX], missing[HISTGEN_MAX], failed[HISTGEN_MAX];
 	size_t nhosts, nmissing, nfailed;
 	bool kernel_same;
-	bool lognormal;		/* repetitions level * exp(cv N - cv^2/2) */
+	enum histgen_noise { HG_NORMAL, HG_LOGNORMAL, HG_HEAVY } noise;
+	bool night_heavy;	/* the night's offset t(3)-shaped */
 	double drift;		/* the level grows by drift * mean a night */
+	size_t drift_from;	/* ... from this night on */
+	struct histgen_at cv_steps[HISTGEN_MAX];
+	size_t ncv_steps;
+	size_t partial[HISTGEN_MAX], npartial;
 	const char *host, *suite, *case_id, *metric, *better;
 	uint64_t seed;
 };
@@ -55,6 +69,15 @@ void histgen_init(struct histgen *g);
 
 /* Fill s (history_series_free) with the history g describes. */
 void histgen_series(const struct histgen *g, struct history_series *s);
+
+/*
+ * The night-noise model on its own (for simulations that pair runs in one
+ * night): the factor every repetition of a night shares, and one
+ * repetition of that night at level (its own noise, cv and shape of g).
+ */
+double histgen_night_offset(const struct histgen *g, gsl_rng *rng);
+double histgen_rep(const struct histgen *g, gsl_rng *rng, double level,
+		   double cv);
 
 /* The kernel id of night i (also what the results files carry). */
 void histgen_kernel_id(size_t night, char *buf, size_t len);

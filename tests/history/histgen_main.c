@@ -10,13 +10,15 @@
  *           [--step NIGHT:SIZE]... [--step-every K]
  *           [--outlier NIGHT:SIZE]... [--host-change NIGHT]...
  *           [--missing NIGHT]... [--failed NIGHT]... [--rename NIGHT:NAME]
+ *           [--drift RATE] [--drift-from NIGHT]
  *
  * K cases ("caseNN/thp=always") times M metrics (roi_usec, wall_usec,
  * gbps, sys_usec, user_usec: M <= 5) make K*M series; series i draws from
  * seed + i. Steps apply to every K-th series (--step-every, default 1:
  * all). A night's kernel id (meta.kernel_id) and microcode (env.microcode,
  * part of the host fingerprint) come from histgen.h; --rename gives the
- * host another name from that night on. Exit 2 on bad usage.
+ * host another name from that night on; --drift adds RATE * mean a night
+ * to the level from --drift-from on (histgen.h). Exit 2 on bad usage.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -46,7 +48,8 @@ __attribute__((noreturn)) static void usage(void)
 	      "               [--cases K] [--metrics M<=5] [--seed S] [--host NAME] [--suite NAME]\n"
 	      "               [--kernel-same] [--step NIGHT:SIZE]... [--step-every K]\n"
 	      "               [--outlier NIGHT:SIZE]... [--host-change NIGHT]...\n"
-	      "               [--missing NIGHT]... [--failed NIGHT]... [--rename NIGHT:NAME]\n", stderr);
+	      "               [--missing NIGHT]... [--failed NIGHT]... [--rename NIGHT:NAME]\n"
+	      "               [--drift RATE] [--drift-from NIGHT]\n", stderr);
 	exit(TB_EXIT_ERROR);
 }
 
@@ -113,7 +116,8 @@ static void parse(struct cli *c, int argc, char **argv)
 		{ "step-every", 1, NULL, 'e' }, { "outlier", 1, NULL, 'O' },
 		{ "host-change", 1, NULL, 'h' }, { "missing", 1, NULL, 'x' },
 		{ "failed", 1, NULL, 'f' }, { "output", 1, NULL, 'o' },
-		{ "rename", 1, NULL, 'N' },
+		{ "rename", 1, NULL, 'N' }, { "drift", 1, NULL, 'd' },
+		{ "drift-from", 1, NULL, 'D' },
 		{ NULL, 0, NULL, 0 },
 	};
 	int o;
@@ -139,6 +143,8 @@ static void parse(struct cli *c, int argc, char **argv)
 		case 'f': push(c->g.failed, &c->g.nfailed, optarg); break;
 		case 'o': c->out = optarg; break;
 		case 'N': rename_opt(optarg, c); break;
+		case 'd': c->g.drift = real(optarg); break;
+		case 'D': c->g.drift_from = num(optarg); break;
 		default: usage();
 		}
 	}

@@ -53,6 +53,8 @@ scenarios() { # DB LABEL
 	record ambig "$db" --host-change 18 --step 18:0.08 || bad "$l: import ambig"
 	record gate "$db" --reps 10 --step 28:0.10 --missing 5 --failed 12 || bad "$l: import gate"
 	record young "$db" --nights 4 --step 3:0.10 || bad "$l: import young"
+	record drift "$db" --nights 60 --cv 0.01 --night-cv 0.005 --seed 4204 \
+		--drift 0.0025 --drift-from 20 || bad "$l: import drift"
 
 	j=$(checkjson "$db" step) && bad "$l: step: check exits 1 (the regression is open)"
 	check "$l: +5% at 3% CV: one confirmed change, a regression at night 15 +-1" \
@@ -127,6 +129,20 @@ scenarios() { # DB LABEL
 	a=$(checkjson "$db" aa | jq -c '[.series[].change_points[] | [.first_bad.index, .night_test.p, .id]]')
 	b=$(checkjson "$db" aa --threads 1 | jq -c '[.series[].change_points[] | [.first_bad.index, .night_test.p, .id]]')
 	check "$l: the same change points, whatever the threads" test "$a" = "$b"
+
+	j=$(checkjson "$db" drift) && bad "$l: drift: check exits 1 (a regression drift is open)"
+	check "$l: +10% over 40 nights from night 20 (seed 4204): one drift, no change point" \
+		test "$(echo "$j" | jq -r '.series[0] | (.change_points | length) == 0
+			and (.drifts | length) == 1 and .drifts[0].kind == "regression"
+			and (.drifts[0].from.index | . >= 18 and . <= 22)
+			and .drifts[0].change > 0.08 and .drifts[0].open')" = true
+	check "$l: the text says it once, as a drift" \
+		test "$($TB history check --db "$db" --host drift | grep -c 'drift (regression) from night')" = 1
+	id=$(echo "$j" | jq -r '.series[0].drifts[0].id')
+	$TB history triage --db "$db" "$id" --accept --by CI --reason "slow by design" >/dev/null
+	check "$l: a drift is triaged by its id like a change point" \
+		test "$(checkjson "$db" drift | jq -r '.series[0] | .fails == false
+			and .drifts[0].open == false and .drifts[0].triage.state == "accepted"')" = true
 }
 
 scenarios "$TMPD/h.sqlite" sqlite

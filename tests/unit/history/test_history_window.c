@@ -416,6 +416,74 @@ static void test_zero_spread_before(void **state)
 	}
 }
 
+/* +10% over 40 nights from night 20 of 60, 0.5% night noise, cv 1%. */
+static void drift_history(struct histgen *g, uint64_t seed, double drift)
+{
+	histgen_init(g);
+	g->seed = seed;
+	g->nights = 60;
+	g->cv = 0.01;
+	g->night_cv = 0.005;
+	g->drift = drift;
+	g->drift_from = 20;
+}
+
+/*
+ * A slow drift is one drift finding, a regression from about night 20 to
+ * the newest, and not a staircase of change points; the gate fails on it.
+ * Seed 4204: the drift alone. Seeds 4201..4210: a drift each, and at
+ * most the step its first nights look like (confirmed before the slope
+ * shows; a confirmed change is final) -- a staircase would be 3 or more a
+ * history. The same histories without the drift find neither.
+ */
+static void test_drift_once(void **state)
+{
+	struct history_check_opts o;
+	struct history_series s;
+	struct history_result r;
+	struct histgen g;
+	uint64_t seed;
+	size_t cps = 0, drifts = 0;
+
+	(void)state;
+	history_check_opts_init(&o);
+	drift_history(&g, 4204, 0.10 / 40);
+	histgen_series(&g, &s);
+	history_check_series(&s, &o, &r);
+	assert_int_equal(r.ncp, 0);
+	assert_int_equal(r.ndrift, 1);
+	assert_int_equal(r.drift.kind, HCP_REGRESSION);
+	assert_true(labs((long)s.nights[r.drift.from].run_id - 1 - 20) <= 2);
+	assert_int_equal(r.drift.to, s.n_nights - 1);
+	assert_true(r.drift.change > 0.08 && r.drift.change < 0.12);
+	assert_true(history_result_fails(&r, HISTORY_FAIL_OPEN));
+	assert_true(history_result_fails(&r, HISTORY_FAIL_REGRESSION));
+	history_result_release(&r);
+	history_series_free(&s);
+	for (seed = 4201; seed <= 4210; seed++) {
+		drift_history(&g, seed, 0.10 / 40);
+		histgen_series(&g, &s);
+		history_check_series(&s, &o, &r);
+		drifts += r.ndrift == 1 && r.drift.kind == HCP_REGRESSION &&
+			  r.drift.change > o.confirm.threshold;
+		cps += r.ncp;
+		history_result_release(&r);
+		history_series_free(&s);
+
+		drift_history(&g, seed, 0);
+		histgen_series(&g, &s);
+		history_check_series(&s, &o, &r);
+		assert_int_equal(r.ndrift, 0);
+		assert_int_equal(r.ncp, 0);
+		history_result_release(&r);
+		history_series_free(&s);
+	}
+	print_message("10 drifting histories: %zu drifts, %zu change points besides\n",
+		      drifts, cps);
+	assert_int_equal(drifts, 10);
+	assert_true(cps <= 12);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -428,6 +496,7 @@ int main(void)
 		cmocka_unit_test(test_night_noise),
 		cmocka_unit_test(test_zero_spread_before),
 		cmocka_unit_test(test_located_on_first_night),
+		cmocka_unit_test(test_drift_once),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
