@@ -253,7 +253,7 @@ static int set_key(struct parse_state *ps, const char *val)
 	if (strstr(knob, "..") || (strncmp(knob, "transparent_hugepage/", 21) &&
 				   strncmp(knob, "hugepages/", 10) &&
 				   !sysctl_knob_name_ok(knob))) {
-		fail(ps, "set: knob \"%s\" is not under transparent_hugepage/ or hugepages/, nor one of the sysctl knobs thpbench manages (" SYSCTL_PROACTIVENESS ", " SYSCTL_HUGETLB_VMEMMAP ", " SYSCTL_NUMA_BALANCING ")%s",
+		fail(ps, "set: knob \"%s\" is not under transparent_hugepage/ or hugepages/, nor one of the sysctl knobs thpbench manages (" SYSCTL_PROACTIVENESS ", " SYSCTL_HUGETLB_VMEMMAP ", " SYSCTL_NUMA_BALANCING ", " SYSCTL_COMPACT_UNEVICTABLE ")%s",
 		     knob, "");
 		free(knob);
 		return 0;

@@ -325,7 +325,7 @@ static int check_apply(const struct settings_ctx *ctx, const char *name,
 	if (!knob_name_ok(name) && !sysctl_knob_name_ok(name)) {
 		snprintf(err, errlen,
 			 "knob \"%s\" is not under " THP_DIR "/ or " HUGETLB_DIR
-			 "/ (relative to %s) nor a sysctl knob thpbench manages (" SYSCTL_PROACTIVENESS ", " SYSCTL_HUGETLB_VMEMMAP ", " SYSCTL_NUMA_BALANCING "); thpbench changes only huge-page settings",
+			 "/ (relative to %s) nor a sysctl knob thpbench manages (" SYSCTL_PROACTIVENESS ", " SYSCTL_HUGETLB_VMEMMAP ", " SYSCTL_NUMA_BALANCING ", " SYSCTL_COMPACT_UNEVICTABLE "); thpbench changes only huge-page settings",
 			 name, ctx->root);
 		return -1;
 	}

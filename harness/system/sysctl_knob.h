@@ -18,6 +18,13 @@
  * kernel/numa_balancing=1`) to measure THP migration by balancing
  * (workloads/migrate_thp --mode balancing).
  *
+ * vm/compact_unevictable_allowed: whether compaction may move unevictable
+ * (mlocked) pages (default 1); a case sets it to 0 (`set =
+ * vm/compact_unevictable_allowed=0`) with the "pinned" memory state,
+ * whose fragmenter mlocks one page in every 2 MiB block, so that no THP
+ * allocation can compact its way to a free block
+ * (thp_collapse_alloc_failed, thp_zero_page_alloc_failed).
+ *
  * A sysctl knob's name is its path under the sysctl root
  * ("vm/compaction_proactiveness"); the names cannot clash with the mm
  * ones, which all start with transparent_hugepage/ or hugepages/. The
@@ -41,6 +48,7 @@
 #define SYSCTL_PROACTIVENESS "vm/compaction_proactiveness"
 #define SYSCTL_HUGETLB_VMEMMAP "vm/hugetlb_optimize_vmemmap"
 #define SYSCTL_NUMA_BALANCING "kernel/numa_balancing"
+#define SYSCTL_COMPACT_UNEVICTABLE "vm/compact_unevictable_allowed"
 
 /* The sysctl root for an mm root (above), malloc'd, or NULL. */
 char *sysctl_root_for(const char *mm_root);

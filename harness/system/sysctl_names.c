@@ -10,7 +10,8 @@
 
 const char *const sysctl_knob_names[] = { SYSCTL_PROACTIVENESS,
 					  SYSCTL_HUGETLB_VMEMMAP,
-					  SYSCTL_NUMA_BALANCING };
+					  SYSCTL_NUMA_BALANCING,
+					  SYSCTL_COMPACT_UNEVICTABLE };
 const size_t sysctl_knob_count = sizeof(sysctl_knob_names) /
 				 sizeof(sysctl_knob_names[0]);
 

@@ -1828,6 +1828,38 @@ static void test_sysctl_numa_balancing_restored(void **state)
 	unlink(path);
 }
 
+/* vm/compact_unevictable_allowed (the "pinned" memory state's knob):
+ * snapshotted, set to 0, journalled with the sysctl root, put back. */
+static void test_sysctl_compact_unevictable_restored(void **state)
+{
+	char path[PATH_MAX], value[PATH_MAX], root[PATH_MAX], cur[64];
+	struct settings_ctx ctx;
+	FILE *f;
+
+	(void)state;
+	use_fake_sysctl();
+	snprintf(path, sizeof(path), "%s/vm", g_sys);
+	assert_int_equal(mkdir_p(path, 0755), 0);
+	snprintf(path, sizeof(path), "%s/" SYSCTL_COMPACT_UNEVICTABLE, g_sys);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fputs("1\n", f);
+	fclose(f);
+	begin(&ctx);
+	assert_string_equal(snapshot_get(&ctx.orig, SYSCTL_COMPACT_UNEVICTABLE), "1");
+	journal_entry(SYSCTL_COMPACT_UNEVICTABLE, value, root, sizeof(value));
+	assert_string_equal(value, "1");
+	assert_string_equal(root, g_sys);
+	apply(&ctx, SYSCTL_COMPACT_UNEVICTABLE, "0");
+	assert_int_equal(knob_read_path(path, cur, sizeof(cur)), 0);
+	assert_string_equal(cur, "0");
+	assert_int_equal(settings_end(&ctx), 0);
+	assert_int_equal(knob_read_path(path, cur, sizeof(cur)), 0);
+	assert_string_equal(cur, "1");
+	settings_free(&ctx);
+	unlink(path);
+}
+
 /* kill -9 mid-run; then `thpbench restore`, or the next run. */
 static void test_sysctl_crash_restore(void **state)
 {
@@ -1972,6 +2004,7 @@ int main(void)
 		T(test_sysctl_set_and_restored),
 		T(test_sysctl_vmemmap_restored),
 		T(test_sysctl_numa_balancing_restored),
+		T(test_sysctl_compact_unevictable_restored),
 		T(test_sysctl_crash_restore),
 		T(test_sysctl_journal_roots_checked),
 	};
