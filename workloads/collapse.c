@@ -45,6 +45,17 @@
  * thp_collapse_alloc_failed and thp_scan_exceed_{none,swap,share}_pte
  * (system-wide: at least what this process caused). Every written page's
  * marker is checked after, and every unwritten page must read zero.
+ * --each (madvise mode): one MADV_COLLAPSE per 2 MiB range instead, so
+ * that each failure is seen: madvise_collapse() stops at the first range
+ * whose huge page cannot be allocated (SCAN_ALLOC_HUGE_PAGE_FAIL, counted
+ * once in thp_collapse_alloc_failed by alloc_charge_folio()) and returns
+ * ENOMEM for it alone (a failed memcg charge is EBUSY). alloc_failed,
+ * the ranges that returned ENOMEM, is then a lower bound for the
+ * thp_collapse_alloc_failed delta: less is a failure (exit 1). With the
+ * "pinned" memory state and vm/compact_unevictable_allowed 0
+ * (configs/thp-paths.conf collapse-alloc-failed) no 2 MiB block can be
+ * had, and every range fails.
+ *
  * Prints "collapse_errno NAME" when MADV_COLLAPSE failed (EAGAIN, ENOMEM:
  * no huge page to be had; not a failure of the workload: the share says
  * how much it did).
@@ -81,6 +92,7 @@
 static const char usage[] =
 	"usage: collapse [--size SIZE] [--mode madvise|khugepaged]\n"
 	"                [--ptes full|none|shared|swap] [--present N] [--wait SEC]\n"
+	"                [--each]\n"
 	"  --size SIZE     the region, a multiple of 2M (default 64M)\n"
 	"  --mode madvise  collapse it with one madvise(MADV_COLLAPSE) (default)\n"
 	"  --mode khugepaged  MADV_HUGEPAGE it and wait for khugepaged\n"
@@ -90,6 +102,8 @@ static const char usage[] =
 	"  --ptes swap     every page written, all but --present paged out (needs swap)\n"
 	"  --present N     pages of each 2 MiB kept present (none, swap; default 64)\n"
 	"  --wait SEC      khugepaged: give up after SEC seconds (default 30)\n"
+	"  --each          madvise: one MADV_COLLAPSE per 2 MiB range; reports\n"
+	"                  alloc_failed (ranges that returned ENOMEM)\n"
 	"Prints and reports regions, collapsed, collapsed_share, roi_usec,\n"
 	"collapse_cpu_usec or khugepaged_cpu_usec and full_scans, and the\n"
 	"thp_collapse_alloc(_failed) and thp_scan_exceed_*_pte deltas.\n"
@@ -106,6 +120,7 @@ struct opts {
 	uint64_t size, present, wait_s;
 	enum mode mode;
 	enum ptes ptes;
+	int each;
 };
 
 static unsigned int pick(const char *opt, const char *arg,
@@ -124,6 +139,7 @@ static void parse_args(int argc, char **argv, struct opts *o)
 	static const struct option longopts[] = {
 		{ "size", required_argument, NULL, 's' },
 		{ "mode", required_argument, NULL, 'm' },
+		{ "each", no_argument, NULL, 'E' },
 		{ "ptes", required_argument, NULL, 'p' },
 		{ "present", required_argument, NULL, 'n' },
 		{ "wait", required_argument, NULL, 'w' },
@@ -141,6 +157,9 @@ static void parse_args(int argc, char **argv, struct opts *o)
 		case 'm':
 			o->mode = (enum mode)pick("--mode", optarg, mode_names, 2);
 			break;
+		case 'E':
+			o->each = 1;
+			break;
 		case 'p':
 			o->ptes = (enum ptes)pick("--ptes", optarg, ptes_names, 4);
 			break;
@@ -156,6 +175,8 @@ static void parse_args(int argc, char **argv, struct opts *o)
 		}
 	}
 	wl_no_operands(argc, argv, usage);
+	if (o->each && o->mode != MODE_MADVISE)
+		wl_usage_error(usage, "--each is for --mode madvise");
 	if (o->size % WL_PMD_SIZE || o->size > UINT64_MAX / 4)
 		wl_usage_error(usage, "--size must be a multiple of 2M");
 }
@@ -356,8 +377,31 @@ static const char *errno_name(int e)
 	}
 }
 
-static void by_madvise(char *p, const struct opts *o)
+/*
+ * --each: the ranges one by one; ENOMEM is the range's huge page not
+ * allocated (SCAN_ALLOC_HUGE_PAGE_FAIL). The errno of the first failure
+ * is returned in *err (0: none failed); the ENOMEMs are counted.
+ */
+static uint64_t collapse_each(char *p, const struct opts *o, int *err)
 {
+	uint64_t r, enomem = 0;
+
+	*err = 0;
+	for (r = 0; r < o->size; r += WL_PMD_SIZE) {
+		if (!madvise(p + r, WL_PMD_SIZE, MADV_COLLAPSE))
+			continue;
+		if (!*err)
+			*err = errno;
+		enomem += errno == ENOMEM;
+		if (errno == EINVAL)
+			break;
+	}
+	return enomem;
+}
+
+static uint64_t by_madvise(char *p, const struct opts *o)
+{
+	uint64_t enomem = 0;
 	double t0, t1, c0, c1;
 	int rc, e;
 
@@ -366,8 +410,13 @@ static void by_madvise(char *p, const struct opts *o)
 	c0 = thread_cpu_usec();
 	wl_roi_begin();
 	t0 = wl_now_usec();
-	rc = madvise(p, o->size, MADV_COLLAPSE);
-	e = errno;
+	if (o->each) {
+		enomem = collapse_each(p, o, &e);
+		rc = e ? -1 : 0;
+	} else {
+		rc = madvise(p, o->size, MADV_COLLAPSE);
+		e = errno;
+	}
 	t1 = wl_now_usec();
 	wl_roi_end();
 	c1 = thread_cpu_usec();
@@ -382,6 +431,9 @@ static void by_madvise(char *p, const struct opts *o)
 	printf("usec %.1f\ncollapse_cpu_usec %.1f\n", t1 - t0, c1 - c0);
 	wl_metric("roi_usec", t1 - t0);
 	wl_metric("collapse_cpu_usec", c1 - c0);
+	if (o->each)
+		wl_report("alloc_failed", (double)enomem);
+	return enomem;
 }
 
 static void by_khugepaged(char *p, const struct opts *o)
@@ -436,7 +488,9 @@ static void verify(const char *p, const struct opts *o)
 	}
 }
 
-static void report(char *p, const struct opts *o, const uint64_t *before)
+/* counters[1]: each ENOMEM of ours was one allocation failure counted. */
+static void report(char *p, const struct opts *o, const uint64_t *before,
+		   uint64_t enomem)
 {
 	uint64_t after[NCOUNTERS], regions = o->size / WL_PMD_SIZE;
 	uint64_t got = count_collapsed(p, o);
@@ -453,11 +507,16 @@ static void report(char *p, const struct opts *o, const uint64_t *before)
 		       (unsigned long long)(after[i] - before[i]));
 		wl_metric(counters[i], (double)(after[i] - before[i]));
 	}
+	if (after[1] - before[1] < enomem)
+		wl_fail("%llu MADV_COLLAPSEs of ours returned ENOMEM (no huge page "
+			"allocated), but thp_collapse_alloc_failed rose by %llu only",
+			(unsigned long long)enomem,
+			(unsigned long long)(after[1] - before[1]));
 }
 
 int main(int argc, char **argv)
 {
-	uint64_t before[NCOUNTERS];
+	uint64_t before[NCOUNTERS], enomem = 0;
 	pid_t child = -1;
 	struct opts o;
 	char *p;
@@ -481,10 +540,10 @@ int main(int argc, char **argv)
 		child = share();
 	read_counters(before);
 	if (o.mode == MODE_MADVISE)
-		by_madvise(p, &o);
+		enomem = by_madvise(p, &o);
 	else
 		by_khugepaged(p, &o);
-	report(p, &o, before);
+	report(p, &o, before, enomem);
 	if (child > 0) {
 		kill(child, SIGKILL);
 		waitpid(child, NULL, 0);

@@ -18,7 +18,19 @@
  * whose host plugs memory in late) is down to 1 - share of what it was,
  * read again after each batch, so that memory others free meanwhile is
  * broken up too; with --size, until the THPs broken cover SIZE; either
- * way until no THP can be had.
+ * way until no THP can be had. --all goes on until then: no free 2 MiB
+ * block is left that a fault or MADV_COLLAPSE (direct reclaim and
+ * compaction) could get.
+ *
+ * --pin also mlocks the kept pages (mlock2 MLOCK_ONFAULT of each batch:
+ * the pages present, one VMA a batch). With vm/compact_unevictable_allowed
+ * 0 (a managed sysctl a case sets) compaction does not move an
+ * unevictable page, so no 2 MiB block that holds one can be freed by
+ * compaction: every THP allocation then fails while the fragmenter holds
+ * (thp_collapse_alloc_failed for khugepaged and MADV_COLLAPSE,
+ * thp_zero_page_alloc_failed for the huge zero folio). The kept pages are
+ * 1/512 of the memory broken up (--every 2M). The harness's memory_state
+ * "pinned" runs it with --all --pin --hold.
  */
 #include "wl.h"
 
@@ -30,6 +42,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #ifndef MADV_COLLAPSE
@@ -38,11 +51,14 @@
 
 static const char usage[] =
 	"usage: fragment [--share F | --size SIZE] [--every SIZE] [--batch SIZE]\n"
-	"                [--hold]\n"
+	"                [--all] [--pin] [--hold]\n"
 	"  --share F     break up THPs until the free memory in blocks of 2 MiB\n"
 	"                or more (/proc/buddyinfo) is down by F (0 < F <= 0.99;\n"
 	"                default 0.9)\n"
 	"  --size SIZE   break up THPs covering SIZE instead\n"
+	"  --all         break up THPs until none can be had (no --share or --size)\n"
+	"  --pin         mlock the kept pages (unevictable: with\n"
+	"                vm/compact_unevictable_allowed 0 compaction leaves them)\n"
 	"  --every SIZE  keep one 4 KiB page in every SIZE of each THP (a power\n"
 	"                of two, 8K..2M; default 2M: one page per THP). No free\n"
 	"                block of that size or larger is left where a THP was\n"
@@ -64,7 +80,7 @@ struct opts {
 	uint64_t size;		/* 0: --share of the free 2 MiB blocks */
 	uint64_t every;
 	uint64_t batch;
-	int hold;
+	int hold, all, pin;
 };
 
 struct tally {
@@ -89,6 +105,8 @@ static void parse_args(int argc, char **argv, struct opts *o)
 		{ "every", required_argument, NULL, 'e' },
 		{ "batch", required_argument, NULL, 'b' },
 		{ "hold", no_argument, NULL, 'H' },
+		{ "all", no_argument, NULL, 'a' },
+		{ "pin", no_argument, NULL, 'p' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -102,6 +120,8 @@ static void parse_args(int argc, char **argv, struct opts *o)
 		case 'e': o->every = wl_opt_size("--every", optarg, usage); break;
 		case 'b': o->batch = wl_opt_size("--batch", optarg, usage); break;
 		case 'H': o->hold = 1; break;
+		case 'a': o->all = 1; break;
+		case 'p': o->pin = 1; break;
 		default: wl_opt_fallback(c, usage);
 		}
 	}
@@ -109,6 +129,8 @@ static void parse_args(int argc, char **argv, struct opts *o)
 	if (o->every < 2 * WL_BASE_PAGE || o->every > WL_PMD_SIZE ||
 	    (o->every & (o->every - 1)))
 		wl_usage_error(usage, "--every must be a power of two from 8K to 2M");
+	if (o->all && o->size)
+		wl_usage_error(usage, "--all and --size are two stopping rules: give one");
 	if (o->batch % WL_PMD_SIZE)
 		wl_usage_error(usage, "--batch must be a multiple of 2M");
 }
@@ -163,6 +185,19 @@ static void break_up(char *p, const struct opts *o)
 	madvise(p, o->batch, MADV_NOHUGEPAGE);
 }
 
+#ifndef MLOCK_ONFAULT
+#define MLOCK_ONFAULT 0x01
+#endif
+
+/* --pin: the pages present (the kept ones) locked, the VMA whole. */
+static void pin_kept(char *p, const struct opts *o)
+{
+	if (syscall(SYS_mlock2, p, o->batch, MLOCK_ONFAULT))
+		wl_fail("mlock2(MLOCK_ONFAULT) of the kept pages: %s (RLIMIT_MEMLOCK; "
+			"--pin needs root or a limit of 1/512 of the memory)",
+			strerror(errno));
+}
+
 /* One batch: fault it as THPs, break them up. The THPs it held. */
 static uint64_t one_batch(const struct opts *o, struct tally *t)
 {
@@ -187,6 +222,8 @@ static uint64_t one_batch(const struct opts *o, struct tally *t)
 	t->thp_chunks += thps;
 	t->kept += thps * (WL_PMD_SIZE / o->every) + o->batch / WL_PMD_SIZE - thps;
 	break_up(p, o);
+	if (o->pin)
+		pin_kept(p, o);
 	return thps;
 }
 
@@ -218,26 +255,33 @@ int main(int argc, char **argv)
 	if (o.hold)
 		follow_parent();
 	before = wl_free_blocks(PMD_ORDER);
-	if (!o.size && before < 0)
+	if (!o.size && !o.all && before < 0)
 		wl_die("cannot read /proc/buddyinfo for --share; give --size");
 	/* --size: that many THPs; --share: at most all of memory, once. */
 	cap = o.size ? o.size / WL_PMD_SIZE :
 	      (uint64_t)wl_meminfo_kb("MemTotal") * WL_KIB / WL_PMD_SIZE;
-	if (!o.size)
+	/* --all: a block broken up stays so, so no more THPs than blocks can
+	 * be had; twice MemTotal bounds it where memory is plugged in late. */
+	if (o.all)
+		cap *= 2;
+	if (!o.size && !o.all)
 		left = (1 - o.share) * before;
 	t0 = wl_now_usec();
-	while (t.thp_chunks < cap && (o.size || wl_free_blocks(PMD_ORDER) > left))
+	while (t.thp_chunks < cap &&
+	       (o.size || o.all || wl_free_blocks(PMD_ORDER) > left))
 		if (!one_batch(&o, &t))
 			break;	/* no THP to be had: as broken as it gets */
 	t1 = wl_now_usec();
 	if (o.size)
 		wl_report("target_kb", (double)(o.size / WL_KIB));
-	else
+	else if (!o.all)
 		wl_report("free_2m_target", left);
 	wl_report("chunks", (double)t.chunks);
 	wl_report("thp_chunks", (double)t.thp_chunks);
 	wl_report("fragmented_kb", (double)(t.thp_chunks * WL_PMD_SIZE / WL_KIB));
 	wl_report("kept_kb", (double)(t.kept * WL_BASE_PAGE / WL_KIB));
+	if (o.pin)
+		wl_report("pinned_kb", (double)(t.kept * WL_BASE_PAGE / WL_KIB));
 	wl_report("usec", t1 - t0);
 	wl_report("free_2m_before", before);
 	wl_report("free_2m_after", wl_free_blocks(PMD_ORDER));

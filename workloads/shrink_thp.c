@@ -582,29 +582,12 @@ static void pin_here(void)
 		wl_warn("cannot pin to CPU %d: %s", cpu, strerror(errno));
 }
 
-/*
- * The usage, read through one descriptor kept open: each open of a cgroup
- * file allocates a seq_file buffer charged as kernel memory, and its free
- * at close refills the per-CPU charge stock (obj_cgroup_uncharge_pages ->
- * refill_stock), which an mTHP charge would then come out of.
- */
+/* The room under the limit (the usage read through one descriptor kept
+ * open: wl_memcg_usage_held). */
 static long long room_now(const struct wl_memcg *cg, long long limit)
 {
-	static int fd = -1;
-	char p[WL_MEMCG_PATH + 64], buf[64];
-	long long u = -1;
-	ssize_t n;
+	long long u = wl_memcg_usage_held(cg);
 
-	if (fd < 0) {
-		snprintf(p, sizeof(p), "%s/%s", cg->dir,
-			 cg->v2 ? "memory.current" : "memory.usage_in_bytes");
-		fd = open(p, O_RDONLY | O_CLOEXEC);
-	}
-	n = fd < 0 ? -1 : pread(fd, buf, sizeof(buf) - 1, 0);
-	if (n > 0) {
-		buf[n] = '\0';
-		u = strtoll(buf, NULL, 10);
-	}
 	if (u <= 0)
 		wl_die("cannot read the usage of %s", cg->dir);
 	return limit - u;

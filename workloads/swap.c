@@ -28,6 +28,27 @@
  * split is not measurable here (exit 3). went_whole counts every large
  * chunk all out, whole or split.
  *
+ * --charge-fallback (an mTHP --chunk, in a memcg with a limit: the suite
+ * keys "memcg = SIZE" and "set = transparent_hugepage/defrag=never")
+ * drives the swap-in charge fallback: mm/memory.c do_swap_page ->
+ * alloc_swap_folio allocates the chunk's large folio with
+ * vma_thp_gfp_mask() (defrag never: GFP_TRANSHUGE_LIGHT, no direct
+ * reclaim) and charges it with mem_cgroup_swapin_charge_folio(); a failed
+ * charge counts the size's swpin_fallback_charge and swpin_fallback, a
+ * failed allocation swpin_fallback only, and the fault falls back to a
+ * 4 KiB page. After the page-out a 4 KiB filler brings the memcg to less
+ * than a chunk under its limit; then the first page of each large chunk
+ * that went out whole (pagemap: one aligned run of swap entries) is read.
+ * A read that left the other pages of the chunk swap entries was a
+ * fallback; those with less than a chunk of room before the read
+ * (charge_fallbacks) each failed the large folio's allocation or charge:
+ * swpin_fallback must rise by at least that many (exit 1 if not), and
+ * swpin_fallback_charge by that less the system's allocation failures
+ * (swpin_fallback - swpin_fallback_charge): swpin_fallback_charge_min.
+ * None fell back: not measurable here (exit 3). Large-folio swap-in needs
+ * zswap never enabled since boot (zswap_never_enabled()) and a
+ * synchronous device (zram).
+ *
  * Needs a swap device (the harness makes a zram one for a case with
  * "swap = zram"); without one, or with no large folios to be had, it is
  * not measurable here (exit 3).
@@ -39,6 +60,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sched.h>
 #include <sys/mman.h>
 
 #ifndef MADV_PAGEOUT
@@ -46,7 +68,7 @@
 #endif
 
 static const char usage[] =
-	"usage: swap [--size SIZE] [--chunk SIZE] [--fragment-swap]\n"
+	"usage: swap [--size SIZE] [--chunk SIZE] [--fragment-swap] [--charge-fallback]\n"
 	"  --size SIZE   memory to fill, swap out and touch back (default 64M)\n"
 	"  --chunk SIZE  the folio size to check and count: 2M (THP, default) or\n"
 	"                an mTHP size (16K..1M) the harness enabled for the case\n"
@@ -54,17 +76,24 @@ static const char usage[] =
 	"                other slot: the large folios cannot go out whole and are\n"
 	"                split (thp_swpout_fallback, swpout_fallback); reports\n"
 	"                filler_kb, filler_swapped, filler_freed, fill_left_kb,\n"
-	"                went_split (chunks whose swap entries are not one run)\n"	"Times MADV_PAGEOUT (pageout_usec) and the touch back (swapin_usec).\n"
+	"                went_split (chunks whose swap entries are not one run)\n"
+	"  --charge-fallback  (mTHP --chunk, in a memcg with a limit) fill the memcg to\n"
+	"                less than a chunk under its limit after the page-out, then\n"
+	"                read the first page of each chunk: swap-ins that fell back\n"
+	"                (swpin_fallback, swpin_fallback_charge); reports\n"
+	"                charge_fallbacks, swapin_small, swapin_large, room_kb\n"
+	"Times MADV_PAGEOUT (pageout_usec) and the touch back (swapin_usec).\n"
 	"Prints and reports large (chunks that were large folios), swapped_kb\n"
 	"(smaps Swap after the page-out), thp_swpout, thp_swpout_fallback,\n"
 	"pswpout, pswpin, zswpout, zswpin deltas and the chunk size's stats swpout,\n"
-	"swpout_fallback, zswpout, swpin, swpin_fallback (mthp_swpout ...). Exit 0 ok, 1 failure (data\n"
+	"swpout_fallback, zswpout, swpin, swpin_fallback, swpin_fallback_charge\n"
+	"(mthp_swpout ...). Exit 0 ok, 1 failure (data\n"
 	"changed; the swap-out counters rose by less than the large chunks that\n"
 	"went out), 2 usage, 3 not measurable here (no swap; no large folios).\n";
 
 struct opts {
 	uint64_t size, chunk;
-	int fragment;
+	int fragment, charge;
 };
 
 static void parse_args(int argc, char **argv, struct opts *o)
@@ -73,6 +102,7 @@ static void parse_args(int argc, char **argv, struct opts *o)
 		{ "size", required_argument, NULL, 's' },
 		{ "chunk", required_argument, NULL, 'c' },
 		{ "fragment-swap", no_argument, NULL, 'f' },
+		{ "charge-fallback", no_argument, NULL, 'C' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -90,6 +120,9 @@ static void parse_args(int argc, char **argv, struct opts *o)
 		case 'f':
 			o->fragment = 1;
 			break;
+		case 'C':
+			o->charge = 1;
+			break;
 		default:
 			wl_opt_fallback(c, usage);
 		}
@@ -98,6 +131,9 @@ static void parse_args(int argc, char **argv, struct opts *o)
 	if (o->chunk < 16 * WL_KIB || o->chunk > WL_PMD_SIZE ||
 	    (o->chunk & (o->chunk - 1)))
 		wl_usage_error(usage, "--chunk: a power of two from 16K to 2M");
+	if (o->charge && (o->chunk == WL_PMD_SIZE || o->fragment))
+		wl_usage_error(usage, "--charge-fallback: an mTHP --chunk (a PMD "
+			       "THP is never swapped in whole), without --fragment-swap");
 	if (o->size < o->chunk || o->size % WL_PMD_SIZE)
 		wl_usage_error(usage, "--size: a multiple of 2M, at least --chunk");
 }
@@ -110,6 +146,7 @@ static const char *const vm_names[] = {
 
 static const char *const mthp_names[] = {
 	"swpout", "swpout_fallback", "zswpout", "swpin", "swpin_fallback",
+	"swpin_fallback_charge",
 };
 #define NMTHP (sizeof(mthp_names) / sizeof(mthp_names[0]))
 
@@ -257,6 +294,27 @@ static void fragment_swap(struct filler *f, uint64_t region)
 }
 
 /*
+ * The swap entries of the pages pages at q: 1 when they are one
+ * contiguous run from a slot aligned to the chunk (what a folio swapped
+ * whole gets, and what alloc_swap_folio() needs to read it back whole),
+ * 0 when all are swap entries but not such a run, -1 when some page is
+ * not a swap entry. ent has room for pages entries.
+ */
+static int swap_run(const char *q, uint64_t pages, uint64_t *ent)
+{
+	uint64_t j;
+
+	if (wl_pagemap_swap_entries(q, pages, ent))
+		wl_die("pagemap hides swap entries (not root?)");
+	for (j = 0; j < pages; j++)
+		if (ent[j] == WL_NO_SWAP)
+			return -1;
+	for (j = 1; j < pages && ent[j] == ent[0] + (j << 5); j++)
+		;
+	return j == pages && !(WL_SWAP_OFFSET(ent[0]) % pages);
+}
+
+/*
  * A large chunk, all swap entries now, whose entries are not one
  * contiguous run from a slot aligned to its size (what a folio swapped
  * whole gets): it was split on the way out.
@@ -264,23 +322,17 @@ static void fragment_swap(struct filler *f, uint64_t region)
 static uint64_t count_split_chunks(char *p, const struct opts *o,
 				   const uint64_t *large_map)
 {
-	uint64_t pages = o->chunk / WL_BASE_PAGE, i, j, n = 0;
+	uint64_t pages = o->chunk / WL_BASE_PAGE, i, n = 0;
 	uint64_t *ent = calloc(pages, sizeof(*ent));
+	int r;
 
 	if (!ent)
 		wl_fail("out of memory");
 	for (i = 0; i < o->size / o->chunk; i++) {
 		if (!large_map[i])
 			continue;
-		if (wl_pagemap_swap_entries(p + i * o->chunk, pages, ent))
-			wl_die("pagemap hides swap entries (not root?)");
-		for (j = 0; j < pages && ent[j] != WL_NO_SWAP; j++)
-			;
-		if (j < pages)
-			continue;	/* not all out */
-		for (j = 1; j < pages && ent[j] == ent[0] + (j << 5); j++)
-			;
-		n += j < pages || WL_SWAP_OFFSET(ent[0]) % pages;
+		r = swap_run(p + i * o->chunk, pages, ent);
+		n += r == 0;	/* all out, not one run */
 	}
 	free(ent);
 	return n;
@@ -353,10 +405,185 @@ static void check_split(uint64_t split, const uint64_t *vb, const uint64_t *vm,
 			"stats/swpout_fallback", fb);
 }
 
+/* --- --charge-fallback: the swap-in charge fallback --- */
+
+struct charge_run {
+	struct wl_memcg cg;
+	long long limit, room_kb;
+	char *filler;
+	uint64_t filler_len, filled;
+	uint64_t fallbacks, small, large;
+};
+
+/* Has zswap been on since boot (enabled Y now, or anything zswapped)? */
+static int zswap_since_boot(void)
+{
+	static const char *const n[] = { "zswpout" };
+	char buf[8] = "";
+	uint64_t z = 0;
+	FILE *f = fopen("/sys/module/zswap/parameters/enabled", "r");
+
+	if (f) {
+		if (!fgets(buf, sizeof(buf), f))
+			buf[0] = '\0';
+		fclose(f);
+	}
+	if (buf[0] == 'Y')
+		return 1;
+	wl_vmstat_read(n, &z, 1, NULL);
+	return z > 0;
+}
+
+/* One CPU: the charge stock the filler leaves is that CPU's. */
+static void pin_here(void)
+{
+	cpu_set_t set;
+	int cpu = sched_getcpu();
+
+	if (cpu < 0)
+		return;
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	if (sched_setaffinity(0, sizeof(set), &set))
+		wl_warn("cannot pin to CPU %d: %s", cpu, strerror(errno));
+}
+
+static long long room_now(const struct charge_run *c)
+{
+	long long u = wl_memcg_usage_held(&c->cg);
+
+	if (u < 0)
+		wl_die("cannot read the usage of %s", c->cg.dir);
+	return c->limit - u;
+}
+
+static void charge_setup(struct charge_run *c, const struct opts *o)
+{
+	long long room;
+
+	if (zswap_since_boot())
+		wl_invalid("not measurable here: zswap has been on since boot, "
+			   "every swap-in is 4 KiB until a reboot (zswap_never_enabled())");
+	if (wl_memcg_self(&c->cg))
+		wl_invalid("not measurable here: not in a (non-root) memory cgroup; "
+			   "run it as a suite case with \"memcg = SIZE\"");
+	c->limit = wl_memcg_limit(&c->cg);
+	if (c->limit < 0)
+		wl_invalid("not measurable here: %s has no memory limit; run it in "
+			   "a memcg with one (suite key \"memcg = SIZE\")", c->cg.dir);
+	room = room_now(c);
+	printf("memcg %s limit_kb %lld room_kb %lld\n", c->cg.dir,
+	       c->limit / 1024, room / 1024);
+	if (room < (long long)(o->size + 8 * WL_MIB))
+		wl_invalid("not measurable here: %lld KiB left under the memcg "
+			   "limit, --size needs 8 MiB more than itself", room / 1024);
+	pin_here();
+}
+
+/*
+ * 4 KiB pages (MADV_NOHUGEPAGE) until less than a chunk is left under the
+ * limit and a page was charged exactly: the room less than a charge batch
+ * (64 pages) before it and the usage rising, so no stock was taken from
+ * and none refilled. The last pages taken may have needed reclaim; the
+ * chunks are out already, so it finds the filler and page cache.
+ */
+#define CHARGE_BATCH_BYTES (64 * (long long)WL_BASE_PAGE)
+
+static void fill_memcg(struct charge_run *c, const struct opts *o)
+{
+	long long before, after, room = room_now(c);
+	uint64_t off;
+
+	c->filler_len = ((uint64_t)(room > 0 ? room : 0) + 4 * WL_MIB) /
+			WL_BASE_PAGE * WL_BASE_PAGE;
+	c->filler = mmap(NULL, c->filler_len, PROT_READ | PROT_WRITE,
+			 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (c->filler == MAP_FAILED ||
+	    madvise(c->filler, c->filler_len, MADV_NOHUGEPAGE))
+		wl_fail("mmap of the 4 KiB filler: %s", strerror(errno));
+	for (off = 0; off < c->filler_len; off += WL_BASE_PAGE) {
+		before = room_now(c);
+		c->filler[off] = 1;
+		after = room_now(c);
+		if (after < (long long)o->chunk && after < before &&
+		    before < CHARGE_BATCH_BYTES)
+			break;
+	}
+	c->filled = off;
+	c->room_kb = room_now(c) / 1024;
+}
+
+/*
+ * The first page of each large chunk that went out whole: a read that
+ * brought in the whole chunk is a large swap-in; one that left the other
+ * pages swap entries fell back to 4 KiB. Those with less than a chunk of
+ * room before the read failed the large folio's allocation or charge.
+ */
+static void read_first_pages(struct charge_run *c, char *p,
+			     const struct opts *o, const uint64_t *large_map)
+{
+	uint64_t pages = o->chunk / WL_BASE_PAGE, i;
+	uint64_t *ent = calloc(pages, sizeof(*ent));
+	long long room, left;
+	char *q;
+
+	if (!ent)
+		wl_fail("out of memory");
+	for (i = 0; i < o->size / o->chunk; i++) {
+		q = p + i * o->chunk;
+		if (!large_map[i] || swap_run(q, pages, ent) != 1)
+			continue;
+		room = room_now(c);
+		(void)*(volatile char *)q;
+		left = wl_pagemap_swapped(q, pages);
+		if (left == 0)
+			c->large++;
+		else if (left == (long long)pages - 1) {
+			c->small++;
+			c->fallbacks += room < (long long)o->chunk;
+		}
+	}
+	free(ent);
+	munmap(c->filler, c->filler_len);
+}
+
+/*
+ * Each of charge_fallbacks failed the allocation (swpin_fallback) or the
+ * charge (swpin_fallback_charge and swpin_fallback) of its large folio.
+ * mb/ma: the size's stats, mthp_names order (4 swpin_fallback, 5 _charge).
+ */
+static void check_charge_fallback(const struct charge_run *c,
+				  const long long *mb, const long long *ma)
+{
+	long long fb = ma[4] - mb[4], fbc = ma[5] - mb[5], bound;
+
+	wl_report("charge_fallbacks", (double)c->fallbacks);
+	wl_report("swapin_small", (double)c->small);
+	wl_report("swapin_large", (double)c->large);
+	wl_report("filler_kb", (double)(c->filled / WL_KIB));
+	printf("room_kb %lld\n", c->room_kb);
+	if (mb[4] < 0 || mb[5] < 0)
+		wl_invalid("not measurable here: no per-size swpin_fallback_charge "
+			   "(6.12+)");
+	bound = (long long)c->fallbacks - (fb - fbc);
+	wl_report("swpin_fallback_charge_min", (double)(bound > 0 ? bound : 0));
+	if (!c->fallbacks)
+		wl_invalid("not measurable here: no swap-in of ours fell back with "
+			   "less than a chunk under the memcg limit (%llu small, "
+			   "%llu whole; room %lld KiB after the filler)",
+			   (unsigned long long)c->small,
+			   (unsigned long long)c->large, c->room_kb);
+	if (fb < (long long)c->fallbacks)
+		wl_fail("%llu swap-ins of ours fell back under the memcg limit, but "
+			"stats/swpin_fallback rose by %lld only",
+			(unsigned long long)c->fallbacks, fb);
+}
+
 int main(int argc, char **argv)
 {
 	uint64_t vb[NVM], va[NVM], vm[NVM], large, went, i, n, *large_map, bad;
 	struct filler fl = { NULL, 0 };
+	struct charge_run cr = { 0 };
 	uint64_t split = 0;
 	long long mb[NMTHP], ma[NMTHP], mm[NMTHP], swapped_kb;
 	double t0, t1, t2;
@@ -366,6 +593,8 @@ int main(int argc, char **argv)
 	parse_args(argc, argv, &o);
 	need_swap(&o);
 	wl_check_memory(o.size, "--size");
+	if (o.charge)
+		charge_setup(&cr, &o);
 	p = wl_map_aligned(o.size, WL_PMD_SIZE, PROT_READ | PROT_WRITE);
 	if (!p)
 		wl_fail("mmap of --size failed: %s", strerror(errno));
@@ -402,6 +631,10 @@ int main(int argc, char **argv)
 	if (o.fragment)
 		split = count_split_chunks((char *)p, &o, large_map);
 
+	if (o.charge) {
+		fill_memcg(&cr, &o);
+		read_first_pages(&cr, (char *)p, &o, large_map);
+	}
 	wl_roi_begin();
 	t2 = wl_now_usec();
 	/* One read per page faults it back; the count keeps the loop. */
@@ -447,6 +680,8 @@ int main(int argc, char **argv)
 	check_counted(went, vb, vm, mb, mm, &o);
 	if (o.fragment)
 		check_split(split, vb, vm, mb, mm, &o);
+	if (o.charge)
+		check_charge_fallback(&cr, mb, ma);
 	if (fl.p)
 		munmap(fl.p, fl.size);
 	wl_report_self_mem();

@@ -24,7 +24,20 @@
  * CONFIG_PERSISTENT_HUGE_ZERO_FOLIO),
  * not per mapping, so it is reported but is no evidence about this run's
  * ranges. thp_fault_alloc over each phase (system-wide: at least this
- * process's) is at least the THPs the phase made. The pagemap look
+ * process's) is at least the THPs the phase made.
+ *
+ * When the huge zero folio cannot be allocated (get_huge_zero_folio():
+ * GFP_TRANSHUGE, direct reclaim and compaction, unmovable; none free, as
+ * with the "pinned" memory state and vm/compact_unevictable_allowed 0:
+ * configs/thp-paths.conf zero-page-alloc-failed), each read fault of a
+ * range counts thp_zero_page_alloc_failed once and falls back to the
+ * 4 KiB zero page: zero_fallback_ranges, the read-faulted ranges that map
+ * a 4 KiB page, neither the huge zero page nor a THP, with use_zero_page
+ * 1 and the region THP-eligible (smaps THPeligible 1: the kernel's own
+ * thp_vma_allowable_orders(), so the read fault went to
+ * do_huge_pmd_anonymous_page(); a process with THP disabled by prctl, or
+ * THP never, gets 4 KiB zero pages without trying). thp_zero_page_alloc_failed over the reads rising by less is a
+ * failure (exit 1). Give --min-huge 0 where that is what is asked. The pagemap look
  * between the phases lies inside the region of interest (a few preads
  * per 2 MiB, no faults).
  */
@@ -51,6 +64,8 @@ static const char usage[] =
 	"of the huge zero folio, when any range maps it), 'read_usec X', 'write_usec X', 'read_fault_p50_usec',\n"
 	"_p99_, _max_, _mean_ and 'write_fault_...' alike, the /proc/vmstat\n"
 	"deltas thp_zero_page_alloc (whole run), thp_fault_alloc_read,\n"
+	"thp_zero_page_alloc_failed (the reads), 'zero_fallback_ranges N' (read\n"
+	"ranges mapping a 4 KiB page with use_zero_page 1),\n"
 	"thp_fault_alloc_write, thp_fault_fallback_write, thp_split_pmd_write;\n"
 	"roi_usec (both phases), rss_kb, anon_huge_kb. Exit 0 ok, 1 failure\n"
 	"(memory not zero), 2 usage (also: not root), 3 invalid measurement:\n"
@@ -109,11 +124,12 @@ static int use_zero_page(void)
 	return v;
 }
 
-enum { C_ZERO_ALLOC, C_FAULT_ALLOC, C_FALLBACK, C_SPLIT_PMD, NCOUNTERS };
+enum { C_ZERO_ALLOC, C_FAULT_ALLOC, C_FALLBACK, C_SPLIT_PMD, C_ZERO_FAILED,
+       NCOUNTERS };
 
 static const char *const counters[NCOUNTERS] = {
 	"thp_zero_page_alloc", "thp_fault_alloc", "thp_fault_fallback",
-	"thp_split_pmd",
+	"thp_split_pmd", "thp_zero_page_alloc_failed",
 };
 
 static void read_counters(uint64_t *v)
@@ -124,6 +140,7 @@ static void read_counters(uint64_t *v)
 
 struct backing {
 	long long zero, thp, pfns;
+	long long small;	/* present, neither: a 4 KiB page */
 	uint64_t first_pfn;	/* the huge zero folio's frame; 0: none seen */
 };
 
@@ -149,6 +166,8 @@ static void classify(const char *p, size_t n, struct backing *b)
 			b->zero++;
 		}
 		b->thp += t;
+		if (!z && !t && wl_pagemap_pfn(p + i * WL_PMD_SIZE, &pfn) == 1)
+			b->small++;
 	}
 }
 
@@ -169,6 +188,22 @@ static void require_huge(const struct backing *b, int uzp)
 		   (unsigned long long)(o.size / WL_PMD_SIZE),
 		   uzp ? "the huge zero page" : "a THP", uzp,
 		   (unsigned long long)o.min_huge);
+}
+
+/*
+ * use_zero_page 1: a read fault that mapped a 4 KiB page failed to
+ * allocate the huge zero folio, each counted once.
+ */
+static void check_zero_failed(const struct backing *b, int tried,
+			      const uint64_t *c0, const uint64_t *c1)
+{
+	uint64_t d = c1[C_ZERO_FAILED] - c0[C_ZERO_FAILED];
+
+	if (!tried || d >= (uint64_t)b->small)
+		return;
+	wl_fail("%lld read-faulted ranges of ours fell back to 4 KiB zero pages, "
+		"but thp_zero_page_alloc_failed rose by %llu only", b->small,
+		(unsigned long long)d);
 }
 
 static double read_all(volatile const char *p, size_t n, double *usec)
@@ -222,7 +257,7 @@ int main(int argc, char **argv)
 	struct backing rb, wb;
 	size_t n;
 	char *p;
-	int uzp;
+	int uzp, tried;
 
 	parse_args(argc, argv);
 	wl_check_memory(o.size, "--size");
@@ -241,6 +276,8 @@ int main(int argc, char **argv)
 		wl_fail("madvise(MADV_HUGEPAGE) failed: %s (is THP built in?)",
 			strerror(errno));
 
+	/* The huge zero folio is tried for only where THP faults are. */
+	tried = uzp == 1 && wl_range_kb(p, o.size, "THPeligible") > 0;
 	read_counters(c0);
 	wl_roi_begin();
 	t0 = wl_now_usec();
@@ -263,6 +300,9 @@ int main(int argc, char **argv)
 	if (rb.zero)
 		printf("zero_pfn %llu\n", (unsigned long long)rb.first_pfn);
 	report("read_thp_ranges", (double)rb.thp);
+	report("zero_fallback_ranges", (double)(tried ? rb.small : 0));
+	report("thp_zero_page_alloc_failed",
+	       (double)(c1[C_ZERO_FAILED] - c0[C_ZERO_FAILED]));
 	report("write_thp_ranges", (double)wb.thp);
 	report("read_usec", read_usec);
 	report("write_usec", write_usec);
@@ -276,6 +316,7 @@ int main(int argc, char **argv)
 	printf("usec %.0f\n", t1 - t0);
 	wl_metric("roi_usec", t1 - t0);
 	wl_report_self_mem();
+	check_zero_failed(&rb, tried, c0, c1);
 	require_huge(&rb, uzp);
 	verify(p, n);
 	printf("ok\n");

@@ -35,7 +35,7 @@ static void usage(FILE *f)
 		"                    [--kernel-id ID] [--progress auto|tty|lines|none]\n"
 		"                    [--wait[=SECONDS]] [--background]\n"
 		"                    [--mthp 16K,64K,2M] [--mthp-shmem MODE]\n"
-		"                    [--memory-state fresh,compacted,fragmented] [--fragment-share F]\n"
+		"                    [--memory-state fresh,compacted,fragmented,pinned] [--fragment-share F]\n"
 		"       thpbench run [opts] -- COMMAND [ARGS...]\n");
 }
 

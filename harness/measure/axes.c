@@ -12,6 +12,7 @@ static const char *const mem_names[] = {
 	[MEM_FRESH] = "fresh",
 	[MEM_COMPACTED] = "compacted",
 	[MEM_FRAGMENTED] = "fragmented",
+	[MEM_PINNED] = "pinned",
 };
 
 const char *mem_state_name(enum mem_state st)
@@ -64,7 +65,7 @@ static int parse_mem_list(struct axes *a, const char *val, char *err,
 			;
 		if (k == ARRAY_SIZE(mem_names) || i < n) {
 			snprintf(err, errlen, k == ARRAY_SIZE(mem_names) ?
-				 "\"%s\": not a memory state (fresh, compacted or fragmented)" :
+				 "\"%s\": not a memory state (fresh, compacted, fragmented or pinned)" :
 				 "memory state \"%s\" is listed twice", tok);
 			free(copy);
 			free(v);

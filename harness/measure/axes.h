@@ -29,7 +29,9 @@
 
 #include "system/mthp.h"
 
-enum mem_state { MEM_FRESH, MEM_COMPACTED, MEM_FRAGMENTED };
+/* MEM_PINNED: the fragmenter breaks up every free 2 MiB block it can get
+ * and mlocks the page it keeps in each (memstate.h). */
+enum mem_state { MEM_FRESH, MEM_COMPACTED, MEM_FRAGMENTED, MEM_PINNED };
 
 #define FRAGMENT_SHARE_DEFAULT 0.9
 #define FRAGMENT_SHARE_MAX 0.99

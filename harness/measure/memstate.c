@@ -5,6 +5,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <poll.h>
+#include <stdbool.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -62,13 +63,15 @@ static int compact(const struct memstate_opts *o, char *err, size_t errlen)
  * is reaped, past this function. The share is passed with all its
  * digits: "%.4f" made 0.00001 "0.0000", which it refuses.
  */
-static pid_t start_fragmenter(const char *path, double share, int out_fd,
+static pid_t start_fragmenter(const char *path, double share, bool pin, int out_fd,
 			      int close_fd, unsigned long long *start,
 			      char *err, size_t errlen)
 {
 	static char exe[PATH_MAX], arg[40], name[] = "fragment";
-	static char opt[] = "--share", hold[] = "--hold";
+	static char opt[] = "--share", hold[] = "--hold", all[] = "--all";
+	static char pin_opt[] = "--pin";
 	static char *argv[] = { name, opt, arg, hold, NULL };
+	static char *argv_pin[] = { name, all, pin_opt, hold, NULL };
 	static struct spawn_req req;
 	static int closes[2];
 	int go[2], pidfd, e;
@@ -83,7 +86,7 @@ static pid_t start_fragmenter(const char *path, double share, int out_fd,
 	closes[0] = close_fd;
 	closes[1] = go[1];
 	req = (struct spawn_req){
-		.path = exe, .argv = argv, .envp = environ, .go_fd = go[0],
+		.path = exe, .argv = pin ? argv_pin : argv, .envp = environ, .go_fd = go[0],
 		.exec_errno = &g_exec_errno, .out_fd = out_fd, .stderr_fd = -1,
 		.close = closes, .nclose = ARRAY_SIZE(closes),
 		.pdeathsig = SIGTERM, .parent = getpid(),
@@ -178,7 +181,7 @@ static int wait_ready(int fd, const struct memstate_opts *o,
 	return -1;
 }
 
-static int fragment(double share, const struct memstate_opts *o,
+static int fragment(double share, bool pin, const struct memstate_opts *o,
 		    struct memstate *ms, struct metric_set *out, char *err,
 		    size_t errlen)
 {
@@ -191,7 +194,7 @@ static int fragment(double share, const struct memstate_opts *o,
 		free(path);
 		return -1;
 	}
-	ms->pid = start_fragmenter(path, share, p[1], p[0], &start, err, errlen);
+	ms->pid = start_fragmenter(path, share, pin, p[1], p[0], &start, err, errlen);
 	ms->record = o->record;
 	if (ms->pid > 0) {
 		reap_spare(ms->pid);
@@ -227,7 +230,7 @@ int memstate_prepare(enum mem_state st, double share,
 	if (st == MEM_FRESH)
 		return 0;
 	rc = st == MEM_COMPACTED ? compact(o, err, errlen) :
-	     fragment(share, o, ms, out, err, errlen);
+	     fragment(share, st == MEM_PINNED, o, ms, out, err, errlen);
 	if (!rc)
 		metric_set_put(out, "memstate.prepare_usec", now_usec() - t0);
 	return rc;

@@ -19,6 +19,11 @@
  *               leaves no memory broken up; its pid is also recorded
  *               (memstate_opts.record) for restore and the next run.
  *               The share is passed with all its digits.
+ *   pinned      the same fragmenter with --all --pin --hold instead of
+ *               --share: THPs broken up until none can be had, and each
+ *               kept page mlocked; with vm/compact_unevictable_allowed 0
+ *               (the case sets it) no THP allocation can compact its way
+ *               to a free 2 MiB block. Held and ended like fragmented.
  * What the fragmenter reports ("fragmented_kb N", ...) becomes metrics
  * "memstate.<name>"; every state but fresh records
  * "memstate.prepare_usec". Both need root; a failure is the repetition's

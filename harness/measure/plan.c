@@ -211,7 +211,8 @@ static void add_axes(struct plan_item *it, const struct variant *v,
 		it->fragment_share = v->fragment_share;
 		/* Proactive compaction would rebuild the free 2 MiB blocks
 		 * the fragmenter breaks up (sysctl_knob.h). */
-		if (it->mem == MEM_FRAGMENTED && o->stop_proactive)
+		if ((it->mem == MEM_FRAGMENTED || it->mem == MEM_PINNED) &&
+		    o->stop_proactive)
 			add_knob(it, SYSCTL_PROACTIVENESS, "0");
 	}
 	if (!v->mthp)

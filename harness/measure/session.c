@@ -446,7 +446,8 @@ static void say_proactive_left_on(struct session *ss)
 			 st->sysctl_root);
 	for (i = 0; i < ss->plan.n; i++) {
 		if (!ss->plan.items[i].has_mem ||
-		    ss->plan.items[i].mem != MEM_FRAGMENTED)
+		    (ss->plan.items[i].mem != MEM_FRAGMENTED &&
+		     ss->plan.items[i].mem != MEM_PINNED))
 			continue;
 		extra = &ss->res.cases[ss->plan.items[i].case_idx].extra;
 		if (!*extra)

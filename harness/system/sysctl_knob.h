@@ -18,11 +18,12 @@
  * kernel/numa_balancing=1`) to measure THP migration by balancing
  * (workloads/migrate_thp --mode balancing).
  *
- * vm/compact_unevictable_allowed: whether compaction may move mlocked
- * (unevictable) pages (default 1; 0 on PREEMPT_RT); a suite sets it to 0
- * for a case (`set = vm/compact_unevictable_allowed=0`) so that pages a
- * workload mlocked to break up a node's free 2 MiB blocks stay where they
- * are (workloads/migrate_thp --dest-fragmented).
+ * vm/compact_unevictable_allowed: whether compaction may move unevictable
+ * (mlocked) pages (default 1; 0 on PREEMPT_RT); a case sets it to 0
+ * (`set = vm/compact_unevictable_allowed=0`) so that pages a workload
+ * mlocked to break up free 2 MiB blocks stay where they are: the "pinned"
+ * memory state (thp_collapse_alloc_failed, thp_zero_page_alloc_failed)
+ * and workloads/migrate_thp --dest-fragmented (thp_migration_split).
  *
  * A sysctl knob's name is its path under the sysctl root
  * ("vm/compaction_proactiveness"); the names cannot clash with the mm

@@ -140,6 +140,29 @@ else
 	skip "--ptes swap: needs root and zram (a swap device the harness makes)"
 fi
 
+# --each: one MADV_COLLAPSE a range; every ENOMEM it saw (alloc_failed,
+# the range's huge page not allocated) was counted by
+# thp_collapse_alloc_failed. With memory to spare none fail: then all 4
+# ranges collapse. (No free 2 MiB block at all, every range failing, is
+# the pinned memory state: make pinned-e2e.)
+"$bin" --size 8M --each >"$tmp/each" 2>&1
+rc=$?
+af=$(sed -n 's/^alloc_failed //p' "$tmp/each")
+caf=$(sed -n 's/^thp_collapse_alloc_failed //p' "$tmp/each")
+got=$(sed -n 's/^collapsed //p' "$tmp/each")
+if [ $rc -eq 0 ] && [ -n "$af" ]; then
+	pass "--each: exit 0, alloc_failed $af"
+	[ "${caf:-0}" -ge "$af" ] &&
+		pass "--each: thp_collapse_alloc_failed rose by $caf >= $af" ||
+		fail "--each: thp_collapse_alloc_failed '$caf' < alloc_failed $af"
+	[ "$af" -gt 0 ] || [ "${got:-0}" = 4 ] &&
+		pass "--each: no ENOMEM and all 4 ranges collapsed (or some failed: $af)" ||
+		fail "--each: no range failed but $got of 4 collapsed"
+else
+	fail "--each: exit $rc, alloc_failed '$af'"; cat "$tmp/each"
+fi
+expect_rc 2 "--each with --mode khugepaged refused" "$bin" --each --mode khugepaged
+
 check_metric_fd "collapse run" \
 	"roi_usec collapse_cpu_usec regions collapsed collapsed_share thp_collapse_alloc thp_collapse_alloc_failed thp_scan_exceed_none_pte anon_huge_kb" \
 	"$bin" --size 4M

@@ -70,6 +70,25 @@ else
 	pass "--hold dies with its parent (PR_SET_PDEATHSIG)"
 fi
 
+# --pin: the kept pages are mlocked (VmLck, whole batches: MLOCK_ONFAULT
+# locks the VMA and the pages present) while it holds; --all with --size
+# is two stopping rules.
+expect_rc 2 "--all with --size refused" "$bin" --all --size 64M
+if [ "$(id -u)" = 0 ]; then
+	"$bin" --size 64M --pin --hold >"$tmp/pin" 2>&1 &
+	h=$!
+	for _ in $(seq 100); do grep -q '^ready$' "$tmp/pin" && break; sleep 0.1; done
+	lck=$(sed -n 's/^VmLck:[[:space:]]*\([0-9]*\).*/\1/p' /proc/$h/status 2>/dev/null)
+	pk=$(sed -n 's/^pinned_kb //p' "$tmp/pin")
+	[ "${lck:-0}" -ge "${pk:-1}" ] && [ "${pk:-0}" -gt 0 ] &&
+		pass "--pin: VmLck $lck kB >= pinned_kb $pk while it holds" ||
+		{ fail "--pin: VmLck '$lck' kB, pinned_kb '$pk'"; cat "$tmp/pin"; }
+	kill -TERM "$h" 2>/dev/null
+	wait "$h" 2>/dev/null
+else
+	skip "--pin: mlock of the kept pages needs root (RLIMIT_MEMLOCK)"
+fi
+
 # SIGTERM while it prepares (breaking up 8 GiB takes seconds): it stops
 # within a second, never gets to 'ready' (it used to block the signal
 # until then, also under PR_SET_PDEATHSIG).

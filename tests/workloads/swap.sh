@@ -73,18 +73,6 @@ mthp = 64K
 swap = zram:128M
 expect_huge = no
 
-CONF
-[ -n "$zsw_before" ] && cat >> "$tmp/swap.conf" <<CONF
-
-[case mthp64z]
-workload = $PWD/$bin
-args = --size 32M --chunk 64K
-thp = madvise
-mthp = 64K
-swap = zram:128M
-zswap = on
-expect_huge = no
-
 [case thpfrag]
 workload = $PWD/$bin
 args = --size 16M --fragment-swap
@@ -99,6 +87,19 @@ thp = madvise
 mthp = 64K
 swap = zram:64M
 expect_huge = no
+
+CONF
+[ -n "$zsw_before" ] && cat >> "$tmp/swap.conf" <<CONF
+
+[case mthp64z]
+workload = $PWD/$bin
+args = --size 32M --chunk 64K
+thp = madvise
+mthp = 64K
+swap = zram:128M
+zswap = on
+expect_huge = no
+
 CONF
 $TB run "$tmp/swap.conf" -o "$tmp/out-run" --wait=300 --progress none \
 	> "$tmp/run.log" 2>&1

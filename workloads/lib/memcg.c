@@ -206,3 +206,29 @@ int wl_memcg_write(const struct wl_memcg *cg, const char *file, const char *s)
 {
 	return write_str(cg, file, s);
 }
+
+/*
+ * One descriptor kept open for the process's life: each open of a cgroup
+ * file allocates a seq_file buffer charged as kernel memory, and its free
+ * at close refills the per-CPU charge stock (obj_cgroup_uncharge_pages ->
+ * refill_stock), which a large folio's charge would then come out of.
+ */
+long long wl_memcg_usage_held(const struct wl_memcg *cg)
+{
+	static int fd = -1;
+	char p[WL_MEMCG_PATH + 64], buf[64];
+	long long u = -1;
+	ssize_t n;
+
+	if (fd < 0) {
+		snprintf(p, sizeof(p), "%s/%s", cg->dir,
+			 cg->v2 ? "memory.current" : "memory.usage_in_bytes");
+		fd = open(p, O_RDONLY | O_CLOEXEC);
+	}
+	n = fd < 0 ? -1 : pread(fd, buf, sizeof(buf) - 1, 0);
+	if (n > 0) {
+		buf[n] = '\0';
+		u = strtoll(buf, NULL, 10);
+	}
+	return u > 0 ? u : -1;
+}

@@ -219,6 +219,13 @@ struct wl_memcg {
 int wl_memcg_self(struct wl_memcg *cg);
 /* Bytes charged (memory.current, v1 usage_in_bytes); -1 unreadable. */
 long long wl_memcg_usage(const struct wl_memcg *cg);
+/*
+ * The same, read through one descriptor opened at the first call and kept
+ * (an open and close of a cgroup file refills the charge stock): for
+ * reading the usage between charges that must not come out of the stock.
+ * Always the first cg it was called with. -1 unreadable.
+ */
+long long wl_memcg_usage_held(const struct wl_memcg *cg);
 /* The limit (memory.max, v1 limit_in_bytes); -1 unlimited/unreadable. */
 long long wl_memcg_limit(const struct wl_memcg *cg);
 /*

@@ -246,6 +246,27 @@ static void test_memstate_fragmenter(void **state)
 	metric_set_free(&ms);
 }
 
+/* pinned: the fragmenter is asked for --all --pin --hold, no share. */
+static void test_memstate_pinned_args(void **state)
+{
+	struct memstate_opts o = { .fragmenter = at("pin.sh"), .timeout_s = 10 };
+	struct metric_set ms = { 0 };
+	struct memstate m;
+	char err[256];
+
+	(void)state;
+	put("pin.sh", "#!/bin/sh\n[ \"$*\" = '--all --pin --hold' ] || exit 9\n"
+	    "echo 'pinned_kb 8'\necho ready\nwhile :; do sleep 0.05; done\n");
+	chmod(at("pin.sh"), 0755);
+	assert_int_equal(memstate_prepare(MEM_PINNED, 0.5, &o, &m, &ms, err,
+					  sizeof(err)), 0);
+	assert_true(m.pid > 0);
+	assert_true(metric(&ms, "memstate.pinned_kb") == 8);
+	memstate_release(&m);
+	assert_int_equal(m.pid, 0);
+	metric_set_free(&ms);
+}
+
 static void test_memstate_fragmenter_fails(void **state)
 {
 	struct memstate_opts o = { .fragmenter = at("bad.sh"), .timeout_s = 2 };
@@ -307,6 +328,7 @@ int main(void)
 		cmocka_unit_test(test_sysstate_record),
 		cmocka_unit_test(test_memstate_compact),
 		cmocka_unit_test(test_memstate_fragmenter),
+		cmocka_unit_test(test_memstate_pinned_args),
 		cmocka_unit_test(test_memstate_fragmenter_fails),
 		cmocka_unit_test(test_memstate_share_digits),
 	};

@@ -1828,8 +1828,8 @@ static void test_sysctl_numa_balancing_restored(void **state)
 	unlink(path);
 }
 
-/* vm/compact_unevictable_allowed: snapshotted, set to 0, journalled with
- * the sysctl root, and put back to 1 at the end. */
+/* vm/compact_unevictable_allowed (the "pinned" memory state's knob):
+ * snapshotted, set to 0, journalled with the sysctl root, put back. */
 static void test_sysctl_compact_unevictable_restored(void **state)
 {
 	char path[PATH_MAX], value[PATH_MAX], root[PATH_MAX], cur[64];
@@ -1838,6 +1838,8 @@ static void test_sysctl_compact_unevictable_restored(void **state)
 
 	(void)state;
 	use_fake_sysctl();
+	snprintf(path, sizeof(path), "%s/vm", g_sys);
+	assert_int_equal(mkdir_p(path, 0755), 0);
 	snprintf(path, sizeof(path), "%s/" SYSCTL_COMPACT_UNEVICTABLE, g_sys);
 	f = fopen(path, "w");
 	assert_non_null(f);
