@@ -12,19 +12,38 @@
  * it on the hierarchy it was made on. The workload is moved in by the
  * runner (cgroup.procs, on both) before it execs.
  *
- * Undo: every task in it moved to its hierarchy's root, rmdir. A
- * journalled cgroup is ours only when it is ROOT/thpbench-* of the root
- * its version names.
+ * Undo: what the workload made under it (kbuild's sub-cgroup per
+ * repetition: workloads/lib/subcg.c) goes first, deepest first; every
+ * task left in it or below it is killed (v2: cgroup.kill; v1: SIGKILL
+ * of each task in cgroup.procs, until none is left: a make orphaned by a
+ * kill -9 of the workload keeps forking compilers), then rmdir. On a
+ * tree that is no cgroup file system (the unit tests' fake roots) tasks
+ * are moved to the root instead, never killed. A journalled cgroup is
+ * ours only when it is ROOT/thpbench-* of the root its version names.
  */
 #include "resource.h"
 #include "util/util.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/statfs.h>
+#include <sys/syscall.h>
 #include <unistd.h>
+
+#ifndef CGROUP_SUPER_MAGIC
+#define CGROUP_SUPER_MAGIC 0x27e0ebUL
+#endif
+#ifndef CGROUP2_SUPER_MAGIC
+#define CGROUP2_SUPER_MAGIC 0x63677270UL
+#endif
+/* Sub-cgroups below ours undone; deeper ones are not ours to walk. */
+#define SUB_DEPTH 4
 
 static int seq;
 
@@ -92,32 +111,139 @@ static int cgroup_make(struct res *r, const struct res_env *e,
 	return 0;
 }
 
-/* Move every task out to the root; system calls only. */
-static void move_out(const struct res *r, const char *root)
+/* Is dir on a cgroup file system (v1 or v2)? statfs only. */
+static bool on_cgroupfs(const char *dir)
 {
-	char p[RES_PATH + 32], to[RES_PATH + 32], buf[4096], *s, *nl;
-	ssize_t n;
-	int fd, pass;
+	struct statfs sf;
 
-	snprintf(p, sizeof(p), "%s/cgroup.procs", r->path);
+	if (statfs(dir, &sf))
+		return false;
+	return (unsigned long)sf.f_type == CGROUP_SUPER_MAGIC ||
+	       (unsigned long)sf.f_type == CGROUP2_SUPER_MAGIC;
+}
+
+/*
+ * Each task in dir/cgroup.procs killed (kill) or moved to root (!kill).
+ * How many were listed; system calls only. Never this process.
+ */
+static int sweep(const char *dir, const char *root, bool kill_them)
+{
+	char p[RES_PATH + 32], to[RES_PATH + 32], buf[4096], *s, *nl, *end;
+	int fd, found = 0;
+	long pid;
+	ssize_t n;
+
+	snprintf(p, sizeof(p), "%s/cgroup.procs", dir);
 	snprintf(to, sizeof(to), "%s/cgroup.procs", root);
-	for (pass = 0; pass < 8; pass++) {
-		fd = open(p, O_RDONLY | O_CLOEXEC);
-		if (fd < 0)
-			return;
-		n = read(fd, buf, sizeof(buf) - 1);
-		close(fd);
-		if (n <= 0)
-			return;
-		buf[n] = '\0';
-		for (s = buf; *s; s = nl + 1) {
-			nl = strchr(s, '\n');
-			if (!nl)
-				break;
-			*nl = '\0';
+	fd = open(p, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return 0;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return 0;
+	buf[n] = '\0';
+	for (s = buf; *s; s = nl + 1) {
+		nl = strchr(s, '\n');
+		if (!nl)
+			break;
+		*nl = '\0';
+		pid = strtol(s, &end, 10);
+		if (end == s || *end || pid <= 1 || pid == (long)getpid())
+			continue;
+		found++;
+		if (kill_them)
+			kill((pid_t)pid, SIGKILL);
+		else
 			write_file_str(to, s);
+	}
+	return found;
+}
+
+/* v2: every task of dir and below killed at once (5.14+). */
+static bool v2_kill(const struct res *r, const char *dir)
+{
+	char p[RES_PATH + 32];
+
+	snprintf(p, sizeof(p), "%s/cgroup.kill", dir);
+	return r->num != 1 && !write_file_str(p, "1");
+}
+
+/* Is any task listed in dir/cgroup.procs? */
+static bool has_tasks(const char *dir)
+{
+	char p[RES_PATH + 32], c[16];
+
+	snprintf(p, sizeof(p), "%s/cgroup.procs", dir);
+	return !read_file_str(p, c, sizeof(c)) && *c;
+}
+
+/* No task left in dir, waiting a second at most for killed ones to exit
+ * (a make forks compilers until it is killed itself: swept again). */
+static void empty_out(const struct res *r, const char *dir, const char *root)
+{
+	bool cgfs = on_cgroupfs(dir), killed = cgfs && v2_kill(r, dir);
+	int pass;
+
+	for (pass = 0; pass < 50; pass++) {
+		if (killed ? !has_tasks(dir) : !sweep(dir, root, cgfs))
+			return;
+		res_nap();
+	}
+}
+
+/* rmdir, waiting out EBUSY (the last task's exit completing). */
+static int rmdir_wait(const char *dir)
+{
+	int i;
+
+	for (i = 0; i < 50; i++) {
+		if (!rmdir(dir) || errno == ENOENT)
+			return 0;
+		if (errno != EBUSY)
+			return -1;
+		res_nap();
+	}
+	return -1;
+}
+
+struct linux_dirent64 {
+	unsigned long long d_ino;
+	long long d_off;
+	unsigned short d_reclen;
+	unsigned char d_type;
+	char d_name[];
+};
+
+/*
+ * Sub-cgroups of dir (directories, d_type) undone, deepest first, then
+ * dir's tasks, then dir. getdents64, not readdir: system calls only.
+ */
+static int undo_tree(const struct res *r, const char *dir, const char *root,
+		     int depth)
+{
+	char buf[2048], sub[RES_PATH + 64];
+	struct linux_dirent64 *d;
+	int fd, rc = 0;
+	long n, off;
+
+	fd = depth < SUB_DEPTH ? open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC) : -1;
+	while (fd >= 0 && (n = syscall(SYS_getdents64, fd, buf, sizeof(buf))) > 0) {
+		for (off = 0; off < n; off += d->d_reclen) {
+			d = (struct linux_dirent64 *)(buf + off);
+			if (d->d_type != DT_DIR || d->d_name[0] == '.')
+				continue;
+			if ((size_t)snprintf(sub, sizeof(sub), "%s/%s", dir,
+					     d->d_name) >= RES_PATH)
+				continue;
+			if (undo_tree(r, sub, root, depth + 1))
+				rc = -1;
 		}
 	}
+	if (fd >= 0)
+		close(fd);
+	empty_out(r, dir, root);
+	return rmdir_wait(dir) ? -1 : rc;
 }
 
 static bool ours(const struct res *r, const struct res_env *e)
@@ -130,20 +256,9 @@ static bool ours(const struct res *r, const struct res_env *e)
 
 static int cgroup_undo(const struct res *r, const struct res_env *e)
 {
-	int i;
-
 	if (!ours(r, e))
 		return 0;
-	move_out(r, root_of(r, e));
-	/* EBUSY until the last moved task's exit is complete. */
-	for (i = 0; i < 50; i++) {
-		if (!rmdir(r->path) || errno == ENOENT)
-			return 0;
-		if (errno != EBUSY)
-			return -1;
-		res_nap();
-	}
-	return -1;
+	return undo_tree(r, r->path, root_of(r, e), 0);
 }
 
 static int cgroup_owned(const struct res *r, const struct res_env *e,

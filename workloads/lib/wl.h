@@ -251,6 +251,40 @@ int wl_memcg_reclaim(const struct wl_memcg *cg, uint64_t bytes, int force_empty)
  * 0, or -1 with errno. */
 int wl_memcg_write(const struct wl_memcg *cg, const char *file, const char *s);
 
+/* --- a memcg per repetition below a parent memcg (subcg.c) --- */
+
+struct wl_subcg {
+	char parent[WL_MEMCG_PATH];	/* THPBENCH_CGROUP or --cgroup */
+	char dir[WL_MEMCG_PATH + 64];	/* the current child; "" none */
+	char self[WL_MEMCG_PATH + 32];	/* v2: the leaf the caller moved to */
+	int v2;
+	int enabled;			/* v2: we wrote +memory to the parent */
+	unsigned int seq;
+};
+
+/*
+ * Use parent (an absolute memcg directory, v1 or v2) for children. On v2
+ * the caller moves to PARENT/self-PID and the memory controller is
+ * enabled for the parent's children. 0, or -1 with errno (EINVAL: no
+ * usable path; ENOENT: no memcg there).
+ */
+int wl_subcg_open(struct wl_subcg *s, const char *parent);
+/* mkdir PARENT/TAG-PID-N, the current child: 0 or -1 with errno. */
+int wl_subcg_make(struct wl_subcg *s, const char *tag);
+/* Move the calling process into the current child (before an exec). */
+int wl_subcg_enter(const struct wl_subcg *s);
+/* A key of the child's memory.stat (bytes or events); -1 when absent. */
+long long wl_subcg_stat(const struct wl_subcg *s, const char *key);
+/* The child's peak charge in bytes (v2 memory.peak, v1
+ * max_usage_in_bytes); -1 unreadable. */
+long long wl_subcg_peak(const struct wl_subcg *s);
+/* Kill what is left in the child (v2 cgroup.kill, v1 SIGKILL each) and
+ * remove it: 0, or -1 when it stays. */
+int wl_subcg_remove(struct wl_subcg *s);
+/* wl_subcg_remove(), then (v2) the caller back in the parent, the
+ * controller disabled again and the self leaf removed. */
+void wl_subcg_close(struct wl_subcg *s);
+
 /* --- fault latency (latency.c) --- */
 
 /*

@@ -487,6 +487,41 @@ static void test_by_thp(void **state)
 	results_free(&r);
 }
 
+/* Each case of a run gets its own memcg / mount / zram (the paths differ
+ * between always and never): they still pair, and the title shows none;
+ * an env that means something (THPBENCH_ZSWAP) still keeps cases apart. */
+static void test_by_thp_resource_env(void **state)
+{
+	struct tb_results r = { 0 };
+	struct comparison c;
+	struct compare_opts o;
+	char err[512];
+
+	(void)state;
+	put_env(&r, "box", "madvise", "6.1");
+	add_runs(add_case(&r, "k/never", "k", "never", "x",
+			  "THPBENCH_CGROUP=/sys/fs/cgroup/thpbench-7-1"),
+		 "roi_usec", 1000, noise5, 5);
+	add_runs(add_case(&r, "k/always", "k", "always", "x",
+			  "THPBENCH_CGROUP=/sys/fs/cgroup/thpbench-7-2"),
+		 "roi_usec", 900, noise5b, 5);
+	add_runs(add_case(&r, "z/never", "z", "never", "x", "THPBENCH_ZSWAP=Y"),
+		 "roi_usec", 1000, noise5, 5);
+	add_runs(add_case(&r, "z/always", "z", "always", "x", "THPBENCH_ZSWAP=N"),
+		 "roi_usec", 1000, noise5, 5);
+	compare_opts_init(&o);
+	o.by = COMPARE_BY_THP;
+	o.base_value = "never";
+	assert_int_equal(compare_build(&c, &r, &r, &o, err, sizeof(err)), 0);
+	assert_int_equal(c.npairs, 1);
+	assert_string_equal(c.pairs[0].a->id, "k/never");
+	assert_string_equal(c.pairs[0].b->id, "k/always");
+	assert_null(strstr(c.pairs[0].title, "thpbench-7"));
+	assert_int_equal(c.nun, 2);
+	compare_free(&c);
+	results_free(&r);
+}
+
 static void test_by_label(void **state)
 {
 	struct tb_results r = { 0 };
@@ -1331,6 +1366,7 @@ int main(void)
 		cmocka_unit_test(test_env_refusal),
 		cmocka_unit_test(test_env_mode_exempt),
 		cmocka_unit_test(test_by_thp),
+		cmocka_unit_test(test_by_thp_resource_env),
 		cmocka_unit_test(test_by_mthp),
 		cmocka_unit_test(test_by_label),
 		cmocka_unit_test(test_by_label_settings),

@@ -205,7 +205,8 @@ static void test_recover_leaves_foreign(void **st)
 }
 
 /* Ours: a hot-added zram reset and removed, our image deleted, our
- * cgroup and mount point removed. */
+ * cgroup (with the sub-cgroups a workload made in it, deepest first)
+ * and mount point removed. */
 static void test_recover_undoes_ours(void **st)
 {
 	char entries[2048], err[512], p[PATH_MAX + 64], buf[64];
@@ -218,7 +219,9 @@ static void test_recover_undoes_ours(void **st)
 	fake_put(state, "img-9-1", "");
 	snprintf(p, sizeof(p), "%s/mnt-9-2", state);
 	mkdir(p, 0700);
-	snprintf(p, sizeof(p), "%s/cg/thpbench-9-3", root);
+	snprintf(p, sizeof(p), "%s/cg/thpbench-9-3/build-1/inner", root);
+	mkdir_p(p, 0755);
+	snprintf(p, sizeof(p), "%s/cg/thpbench-9-3/build-2", root);
 	mkdir_p(p, 0755);
 	snprintf(entries, sizeof(entries),
 		 "{\"kind\": \"zram\", \"dev\": \"%s/dev/zram1\", \"num\": 1, \"size\": 67108864, \"added\": true, \"boot_id\": \"boot-A\"},"
