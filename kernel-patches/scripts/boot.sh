@@ -106,6 +106,8 @@ qemu_start()
 {
 	local acc=$1 extra=$2 out=$3 limit=$4 cpu=max accopt=tcg,thread=multi
 	[ "$arch" = x86_64 ] || cpu=max,pauth-impdef=on
+	# -icount (exact instruction counts) runs one TCG thread only.
+	case " ${qopts[*]} " in *" -icount "*) accopt=tcg,thread=single ;; esac
 	if [ "$acc" = kvm ]; then
 		cpu=host
 		accopt=kvm
