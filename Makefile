@@ -29,7 +29,9 @@
 # ARCH=arm64 from the top: every goal is made in build/arm64, a copy of
 # the sources, by the cross compiler (mk/arm64-outer.mk); the rest of this
 # file is the build itself, native or (THPBENCH_IN_CROSS=1) cross.
-ifeq ($(ARCH)$(THPBENCH_IN_CROSS),arm64)
+# Only ARCH=arm64 given to make: an ARCH exported for kernel builds does
+# not turn the native build into a cross one.
+ifeq ($(origin ARCH)/$(ARCH)/$(THPBENCH_IN_CROSS),command line/arm64/)
 include mk/arm64-outer.mk
 else
 
@@ -44,7 +46,7 @@ LDLIBS_HARNESS := -lpfm -lnuma -lgsl -lgslcblas -ljansson -linih -lsqlite3 -lpq 
 PQ_CFLAGS := $(shell pkg-config --cflags libpq 2>/dev/null || echo -I/usr/include/postgresql)
 LDLIBS_WL := -lnuma -lgsl -lgslcblas -lpthread -lm
 
-ifeq ($(ARCH),arm64)
+ifeq ($(THPBENCH_IN_CROSS)/$(ARCH),1/arm64)
 include mk/arm64-cross.mk
 endif
 
