@@ -16,12 +16,25 @@
 # make numa-migrate-e2e  THP migration alone in a 2-node qemu guest (not in check)
 # make alloc-failed-e2e  thp_collapse_alloc_failed, thp_zero_page_alloc_failed with all 2 MiB blocks pinned (root, ~1 min; not in check)
 # make static   static thpbench + workloads for a kernel A/B initramfs
+# make ARCH=arm64 [TARGET]  the same targets cross-built for arm64 in build/arm64
+#               (scripts/arm64-deps.sh installs the toolchain and the sysroot)
+# make unit-arm64  the unit tests built for arm64, run under qemu-aarch64
+# make pmu-e2e  hardware counters on qemu's emulated arm64 PMU, in a guest (not in check)
 # make clean
 #
 # New files need no edit here: the .c files of the layer folders in
 # HARNESS_DIRS (harness/README.md; all but cli/main.c) form libthpbench.a,
 # workloads/*.c and workloads/*.cc are one program each,
 # tests/unit/LAYER/test_*.c are one cmocka binary each.
+
+# ARCH=arm64 from the top: every goal is made in build/arm64, a copy of
+# the sources, by the cross compiler (mk/arm64-outer.mk); the rest of this
+# file is the build itself, native or (THPBENCH_IN_CROSS=1) cross.
+# Only ARCH=arm64 given to make: an ARCH exported for kernel builds does
+# not turn the native build into a cross one.
+ifeq ($(origin ARCH)/$(ARCH)/$(THPBENCH_IN_CROSS),command line/arm64/)
+include mk/arm64-outer.mk
+else
 
 CC	?= gcc
 CXX	?= g++
@@ -33,6 +46,10 @@ override CXXFLAGS += -std=c++17 $(WARN)
 LDLIBS_HARNESS := -lpfm -lnuma -lgsl -lgslcblas -ljansson -linih -lsqlite3 -lpq -lcrypto -lz -lm
 PQ_CFLAGS := $(shell pkg-config --cflags libpq 2>/dev/null || echo -I/usr/include/postgresql)
 LDLIBS_WL := -lnuma -lgsl -lgslcblas -lpthread -lm
+
+ifeq ($(THPBENCH_IN_CROSS)/$(ARCH),1/arm64)
+include mk/arm64-cross.mk
+endif
 
 ifeq ($(STATIC),1)
 override LDFLAGS += -static
@@ -124,6 +141,19 @@ $(PERF_EVENTS_OK):
 
 unit: $(UNIT_BIN) $(PERF_EVENTS_OK)
 	@sh tests/run-unit.sh $(UNIT_BIN)
+
+# The unit tests cross-built for arm64 (in build/arm64), run under
+# qemu-aarch64; tests/unit/qemu-user.skip names those that need what
+# qemu-user cannot give, with the reason.
+unit-arm64: $(PERF_EVENTS_DIR)/.ok
+	@scripts/arm64-deps.sh --check > /dev/null || scripts/arm64-deps.sh
+	$(MAKE) ARCH=arm64 unit-bins
+	@cd build/arm64 && THPBENCH_PERF_EVENTS=$(CURDIR)/$(PERF_EVENTS_DIR)/linux-source-6.1/tools/perf/pmu-events/arch \
+		THPBENCH_UNIT_RUNNER="qemu-aarch64-static -L /usr/aarch64-linux-gnu" \
+		LD_LIBRARY_PATH=$(CURDIR)/build/arm64-sysroot/usr/lib/aarch64-linux-gnu:$(CURDIR)/build/arm64-sysroot/lib/aarch64-linux-gnu \
+		THPBENCH_UNIT_SKIP=tests/unit/qemu-user.skip sh tests/run-unit.sh $(UNIT_BIN)
+
+unit-bins: $(UNIT_BIN)
 
 # Static analysis as a gate: every harness/ and workloads/ C file through
 # gcc -fanalyzer (objects under build/analyze/, the real ones untouched;
@@ -249,6 +279,12 @@ numa-migrate-e2e: all
 alloc-failed-e2e: all
 	bash tests/kernel/alloc_failed_e2e.sh
 
+# Real hardware counters: an arm64 guest on qemu's emulated PMUv3 (TCG,
+# -icount): cycles and instructions count, a known instruction count, a
+# group, multiplexing (counted_pct < 100), an absent event (docs/arm64.md).
+pmu-e2e:
+	bash tests/kernel/pmu_e2e.sh
+
 static:
 	$(MAKE) clean-bin
 	$(MAKE) STATIC=1 harness/thpbench $(WL_C) $(WL_CXX)
@@ -263,9 +299,11 @@ clean:
 		tests/kcidb/*.o tests/kcidb/*.d tests/kcidb/kcidb_check $(UNIT_BIN) harness/thpbench $(WL_C) $(WL_CXX)
 	rm -rf $(ANALYZE_DIR) $(SAN_DIR) $(FUZZ_DIR) $(PERF_EVENTS_DIR)
 
-.PHONY: all unit layers analyze sanitize fuzz fuzz-smoke check ab-e2e ab-bench ab-tree bisect-e2e numa-e2e numa-migrate-e2e alloc-failed-e2e static clean clean-bin
+.PHONY: all unit unit-arm64 unit-bins pmu-e2e layers analyze sanitize fuzz fuzz-smoke check ab-e2e ab-bench ab-tree bisect-e2e numa-e2e numa-migrate-e2e alloc-failed-e2e static clean clean-bin
 .SECONDARY:
 -include $(wildcard harness/*/*.d harness/*/*/*.d workloads/*.d workloads/lib/*.d tests/unit/*/*.d tests/history/*.d tests/kcidb/*.d \
 	$(ANALYZE_DIR)/harness/*/*.d $(ANALYZE_DIR)/harness/*/*/*.d $(ANALYZE_DIR)/workloads/*.d \
 	$(ANALYZE_DIR)/workloads/lib/*.d \
 	$(SAN_DIR)/harness/*/*.d $(SAN_DIR)/tests/unit/*/*.d $(FUZZ_DIR)/harness/*/*.d)
+
+endif

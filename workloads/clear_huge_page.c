@@ -205,7 +205,7 @@ static void expect_byte(const char *p, uint64_t off, int want)
  */
 static void verify(const char *p, const struct opts *o)
 {
-	static const char zero[WL_BASE_PAGE];
+	static const char zero[WL_BASE_PAGE_MAX];
 	uint64_t per_huge = o->page_size / WL_BASE_PAGE, i, off;
 
 	for (off = 0; off < o->size; off += WL_BASE_PAGE) {

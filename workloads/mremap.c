@@ -118,9 +118,13 @@ static void parse_args(int argc, char **argv, struct opts *o)
 		}
 	}
 	wl_no_operands(argc, argv, usage);
-	if (o->size % WL_PMD_SIZE)
-		wl_usage_error(usage, "--size must be a multiple of 2M (a PMD) so "
-			       "that every huge page can move whole");
+	if (o->size % WL_PMD_SIZE) {
+		char pmd[32];
+
+		wl_usage_error(usage, "--size must be a multiple of the PMD size "
+			       "(%s here) so that every huge page can move whole",
+			       wl_fmt_size(WL_PMD_SIZE, pmd, sizeof(pmd)));
+	}
 }
 
 /*

@@ -454,18 +454,18 @@ static void check_underused_knobs(const struct opts *o)
 	if (su != 1)
 		wl_invalid("not measurable here: transparent_hugepage/shrink_underused is "
 			   "%lld (a suite: set = transparent_hugepage/shrink_underused=1)", su);
-	if (none < 0 || none >= (long long)(512 - o->touch))
+	if (none < 0 || none >= (long long)(WL_PMD_SIZE / WL_BASE_PAGE - o->touch))
 		wl_invalid("not measurable here: transparent_hugepage/khugepaged/"
 			   "max_ptes_none is %lld, not below the %llu zero pages of each "
 			   "THP (set = transparent_hugepage/khugepaged/max_ptes_none=N)",
-			   none, (unsigned long long)(512 - o->touch));
+			   none, (unsigned long long)(WL_PMD_SIZE / WL_BASE_PAGE - o->touch));
 	report_ll("max_ptes_none", none);
 }
 
 /* Page j of the --touch pages of a THP: spread over it. */
 static uint64_t touch_off(uint64_t j, const struct opts *o)
 {
-	return j * (512 / o->touch) * WL_BASE_PAGE;
+	return j * (WL_PMD_SIZE / WL_BASE_PAGE / o->touch) * WL_BASE_PAGE;
 }
 
 static void write_touch(char *p, const struct opts *o)
@@ -489,7 +489,7 @@ static void verify_touch(const char *p, const struct opts *o)
 				wl_fail("THP %llu lost a written byte in the split",
 					(unsigned long long)i);
 		/* The last page is never written (touch_off < 2M - 4K + 1). */
-		if (o->touch < 512 && thp[WL_PMD_SIZE - 1])
+		if (o->touch < WL_PMD_SIZE / WL_BASE_PAGE && thp[WL_PMD_SIZE - 1])
 			wl_fail("THP %llu: a zero page reads non-zero after the split",
 				(unsigned long long)i);
 	}
@@ -525,7 +525,7 @@ static int run_underused(const struct wl_memcg *cg, const struct opts *o)
 	if (!split)
 		wl_fail("the underused shrinker split none of %llu THPs with %llu "
 			"zero pages each in %llu reclaim passes of %s",
-			(unsigned long long)huge, (unsigned long long)(512 - o->touch),
+			(unsigned long long)huge, (unsigned long long)(WL_PMD_SIZE / WL_BASE_PAGE - o->touch),
 			(unsigned long long)passes, cg->dir);
 	if (b[C_UNDERUSED] - a[C_UNDERUSED] < split)
 		wl_fail("thp_underused_split_page rose by %llu, but %llu of our THPs "

@@ -158,14 +158,15 @@ static void pin_pages(int *fds, char *p, uint64_t count)
 /* The pipe gives back each page as it was when spliced. */
 static void verify_pipe(int fd, char *p, uint64_t count)
 {
-	static char buf[WL_BASE_PAGE];
+	static char buf[WL_BASE_PAGE_MAX];
+	size_t n = WL_BASE_PAGE;
 	uint64_t i;
 
 	for (i = 0; i < count; i++) {
-		if (read(fd, buf, sizeof(buf)) != (ssize_t)sizeof(buf))
+		if (read(fd, buf, n) != (ssize_t)n)
 			wl_fail("reading back THP %llu's page from the pipe: %s",
 				(unsigned long long)i, strerror(errno));
-		if (memcmp(buf, pinned_page(p, i), sizeof(buf)))
+		if (memcmp(buf, pinned_page(p, i), n))
 			wl_fail("the pipe's copy of THP %llu's page differs",
 				(unsigned long long)i);
 	}

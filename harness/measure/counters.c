@@ -15,6 +15,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "cpu_pmu.h"
 #include "perf_read.h"
 #include "util/util.h"
 
@@ -27,11 +28,23 @@ static int sys_perf_event_open(struct perf_event_attr *attr, pid_t pid,
 			    PERF_FLAG_FD_CLOEXEC);
 }
 
+/* A PMU is there (cpu_pmu.h) but this event is not one it counts. */
+static const char *pmu_lacks_text(void)
+{
+	static char buf[128];
+
+	snprintf(buf, sizeof(buf), "PMU lacks event: the %.40s PMU does not count this one (arm64: not in PMCEID)",
+		 cpu_pmu_name());
+	return buf;
+}
+
 static const char *why_text(const struct event_spec *ev, int err)
 {
 	switch (err) {
 	case ENOENT:
 	case EOPNOTSUPP:
+		if (ev->hardware && cpu_pmu_name())
+			return pmu_lacks_text();
 		return ev->hardware ?
 		       "no hardware PMU: this CPU/VM exposes none for this event" :
 		       "this kernel does not provide this event";

@@ -23,6 +23,10 @@
 #                       bare-metal sequence, kexec_file_load from init)
 #   --boots N --reps N --accel auto|kvm|tcg --mem SIZE --smp N
 #   --timeout SEC --out DIR --jobs N
+#   --arch x86_64|arm64 the guest's architecture (default x86_64): arm64
+#                       cross-builds the kernels, the static harness and
+#                       init, and boots qemu-system-aarch64 -M virt (TCG on
+#                       a non-arm64 host; docs/arm64.md)
 #
 #  1. builds kernel A (the tree) and B (the tree + the series), each cached
 #     by a hash of tree, patches' content and configuration (build-kernel.sh);
@@ -46,6 +50,7 @@ kp_trap_err
 series='' suite='' src=$DEFAULT_KERNEL_SRC boots=1 reps='' accel=auto mem=6G smp=2
 timeout=1800 outdir='' jobs=$(nproc) fail_on='' config=tinyconfig name=''
 tree='' base='' new='' preA='' preB='' kexec=0 objdir='' tree_arg='' series_arg=''
+arch=x86_64
 
 # The arguments as typed, and where each --out sat (see ab_command).
 ab_args=("$@")
@@ -72,6 +77,7 @@ while [ $# -gt 0 ]; do
 	--timeout) timeout=${2:?}; shift 2 ;;
 	--out) outdir=${2:?}; out_at+=" $((${#ab_args[@]} - $#)) "; shift 2 ;;
 	--jobs) jobs=${2:?}; shift 2 ;;
+	--arch) arch=${2:?}; shift 2 ;;
 	--obj) objdir=${2:?}; shift 2 ;;
 	O=?*) objdir=${1#O=}; shift ;;
 	-h|--help) kp_help ;;
@@ -122,6 +128,15 @@ fi
 case $boots in ''|*[!0-9]*|0) kp_die "--boots must be a positive number" ;; esac
 case $fail_on in ''|regression) ;; *) kp_die "--fail-on takes 'regression'" ;; esac
 case $accel in auto|kvm|tcg) ;; *) kp_die "--accel must be auto, kvm or tcg" ;; esac
+case $arch in
+x86_64|x86) arch=x86_64 qemu_bin=qemu-system-x86_64 ;;
+arm64|aarch64) arch=arm64 qemu_bin=qemu-system-aarch64
+	[ -z "$preA$preB" ] || kp_die "--kernel-a/--kernel-b take an x86 bzImage; with --arch arm64 the kernels are built"
+	[ "$kexec" = 0 ] || kp_die "--kexec is x86 only for now (--arch arm64)"
+	"$REPO_DIR/scripts/arm64-deps.sh" || kp_die "the arm64 cross toolchain is missing (scripts/arm64-deps.sh)" ;;
+*) kp_die "--arch must be x86_64 or arm64, not '$arch'" ;;
+esac
+QEMU_BIN=${THPBENCH_QEMU:-$qemu_bin}
 name=$(kp_release_slug "$name")
 [ -n "$name" ] || kp_die "the series name is empty once made file-name safe (--name)"
 
@@ -135,7 +150,7 @@ fi
 suite=$(cd "$(dirname "$suite")" && pwd)/$(basename "$suite")
 "$S/install-deps.sh" || kp_die "missing Debian packages (see above)"
 kp_need_cmd make gcc git setsid
-[ -n "${THPBENCH_QEMU:-}" ] || kp_need_cmd qemu-system-x86_64
+[ -n "${THPBENCH_QEMU:-}" ] || kp_need_cmd "$qemu_bin"
 
 # The results directory, and what every way out does (common.sh): a run
 # that stops before any boot leaves none.
@@ -182,7 +197,7 @@ prebuilt()
 	printf '%s\n' "$dir"
 }
 
-kargs=(--kernel-src "$src" --config "$config" --jobs "$jobs")
+kargs=(--kernel-src "$src" --config "$config" --jobs "$jobs" --arch "$arch")
 [ -z "$tree" ] || kargs+=(--git-ref "$base")
 [ -z "$objdir" ] || kargs+=(--obj "$objdir")
 if [ -n "$series$tree" ] && [ -z "$preB" ]; then
@@ -225,7 +240,7 @@ kp_log "kernel B: $relB ($kB)"
 if [ -n "${THPBENCH_AB_STATIC:-}" ]; then
 	sdir=$THPBENCH_AB_STATIC
 else
-	kp_static_dir
+	kp_static_dir "$arch"
 fi
 took "static harness"
 [ -z "${THPBENCH_AB_STATIC:-}" ] || [ ! -f "$sdir/build.log" ] || cp "$sdir/build.log" "$outdir/build-static.log"
@@ -244,7 +259,8 @@ if [ "$kexec" = 1 ]; then
 	files+=(--kexec "A:$kA/bzImage:$relA" --kexec "B:$kB/bzImage:$relB")
 fi
 "$S/mkinitramfs.sh" -o "$outdir/initramfs.gz" --suite "$suite" \
-	--thpbench "$sdir/harness/thpbench" --workloads "$sdir/workloads" "${rargs[@]}" "${files[@]}"
+	--thpbench "$sdir/harness/thpbench" --workloads "$sdir/workloads" --arch "$arch" \
+	"${rargs[@]}" "${files[@]}"
 cp "$suite" "$outdir/suite.conf"
 took initramfs
 
@@ -291,7 +307,7 @@ done < "$pids"
 rm -f "$outdir/.commits"
 prov+=(command="$ab_command" "reps:=${reps:-null}" suite="$(basename "$suite")"
 	suite_sha256="$(kp_sha256_stdin < "$suite")" base_config="$config"
-	compiler="$(gcc --version | head -n 1)" thpbench_version="$tb_version")
+	compiler="$(if [ "$arch" = arm64 ]; then aarch64-linux-gnu-gcc --version; else gcc --version; fi | head -n 1)" thpbench_version="$tb_version")
 # The host: the guest's env describes the guest, not the machine. Its
 # hypervisor as the kernel detected it (thpbench list --hypervisor), not
 # the cpuid signature systemd-detect-virt reads (a PVM host says "bhyve").
@@ -322,7 +338,7 @@ qemu_run()
 	if [ "$k" = A ]; then img=$kA/bzImage rel=$relA; else img=$kB/bzImage rel=$relB; fi
 	kp_step "$S/boot.sh" --kernel "$img" --initrd "$outdir/initramfs.gz" \
 		--log "$console" --label "$rel" --boot "$i" \
-		--accel "$accel" --mem "$mem" --smp "$smp" --timeout "$limit" \
+		--accel "$accel" --mem "$mem" --smp "$smp" --timeout "$limit" --arch "$arch" \
 		--append "$kparams$more" > "$outdir/.accel" ||
 		kp_die "boot of kernel $k failed; console: $console"
 	line=$(head -n 1 "$outdir/.accel")
@@ -369,6 +385,12 @@ fi
 accel_line="requested"
 # The KVM probe costs up to a minute when KVM does not work (nested KVM
 # here): its answer is kept for a day (accel_cached, common.sh).
+# An arm64 guest on another host's CPU: only TCG can run it.
+if [ "$accel" = auto ] && [ "$arch" = arm64 ] && [ "$(uname -m)" != aarch64 ]; then
+	accel=tcg
+	accel_line="arm64 guest on a $(uname -m) host: emulated"
+	kp_log "accelerator: $accel ($accel_line)"
+fi
 if [ "$accel" = auto ] && cached_accel=$(kp_accel_cached); then
 	accel=${cached_accel%% *}
 	accel_line=${cached_accel#* }
@@ -408,7 +430,7 @@ done
 		"$(if [ -s "$pids" ]; then cut -d" " -f2 "$pids" | paste -sd, - | sed 's/,/, /g'; else tree_of "$kB"; fi)"
 	printf '  suite %s, %d boot(s) each, interleaved A B A B%s\n' "$(basename "$suite")" "$boots" \
 		"$([ "$kexec" = 0 ] || echo ', one guest, kexec from each kernel into the next')"
-	printf '  qemu-system-x86_64, accel=%s (%s), %s RAM, %s vCPUs\n' "$accel" "$accel_line" "$mem" "$smp"
+	printf '  %s, accel=%s (%s), %s RAM, %s vCPUs\n' "$(basename "$QEMU_BIN")" "$accel" "$accel_line" "$mem" "$smp"
 	if [ "$accel" = tcg ]; then
 		printf '  NOTE: TCG emulates the CPU: event counts (vmstat.*, page-faults) are\n'
 		printf '  exact, but times and GB/s are emulated, not hardware timings; they\n'
@@ -465,7 +487,7 @@ mapfile -d '' kA_pairs < <(kernel_pairs "$kA" "$relA" kernels.A)
 mapfile -d '' kB_pairs < <(kernel_pairs "$kB" "$relB" kernels.B)
 kp_tb provenance --print "${prov[@]}" "${kA_pairs[@]}" "${kB_pairs[@]}" \
 	date="$(date -Iseconds)" boots:="$boots" order="A B A B ..." boot_method="$method" \
-	qemu.version="$("${THPBENCH_QEMU:-qemu-system-x86_64}" --version | head -n 1)" \
+	qemu.version="$("$QEMU_BIN" --version | head -n 1)" arch="$arch" \
 	qemu.accel="$accel" qemu.accel_reason="$accel_line" qemu.mem="$mem" qemu.smp:="$smp" \
 	qemu.emulated_timings:="$emulated" compare_exit:="$rc" fail_on="$fail_on" \
 	timings_s:=[] "${tpairs[@]}" > "$outdir/ab.json"

@@ -6,7 +6,13 @@
 #   boot.sh --kernel BZIMAGE --initrd INITRD --log LOG [--label L]
 #           [--boot N] [--accel auto|kvm|tcg] [--mem SIZE] [--smp N]
 #           [--timeout SEC] [--append PARAMS] [--quiet]
+#           [--arch x86_64|arm64] [--qemu-opt OPT]...
 #
+# --arch arm64: qemu-system-aarch64 -M virt, -cpu max (pauth-impdef: the
+# emulated pointer authentication is otherwise the slowest thing in a TCG
+# guest), console ttyAMA0; --accel auto is TCG there unless the host is
+# arm64. --qemu-opt adds one qemu argument (e.g. -icount shift=0, which
+# makes qemu's PMU count instructions: make pmu-e2e).
 # --accel auto (the default) uses KVM only if a probe boot under KVM
 # reaches /init ("thpbench-init: probe ok") within 60 s; nested KVM can
 # exist and still fail ("emulation failure", hangs), so /dev/kvm alone
@@ -22,7 +28,8 @@ KP_DIR=$(cd "$(dirname "$0")/.." && pwd)
 . "$KP_DIR/scripts/common.sh"
 
 kernel='' initrd='' logf='' label=guest nboot=0 accel=auto mem=6G smp=2
-timeout=1800 quiet=0 append=''
+timeout=1800 quiet=0 append='' arch=x86_64
+qopts=()
 
 while [ $# -gt 0 ]; do
 	case $1 in
@@ -37,6 +44,8 @@ while [ $# -gt 0 ]; do
 	--timeout) timeout=${2:?}; shift 2 ;;
 	--append) append=${2?}; shift 2 ;;
 	--quiet) quiet=1; shift ;;
+	--arch) arch=${2:?}; shift 2 ;;
+	--qemu-opt) qopts+=("${2:?}"); shift 2 ;;
 	-h|--help) kp_help ;;
 	*) kp_die "unknown argument '$1' (see --help)" ;;
 	esac
@@ -45,7 +54,12 @@ done
 [ -f "$kernel" ] || kp_die "kernel image '$kernel' not found"
 [ -f "$initrd" ] || kp_die "initramfs '$initrd' not found"
 case $accel in auto|kvm|tcg) ;; *) kp_die "--accel must be auto, kvm or tcg" ;; esac
-QEMU=${THPBENCH_QEMU:-qemu-system-x86_64}
+case $arch in
+x86_64|x86) arch=x86_64 QEMU=${THPBENCH_QEMU:-qemu-system-x86_64} console=ttyS0 machine=() ;;
+arm64|aarch64) arch=arm64 QEMU=${THPBENCH_QEMU:-qemu-system-aarch64} console=ttyAMA0 machine=(-M virt)
+	if [ "$accel" = auto ] && [ "$(uname -m)" != aarch64 ]; then accel=tcg; arm64_tcg=1; fi ;;
+*) kp_die "--arch must be x86_64 or arm64" ;;
+esac
 kp_need_cmd "$QEMU" timeout tail sed
 
 # Everything this script starts ends before it exits, on every path: qemu
@@ -91,14 +105,17 @@ done
 qemu_start()
 {
 	local acc=$1 extra=$2 out=$3 limit=$4 cpu=max accopt=tcg,thread=multi
+	[ "$arch" = x86_64 ] || cpu=max,pauth-impdef=on
+	# -icount (exact instruction counts) runs one TCG thread only.
+	case " ${qopts[*]} " in *" -icount "*) accopt=tcg,thread=single ;; esac
 	if [ "$acc" = kvm ]; then
 		cpu=host
 		accopt=kvm
 	fi
-	timeout --foreground -k 10 "$limit" "$QEMU" \
+	timeout --foreground -k 10 "$limit" "$QEMU" "${machine[@]}" \
 		-accel "$accopt" -cpu "$cpu" -m "$mem" -smp "$smp" \
-		-kernel "$kernel" -initrd "$initrd" \
-		-append "console=ttyS0 panic=-1 $extra" \
+		-kernel "$kernel" -initrd "$initrd" "${qopts[@]}" \
+		-append "console=$console panic=-1 $extra" \
 		-display none -monitor none -serial stdio -no-reboot -nodefaults \
 		< /dev/null > "$out" 2>&1 &
 	qemu_pid=$!
@@ -142,6 +159,8 @@ if [ "$accel" = auto ]; then
 		fi
 		rm -f "$probe"
 	fi
+elif [ -n "${arm64_tcg:-}" ]; then
+	why="arm64 guest on a $(uname -m) host"
 else
 	why="requested"
 fi

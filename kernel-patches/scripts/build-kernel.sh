@@ -1,12 +1,17 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-only
 #
-# Build one x86-64 kernel for the A/B flow and cache it.
+# Build one kernel (x86-64, or arm64 cross-compiled) for the A/B flow and cache it.
 #
 #   build-kernel.sh [--kernel-src TARBALL|DIR [--git-ref REF]] [--series DIR]
 #                   [--obj DIR | O=DIR] [--name NAME]
 #                   [--config tinyconfig|defconfig|FILE]
-#                   [--fragment FRAG] [--jobs N]
+#                   [--fragment FRAG] [--jobs N] [--arch x86_64|arm64]
+#
+# --arch arm64 cross-compiles (aarch64-linux-gnu-gcc) for qemu's virt
+# machine: kernel-patches/thpbench-arm64.config is merged over FRAG (its
+# symbols replace FRAG's lines), the image is arch/arm64/boot/Image, kept
+# as bzImage in the cache like an x86 one, and the key holds the arch.
 #
 # Without --series this is kernel A (the tree as it is); with it, kernel B
 # (the tree plus every DIR/*.patch, in name order; NAME, default DIR's
@@ -45,6 +50,7 @@ base_config=tinyconfig
 frag=$KP_DIR/thpbench.config
 jobs=$(nproc)
 objdir=
+arch=x86_64
 
 while [ $# -gt 0 ]; do
 	case $1 in
@@ -56,6 +62,7 @@ while [ $# -gt 0 ]; do
 	--fragment) frag=${2:?}; shift 2 ;;
 	--jobs) jobs=${2:?}; shift 2 ;;
 	--obj) objdir=${2:?}; shift 2 ;;
+	--arch) arch=${2:?}; shift 2 ;;
 	O=?*) objdir=${1#O=}; shift ;;
 	-h|--help) kp_help ;;
 	*) kp_die "unknown argument '$1' (see --help)" ;;
@@ -64,6 +71,13 @@ done
 
 [ -e "$src" ] || kp_die "kernel source '$src' not found; install linux-source-6.1 (kernel-patches/scripts/install-deps.sh) or pass --kernel-src"
 [ -f "$frag" ] || kp_die "config fragment '$frag' not found (--fragment)"
+case $arch in
+x86_64|x86) arch=x86_64 karch=x86 kgcc=gcc cross='' kimage=bzImage ;;
+arm64|aarch64) arch=arm64 karch=arm64 kgcc=aarch64-linux-gnu-gcc
+	cross=aarch64-linux-gnu- kimage=Image
+	kp_need_cmd "$kgcc" ;;
+*) kp_die "--arch must be x86_64 or arm64, not '$arch'" ;;
+esac
 case $base_config in
 tinyconfig|defconfig) cfg_id=$base_config ;;
 *)	[ -f "$base_config" ] || kp_die "config '$base_config' not found (--config tinyconfig|defconfig|FILE)"
@@ -120,8 +134,14 @@ else
 fi
 sname=$(kp_release_slug "$sname")
 inputs=$(printf 'tree=%s\npatches=%s\nconfig=%s\ncompiler=%s\nrecipe=%s\n' \
-	"$tid" "$phash" "$(kp_sha256_stdin < "$frag")" "$(gcc --version | head -1)" \
+	"$tid" "$phash" "$(kp_sha256_stdin < "$frag")" "$("$kgcc" --version | head -1)" \
 	"$BUILD_RECIPE")
+# arm64: its fragment and the arch in the key (x86 keeps the key it had).
+if [ "$arch" = arm64 ]; then
+	afrag=$KP_DIR/thpbench-arm64.config
+	[ -f "$afrag" ] || kp_die "$afrag missing"
+	inputs=$(printf '%s\narch=arm64\narm64_config=%s\n' "$inputs" "$(kp_sha256_stdin < "$afrag")")
+fi
 # The default configuration keeps the key it always had.
 [ "$cfg_id" = tinyconfig ] || inputs=$(printf '%s\nbase_config=%s\n' "$inputs" "$cfg_id")
 key=$(printf '%s' "$inputs" | kp_sha256_stdin | cut -c1-16)
@@ -171,6 +191,7 @@ fi
 # recompile everything both ways.
 [ "$cfg_id" = tinyconfig ] ||
 	obj=$obj-$(printf '%s' "$cfg_id" | kp_sha256_stdin | cut -c1-12)
+[ "$arch" = x86_64 ] || obj=$obj-$arch
 [ -z "$objdir" ] || obj=$objdir
 # What .tb-ok holds: trees of an older layout (originals saved between
 # patches) are prepared again.
@@ -319,6 +340,13 @@ work=$AB_BUILD_DIR/work/$key
 rm -rf "$work"
 mkdir -p "$work" "$obj"
 printf '%s\n' "$tree" > "$obj/.tb-objdir"
+# arm64: FRAG with the symbols thpbench-arm64.config names replaced by
+# its lines; what the checks below hold the .config to.
+if [ "$arch" = arm64 ]; then
+	sed -n 's/^\(# \)\{0,1\}\(CONFIG_[A-Za-z0-9_]*\)[= ].*/\2/p' "$afrag" > "$work/arm64-syms"
+	{ grep -v -w -F -f "$work/arm64-syms" "$frag" || true; cat "$afrag"; } > "$work/fragment"
+	frag=$work/fragment
+fi
 if [ -n "$series" ]; then
 	save_originals
 	while IFS= read -r p; do
@@ -353,9 +381,9 @@ unset MAKEFLAGS MFLAGS MAKELEVEL
 # before, in any object directory, compiles from its cache.
 ccache=()
 if [ "${THPBENCH_CCACHE:-yes}" != no ] && command -v ccache > /dev/null; then
-	ccache=(CC="ccache gcc")
+	ccache=(CC="ccache $kgcc")
 fi
-kmake() { make -C "$tree" O="$obj" ARCH=x86_64 "${ccache[@]}" "$@" >> "$blog" 2>&1; }
+kmake() { make -C "$tree" O="$obj" ARCH="$arch" ${cross:+CROSS_COMPILE=$cross} "${ccache[@]}" "$@" >> "$blog" 2>&1; }
 fail_build()
 {
 	tail -n 40 "$blog" >&2
@@ -372,7 +400,7 @@ case $base_config in
 tinyconfig)
 	# Each tiny fragment this version has (tiny-base.config is v5.x on).
 	for f in kernel/configs/tiny-base.config kernel/configs/tiny.config \
-		arch/x86/configs/tiny.config; do
+		arch/$karch/configs/tiny.config; do
 		[ ! -f "$tree/$f" ] || cat "$tree/$f"
 	done > "$work/allconfig"
 	cat "$frag" >> "$work/allconfig"
@@ -397,7 +425,7 @@ kmake olddefconfig || fail_build olddefconfig
 missing=
 while IFS= read -r opt; do
 	sym=${opt%%=*}
-	if [[ " $KERNEL_NEEDS " != *[[:space:]]"$opt"[[:space:]]* ]] &&
+	if [[ " $(kp_kernel_needs "$arch") " != *[[:space:]]"$opt"[[:space:]]* ]] &&
 		! kp_kconfig_defines "$tree" "${sym#CONFIG_}"; then
 		kp_log "note: $sym is not defined in this kernel version ($(basename "$frag") asks for it; left out)"
 		continue
@@ -447,7 +475,7 @@ kp_log "building $sname with $jobs jobs${ccache:+ and ccache} (log: $blog)"
 t0=$(date +%s)
 build_progress "$total" &
 progress_pid=$!
-kmake -j"$jobs" bzImage || { stop_progress; fail_build bzImage; }
+kmake -j"$jobs" "$kimage" || { stop_progress; fail_build "$kimage"; }
 stop_progress
 t1=$(date +%s)
 [ -z "$full" ] || compiled > "$objcount"
@@ -455,10 +483,11 @@ kp_log "built $sname in $(kp_secs $((t1 - t_start))): $(compiled) objects compil
 
 rm -rf "$out"
 mkdir -p "$out"
-cp "$obj/arch/x86/boot/bzImage" "$out/bzImage"
+cp "$obj/arch/$karch/boot/$kimage" "$out/bzImage"
+echo "$arch" > "$out/arch"
 cp "$obj/.config" "$out/config"
 cp "$blog" "$out/build.log"
-make -s -C "$tree" O="$obj" ARCH=x86_64 kernelrelease > "$out/kernelrelease" 2>/dev/null
+make -s -C "$tree" O="$obj" ARCH="$arch" kernelrelease > "$out/kernelrelease" 2>/dev/null
 printf '%s' "$inputs" > "$out/inputs"
 if [ -n "$series" ]; then
 	kp_series_patches "$series" | while IFS= read -r p; do

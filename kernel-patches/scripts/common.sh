@@ -162,6 +162,14 @@ kp_config_missing()
 KERNEL_NEEDS="CONFIG_TRANSPARENT_HUGEPAGE=y CONFIG_HUGETLBFS=y CONFIG_ADVISE_SYSCALLS=y
 CONFIG_VM_EVENT_COUNTERS=y CONFIG_PERF_EVENTS=y CONFIG_BLK_DEV_INITRD=y CONFIG_RD_GZIP=y
 CONFIG_DEVTMPFS=y CONFIG_PROC_FS=y CONFIG_SYSFS=y CONFIG_SERIAL_8250_CONSOLE=y"
+# The same for an arch (x86_64, arm64): arm64's console is the PL011.
+kp_kernel_needs()
+{
+	case $1 in
+	arm64) printf '%s\n' "${KERNEL_NEEDS/CONFIG_SERIAL_8250_CONSOLE=y/CONFIG_SERIAL_AMBA_PL011_CONSOLE=y}" ;;
+	*) printf '%s\n' "$KERNEL_NEEDS" ;;
+	esac
+}
 
 # The release (uname -r) a bzImage will report: the x86 boot header keeps
 # a pointer to the version string at 0x20e (relative to 0x200).
@@ -300,16 +308,22 @@ kp_step()
 # file is not).
 kp_static_sources()
 {
-	(cd "$REPO_DIR" && git ls-files -co --exclude-standard -- Makefile harness workloads |
+	(cd "$REPO_DIR" && git ls-files -co --exclude-standard -- Makefile mk harness workloads |
 		LC_ALL=C sort | while IFS= read -r f; do [ ! -f "$f" ] || printf '%s\n' "$f"; done)
 }
 # Sets sdir (not a $(...): a signal would wait for the subshell).
+# kp_static_dir [ARCH]: arm64 cross-builds (make ARCH=arm64, the sysroot
+# of scripts/arm64-deps.sh) into static/arm64-<key>.
 kp_static_dir()
 {
-	local key
+	local key arch=${1:-x86_64} cc=gcc margs=() pre=''
+	if [ "$arch" = arm64 ]; then
+		cc=aarch64-linux-gnu-gcc pre=arm64-
+		margs=(ARCH=arm64 THPBENCH_IN_CROSS=1 ARM64_SYSROOT="$REPO_DIR/build/arm64-sysroot")
+	fi
 	key=$( (cd "$REPO_DIR" && kp_static_sources | tr '\n' '\0' | xargs -0 sha256sum
-		gcc --version | head -n 1) | kp_sha256_stdin | cut -c1-16)
-	sdir=$AB_BUILD_DIR/static/$key
+		"$cc" --version | head -n 1) | kp_sha256_stdin | cut -c1-16)
+	sdir=$AB_BUILD_DIR/static/$pre$key
 	if [ ! -f "$sdir/ok" ]; then
 		kp_take_lock "$AB_BUILD_DIR/static.lock" "another run building static thpbench"
 		if [ ! -f "$sdir/ok" ]; then
@@ -318,7 +332,7 @@ kp_static_dir()
 			(cd "$REPO_DIR" && kp_static_sources | cpio -pdm --quiet "$sdir") ||
 				kp_die "cannot copy the sources to $sdir"
 			kp_log "building static thpbench and workloads ($sdir)"
-			kp_step make -C "$sdir" -j"${jobs:-$(nproc)}" static > "$sdir/build.log" 2>&1 || {
+			kp_step make -C "$sdir" -j"${jobs:-$(nproc)}" "${margs[@]}" static > "$sdir/build.log" 2>&1 || {
 				tail -n 20 "$sdir/build.log" >&2
 				kp_die "'make static' failed; log: $sdir/build.log"
 			}

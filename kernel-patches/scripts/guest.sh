@@ -6,7 +6,13 @@
 #
 #   ./run.sh guest SUITE.conf [--nodes N] [--cpus N] [--mem SIZE]
 #                  [--gib-pages N] [--reps N] [--accel auto|kvm|tcg]
-#                  [--timeout SEC] [--out DIR] [--jobs N] [-- RUN ARGS...]
+#                  [--timeout SEC] [--out DIR] [--jobs N] [--arch x86_64|arm64]
+#                  [-- RUN ARGS...]
+#
+#   --arch arm64    an arm64 guest: the kernel and the static harness
+#                   cross-built, qemu-system-aarch64 -M virt (TCG on a
+#                   non-arm64 host; docs/arm64.md); one NUMA node only
+#                   (--nodes 1: arm64 6.1 has no numa=fake), no --kernel
 #
 #   --nodes N       NUMA nodes (default 2): numa=fake=N on the kernel
 #                   command line (CONFIG_NUMA_EMU); memory is split evenly
@@ -43,6 +49,7 @@ S=$KP_DIR/scripts
 trap 'exit 2' ERR
 
 suite='' nodes=2 cpus=2 mem=4G gib=0 reps='' accel=auto timeout=3600
+arch=x86_64
 prebuilt=''
 outdir='' jobs=$(nproc)
 extra=()
@@ -65,6 +72,7 @@ while [ $# -gt 0 ]; do
 	--timeout) timeout=${2:?}; shift 2 ;;
 	--out) outdir=${2:?}; shift 2 ;;
 	--jobs) jobs=${2:?}; shift 2 ;;
+	--arch) arch=${2:?}; shift 2 ;;
 	--) shift; extra=("$@"); break ;;
 	-h|--help) kp_help ;;
 	-*) kp_die "unknown option '$1' (see --help)" ;;
@@ -75,6 +83,15 @@ done
 [ -n "$suite" ] || kp_usage
 [ -f "$suite" ] || kp_die "suite '$suite' not found"
 count_arg --nodes "$nodes" 1
+case $arch in
+x86_64|x86) arch=x86_64 ;;
+arm64|aarch64) arch=arm64
+	[ "$nodes" = 1 ] || kp_die "--arch arm64: give --nodes 1 (arm64 6.1 has no numa=fake)"
+	[ -z "${prebuilt:-}" ] || kp_die "--arch arm64: --kernel takes an x86 bzImage; the arm64 kernel is built"
+	"$REPO_DIR/scripts/arm64-deps.sh" || kp_die "the arm64 cross toolchain is missing (scripts/arm64-deps.sh)"
+	[ "$accel" != auto ] || [ "$(uname -m)" = aarch64 ] || accel=tcg ;;
+*) kp_die "--arch must be x86_64 or arm64, not '$arch'" ;;
+esac
 count_arg --cpus "$cpus" 1
 count_arg --gib-pages "$gib" 0
 count_arg --timeout "$timeout" 1
@@ -122,7 +139,7 @@ if [ -n "$prebuilt" ]; then
 		kp_log "warning: no config given for --kernel; cannot check it has CONFIG_NUMA_EMU"
 	fi
 else
-	kp_step "$S/build-kernel.sh" --jobs "$jobs" > "$outdir/.kernel"
+	kp_step "$S/build-kernel.sh" --jobs "$jobs" --arch "$arch" > "$outdir/.kernel"
 	kdir=$(cat "$outdir/.kernel")
 	rm -f "$outdir/.kernel"
 	rel=$(cat "$kdir/kernelrelease")
@@ -133,7 +150,7 @@ fi
 if [ -n "${THPBENCH_AB_STATIC:-}" ]; then
 	sdir=$THPBENCH_AB_STATIC
 else
-	kp_static_dir
+	kp_static_dir "$arch"
 fi
 
 # 2. The initramfs: the suite, and the run's arguments.
@@ -142,7 +159,7 @@ rargs=()
 files=()
 [ ! -f "$kdir/config" ] || files=(--file "$kdir/config:/boot/config-$rel")
 "$S/mkinitramfs.sh" -o "$outdir/initramfs.gz" --suite "$suite" \
-	--thpbench "$sdir/harness/thpbench" --workloads "$sdir/workloads" \
+	--thpbench "$sdir/harness/thpbench" --workloads "$sdir/workloads" --arch "$arch" \
 	"${rargs[@]}" "${files[@]}" -- "${extra[@]}"
 cp "$suite" "$outdir/suite.conf"
 
@@ -158,7 +175,7 @@ fi
 kp_log "booting $rel: $cpus CPUs, $mem, $nodes NUMA nodes ($kparams), accel $accel"
 kp_step "$S/boot.sh" --kernel "$kdir/bzImage" --initrd "$outdir/initramfs.gz" \
 	--log "$outdir/console.log" --label "$rel" --accel "$accel" \
-	--mem "$mem" --smp "$smp" --timeout "$timeout" --append "$kparams" \
+	--mem "$mem" --smp "$smp" --timeout "$timeout" --append "$kparams" --arch "$arch" \
 	> "$outdir/.accel" || kp_die "the guest failed; console: $outdir/console.log"
 line=$(head -n 1 "$outdir/.accel")
 rm -f "$outdir/.accel"

@@ -5,8 +5,11 @@
 #
 #   mkinitramfs.sh -o FILE --suite SUITE.conf --thpbench BIN --workloads DIR
 #                  [--init BIN] [--reps N] [--file SRC:DEST]...
-#                  [--kexec SIDE:BZIMAGE:RELEASE]... [-- MORE THPBENCH RUN ARGS]
+#                  [--kexec SIDE:BZIMAGE:RELEASE]... [--arch x86_64|arm64]
+#                  [-- MORE THPBENCH RUN ARGS]
 #
+# --arch arm64: init is built by aarch64-linux-gnu-gcc, and every binary
+# must be an arm64 one (make ARCH=arm64 static).
 # The archive (gzip'd newc cpio) holds:
 #   /init                   static init (kernel-patches/init/init.c; built
 #                           with gcc -static when --init is not given)
@@ -30,7 +33,7 @@ set -euo pipefail
 KP_DIR=$(cd "$(dirname "$0")/.." && pwd)
 . "$KP_DIR/scripts/common.sh"
 
-out='' suite='' thpbench='' wldir='' init='' reps=''
+out='' suite='' thpbench='' wldir='' init='' reps='' arch=x86_64
 extra=()
 files=()
 kexecs=()
@@ -45,6 +48,7 @@ while [ $# -gt 0 ]; do
 	--reps) reps=${2:?}; shift 2 ;;
 	--file) files+=("${2:?}"); shift 2 ;;
 	--kexec) kexecs+=("${2:?}"); shift 2 ;;
+	--arch) arch=${2:?}; shift 2 ;;
 	--) shift; extra=("$@"); break ;;
 	-h|--help) kp_help ;;
 	*) kp_die "unknown argument '$1' (see --help)" ;;
@@ -55,6 +59,11 @@ done
 [ -x "$thpbench" ] || kp_die "thpbench binary '$thpbench' not found (build it with 'make static')"
 [ -d "$wldir" ] || kp_die "workloads directory '$wldir' not found"
 kp_need_cmd cpio gzip readelf
+case $arch in
+x86_64|x86) cc=gcc machine='X86-64' ;;
+arm64|aarch64) cc=aarch64-linux-gnu-gcc machine=AArch64 ;;
+*) kp_die "--arch must be x86_64 or arm64" ;;
+esac
 
 # A dynamic binary would fail in the guest with a bare ENOENT from execve
 # (no loader there); say so here, where it can be fixed.
@@ -63,6 +72,8 @@ check_static()
 	if readelf -l "$1" 2>/dev/null | grep -q 'Requesting program interpreter'; then
 		kp_die "'$1' is dynamically linked; the guest has no libc (build with 'make static')"
 	fi
+	readelf -h "$1" 2>/dev/null | grep -q "Machine:.*$machine" ||
+		kp_die "'$1' is not an $arch binary (--arch $arch; build it with 'make static', for arm64 'make ARCH=arm64 static')"
 }
 
 stage=$(mktemp -d)
@@ -70,9 +81,9 @@ trap 'rm -rf "$stage"' EXIT
 mkdir -p "$stage"/{bin,workloads,etc/thpbench,dev,proc,sys,tmp,run}
 
 if [ -z "$init" ]; then
-	kp_need_cmd gcc
+	kp_need_cmd "$cc"
 	init=$stage/init.bin
-	gcc -static -O2 -std=c11 -D_GNU_SOURCE -Wall -Wextra \
+	"$cc" -static -O2 -std=c11 -D_GNU_SOURCE -Wall -Wextra \
 		-o "$init" "$KP_DIR/init/init.c" ||
 		kp_die "cannot build the static init from $KP_DIR/init/init.c (is the static libc, libc6-dev, installed?)"
 fi

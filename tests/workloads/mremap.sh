@@ -177,7 +177,7 @@ fi
 check_usage "$bin"
 check_value_opt "$bin" --size
 expect_rc 2 "size not a multiple of 2M refused" "$bin" --size 3M &&
-	expect_grep "$tmp/err" 'multiple of 2M' "unaligned size: message says why"
+	expect_grep "$tmp/err" 'multiple of the PMD size' "unaligned size: message says why"
 check_too_big "$bin" --size 64T
 check_too_big "$bin" --size 40T --layout posting
 

@@ -35,8 +35,14 @@ enum wl_exit {
 #define WL_KIB 1024ULL
 #define WL_MIB (1024ULL * 1024)
 #define WL_GIB (1024ULL * 1024 * 1024)
-#define WL_BASE_PAGE 4096ULL
-#define WL_PMD_SIZE (2 * WL_MIB)
+/* The base page and the PMD (a huge page's) size, learned at run time
+ * (pagesize.c): 4K/2M on x86-64, 4K/2M, 16K/32M or 64K/512M on arm64. */
+uint64_t wl_page_size(void);
+uint64_t wl_pmd_size(void);
+#define WL_BASE_PAGE ((unsigned long long)wl_page_size())
+#define WL_PMD_SIZE ((unsigned long long)wl_pmd_size())
+/* The largest base page (arm64's 64K): for buffers sized at build time. */
+#define WL_BASE_PAGE_MAX 65536ULL
 
 /* --- messages (msg.c); all go to stderr prefixed with the program name --- */
 
