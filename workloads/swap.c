@@ -49,9 +49,14 @@
  * zswap never enabled since boot (zswap_never_enabled()) and a
  * synchronous device (zram).
  *
+ * --small-ok makes a run with no large folio the 4 KiB baseline of an
+ * A/B (thp = always,never: the same page-out and swap-in timed for 4 KiB
+ * pages, pswpout/pswpin) instead of "not measurable here"; the checks
+ * above then hold trivially (no large chunk went out) and large reads 0.
+ *
  * Needs a swap device (the harness makes a zram one for a case with
- * "swap = zram"); without one, or with no large folios to be had, it is
- * not measurable here (exit 3).
+ * "swap = zram"); without one, or with no large folios to be had (and no
+ * --small-ok), it is not measurable here (exit 3).
  */
 #include "wl.h"
 
@@ -82,6 +87,8 @@ static const char usage[] =
 	"                read the first page of each chunk: swap-ins that fell back\n"
 	"                (swpin_fallback, swpin_fallback_charge); reports\n"
 	"                charge_fallbacks, swapin_small, swapin_large, room_kb\n"
+	"  --small-ok    no large folio is the 4 KiB baseline (thp = never in an\n"
+	"                A/B), timed the same way, not 'not measurable here'\n"
 	"Times MADV_PAGEOUT (pageout_usec) and the touch back (swapin_usec).\n"
 	"Prints and reports large (chunks that were large folios), swapped_kb\n"
 	"(smaps Swap after the page-out), thp_swpout, thp_swpout_fallback,\n"
@@ -93,7 +100,7 @@ static const char usage[] =
 
 struct opts {
 	uint64_t size, chunk;
-	int fragment, charge;
+	int fragment, charge, small_ok;
 };
 
 static void parse_args(int argc, char **argv, struct opts *o)
@@ -103,6 +110,7 @@ static void parse_args(int argc, char **argv, struct opts *o)
 		{ "chunk", required_argument, NULL, 'c' },
 		{ "fragment-swap", no_argument, NULL, 'f' },
 		{ "charge-fallback", no_argument, NULL, 'C' },
+		{ "small-ok", no_argument, NULL, 'S' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -123,6 +131,9 @@ static void parse_args(int argc, char **argv, struct opts *o)
 		case 'C':
 			o->charge = 1;
 			break;
+		case 'S':
+			o->small_ok = 1;
+			break;
 		default:
 			wl_opt_fallback(c, usage);
 		}
@@ -131,6 +142,9 @@ static void parse_args(int argc, char **argv, struct opts *o)
 	if (o->chunk < 16 * WL_KIB || o->chunk > WL_PMD_SIZE ||
 	    (o->chunk & (o->chunk - 1)))
 		wl_usage_error(usage, "--chunk: a power of two from 16K to 2M");
+	if (o->small_ok && (o->charge || o->fragment))
+		wl_usage_error(usage, "--small-ok: a plain page-out and swap-in, "
+			       "without --charge-fallback or --fragment-swap");
 	if (o->charge && (o->chunk == WL_PMD_SIZE || o->fragment))
 		wl_usage_error(usage, "--charge-fallback: an mTHP --chunk (a PMD "
 			       "THP is never swapped in whole), without --fragment-swap");
@@ -606,7 +620,7 @@ int main(int argc, char **argv)
 		fragment_swap(&fl, o.size);
 	large = wl_count_large(p, o.size, o.chunk);
 	wl_report("large", (double)large);
-	if (!large)
+	if (!large && !o.small_ok)
 		wl_invalid("not measurable here: none of the %llu chunks of %llu kB "
 			   "is a large folio (THP or that mTHP size not enabled?)",
 			   (unsigned long long)(o.size / o.chunk),

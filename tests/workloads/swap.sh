@@ -4,12 +4,14 @@
 # workloads/swap: THPs and 64K mTHPs swapped out by MADV_PAGEOUT to a
 # zram device the harness makes for the case (swap = zram) and touched
 # back (and, --fragment-swap, out split: thp_swpout_fallback and the
-# size's swpout_fallback)# back. For the workload's own memory: chunks that were large folios
+# size's swpout_fallback). For the workload's own memory: chunks that were large folios
 # before and are all swap entries after (went_whole, from pagemap) must
 # each be counted by thp_swpout + thp_swpout_fallback (2M) or the size's
 # stats swpout + swpout_fallback (64K) - a lower bound, the counters are
 # system-wide - and the data must read back. Without swap it says "not
-# measurable here" (exit 3).
+# measurable here" (exit 3). --small-ok under thp = never is the 4 KiB
+# baseline: no large chunk, and pswpout covers the pages smaps says went
+# out.
 
 [ -n "${BASH_VERSION:-}" ] || exec bash "$0" "$@"
 . "$(dirname "$0")/lib.sh"
@@ -80,6 +82,13 @@ thp = always
 swap = zram:64M
 expect_huge = no
 
+[case small]
+workload = $PWD/$bin
+args = --size 16M --small-ok
+thp = never
+swap = zram:64M
+expect_huge = no
+
 [case mthp64frag]
 workload = $PWD/$bin
 args = --size 16M --chunk 64K --fragment-swap
@@ -131,6 +140,24 @@ check_case() {
 		fail "$1: $2 + $3 ${4:++ $4 }= $((${a:-0} + ${b:-0} + ${z:-0})) < went_whole $went"
 }
 check_case thp thp_swpout thp_swpout_fallback
+# The 4 KiB baseline (--small-ok, thp = never): timed, not refused.
+log=$(ls "$tmp/out-run/logs/small"_* 2>/dev/null | head -1)
+if [ -z "$log" ]; then
+	fail "small: no log"
+elif grep -q 'not measurable here' "$log"; then
+	skip "small: $(grep -o 'not measurable here.*' "$log" | head -1)"
+else
+	grep -qx ok "$log" && pass "small: 4 KiB baseline verified after swap-in" ||
+		fail "small: no 'ok'"
+	[ "$(val "$log" large)" = 0 ] && pass "small: no large folio under thp=never" ||
+		fail "small: large '$(val "$log" large)' under thp=never"
+	kb=$(val "$log" swapped_kb); out=$(val "$log" pswpout)
+	[ -n "$(val "$log" pageout_usec)" ] && [ -n "$(val "$log" swapin_usec)" ] &&
+		pass "small: page-out and swap-in timed" || fail "small: no times"
+	[ "${out:-0}" -ge $((${kb:-1} / 4)) ] &&
+		pass "small: pswpout $out >= $kb kB / 4 KiB" ||
+		fail "small: pswpout '$out' < swapped_kb $kb / 4"
+fi
 # --fragment-swap: no contiguous free swap range left, so every large
 # chunk that went out split (its swap entries, by pagemap, not one aligned
 # run: went_split) was counted by the fallback counter.
