@@ -138,6 +138,52 @@ static void sb_strv(struct sbuf *b, char **v, size_t n, const char *sep)
 	}
 }
 
+/*
+ * Per-run resource paths the harness put in a case's env
+ * (/run/thpbench/mnt-PID-N, /dev/zramN, .../thpbench-PID-N, a
+ * service's socket and pid): they differ
+ * between the cases of one run and between runs, so they take no part in
+ * which cases pair up, nor in the title. THPBENCH_ZSWAP (on/off) does.
+ */
+static bool per_run_env(const char *kv)
+{
+	static const char *const keys[] = {
+		"THPBENCH_MOUNT=", "THPBENCH_SWAP=", "THPBENCH_CGROUP=",
+		"THPBENCH_SERVICE_SOCKET=", "THPBENCH_SERVICE_PID=",
+	};
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(keys); i++)
+		if (!strncmp(kv, keys[i], strlen(keys[i])))
+			return true;
+	return false;
+}
+
+/* c's env but the per-run resource paths, sep between. */
+static void sb_env(struct sbuf *b, const struct tb_case *c, const char *sep)
+{
+	bool first = true;
+	size_t i;
+
+	for (i = 0; i < c->nenv; i++) {
+		if (per_run_env(c->env[i]))
+			continue;
+		if (!first)
+			sb_add(b, sep);
+		sb_add(b, c->env[i]);
+		first = false;
+	}
+}
+
+static size_t env_shown(const struct tb_case *c)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < c->nenv; i++)
+		n += !per_run_env(c->env[i]);
+	return n;
+}
+
 /* " mthp=64K mem=fragmented": every dimension of c but skip's. */
 static void sb_dims(struct sbuf *b, const struct tb_case *c, const char *skip)
 {
@@ -163,7 +209,7 @@ static char *case_key(const struct tb_case *c, int fields, enum compare_by by)
 	sb_strv(&b, c->args, c->nargs, "\x1e");
 	if (fields & KEY_ENV) {
 		sb_add(&b, "\x1f");
-		sb_strv(&b, c->env, c->nenv, "\x1e");
+		sb_env(&b, c, "\x1e");
 	}
 	if (fields & KEY_THP) {
 		sb_add(&b, "\x1fthp=");
@@ -198,9 +244,9 @@ static char *case_title(const struct tb_case *c, enum compare_by by)
 		sb_add(&b, " ");
 		sb_strv(&b, c->args, c->nargs, " ");
 	}
-	if (c->nenv && by != COMPARE_BY_LABEL) {
+	if (env_shown(c) && by != COMPARE_BY_LABEL) {
 		sb_add(&b, " [");
-		sb_strv(&b, c->env, c->nenv, " ");
+		sb_env(&b, c, " ");
 		sb_add(&b, "]");
 	}
 	sb_dims(&b, c, by_dim(by));
