@@ -155,6 +155,14 @@ static void log_tail(const char *log, char *out, size_t len)
 		return;
 	while (n && (text[n - 1] == '\n' || text[n - 1] == '\r'))
 		text[--n] = '\0';
+	/* postgres ends with "shut down": its FATAL line says why. */
+	p = strstr(text, "FATAL:");
+	if (p) {
+		snprintf(out, len, "%.*s", (int)strcspn(p, "\n") > 200 ? 200 :
+			 (int)strcspn(p, "\n"), p);
+		free(text);
+		return;
+	}
 	p = strrchr(text, '\n');
 	snprintf(out, len, "%.200s", p ? p + 1 : text);
 	free(text);
