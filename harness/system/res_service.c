@@ -284,7 +284,7 @@ static int wait_ready(struct res *r, const struct svc_recipe *rc,
 static int pg_initdb(struct res *r, const struct svc_user *u,
 		     const char *bindir, char *err, size_t errlen)
 {
-	char prog[RES_PATH], data[RES_PATH + 8], log[RES_PATH + 16], tail[256];
+	char prog[RES_PATH + 16], data[RES_PATH + 8], log[RES_PATH + 16], tail[256];
 	char *argv[] = { prog, "-D", data, "-U", "thpbench", "-A", "trust",
 			 "-E", "UTF8", "--locale=C", "--no-sync", NULL };
 	pid_t pid;
