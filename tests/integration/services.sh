@@ -5,7 +5,8 @@
 # pg_bench) and every repetition's fork time, COW and tps are in
 # results.json; the servers and their STATE/svc-* directories are gone
 # after a plain exit, and after a kill -9 of the harness then
-# `thpbench restore` (the servers outlive the harness until then).
+# `thpbench restore` (the servers outlive the harness until then), and
+# after a SIGTERM of the harness (its own signal path undoes them).
 # Only this test's own state dir and the pids its journal names are
 # looked at.
 . tests/integration/lib.sh
@@ -157,4 +158,23 @@ check "kill: restore says it undid them" grep -q 'undid [0-9]* resource' "$TMPD/
 check "kill: no server process (nor postgres backend) left" none_alive "$ALL"
 check "kill: no $ST/svc-* directory left" [ -z "$(svc_dirs)" ]
 check "kill: the resource journal is gone" [ ! -e "$J" ]
+
+# SIGTERM: the harness undoes them itself (the signal path: system calls).
+$TB run "$TMPD/kill.conf" --wait=300 -o "$TMPD/out-term" --progress none \
+	> "$TMPD/run-term.log" 2>&1 &
+run_pid=$!
+i=0
+while [ $i -lt 300 ] && kill -0 "$run_pid" 2>/dev/null &&
+	! grep -rqs PONG "$TMPD/out-term/logs"; do
+	sleep 0.1
+	i=$((i + 1))
+done
+SPIDS=$(jq -r '.knobs[] | select(.kind == "service") | .num' "$J" 2>/dev/null)
+check "term: both servers up and journalled" [ "$(echo "$SPIDS" | grep -c .)" -eq 2 ]
+kill -TERM "$run_pid"
+wait "$run_pid" 2>/dev/null
+run_pid=
+check "term: no server process left" none_alive "$SPIDS"
+check "term: no $ST/svc-* directory left" [ -z "$(svc_dirs)" ]
+check "term: the resource journal is gone" [ ! -e "$J" ]
 finish
