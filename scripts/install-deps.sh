@@ -17,7 +17,8 @@ esac
 PKGS="build-essential g++ make pkg-config bc libpfm4-dev libnuma-dev libgsl-dev
 libjansson-dev libinih-dev libcmocka-dev gnuplot-nox jq libxml2-utils file
 clang libclang-rt-14-dev cppcheck valgrind libsqlite3-dev libpq-dev libssl-dev zlib1g-dev sqlite3
-postgresql-15 chromium libyaml-libyaml-perl systemd xfsprogs e2fsprogs"
+postgresql-15 chromium libyaml-libyaml-perl systemd xfsprogs e2fsprogs
+redis-server redis-tools libhiredis-dev"
 # kernel build and thpchallenge (configs/apps.conf): the 6.1 source and
 # what its make needs, fio for the challenge
 PKGS="$PKGS linux-source-6.1 flex bison libelf-dev fio"

@@ -140,7 +140,8 @@ static void sb_strv(struct sbuf *b, char **v, size_t n, const char *sep)
 
 /*
  * Per-run resource paths the harness put in a case's env
- * (/run/thpbench/mnt-PID-N, /dev/zramN, .../thpbench-PID-N): they differ
+ * (/run/thpbench/mnt-PID-N, /dev/zramN, .../thpbench-PID-N, a
+ * service's socket and pid): they differ
  * between the cases of one run and between runs, so they take no part in
  * which cases pair up, nor in the title. THPBENCH_ZSWAP (on/off) does.
  */
@@ -148,6 +149,7 @@ static bool per_run_env(const char *kv)
 {
 	static const char *const keys[] = {
 		"THPBENCH_MOUNT=", "THPBENCH_SWAP=", "THPBENCH_CGROUP=",
+		"THPBENCH_SERVICE_SOCKET=", "THPBENCH_SERVICE_PID=",
 	};
 	size_t i;
 

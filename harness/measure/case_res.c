@@ -4,6 +4,7 @@
 #include "case_res_spec.h"
 #include "session.h"
 #include "system/resource.h"
+#include "system/service_recipe.h"
 #include "system/settings.h"
 #include "util/util.h"
 
@@ -94,6 +95,51 @@ static int make_memcg(struct session *ss, const char *spec, struct tb_case *c,
 	return 0;
 }
 
+/*
+ * huge_pages=on maps shared_buffers from the hugetlb pool when the
+ * server starts, before any repetition would set the case's pool: its
+ * hugetlb.* sizes are applied now (journalled like every knob; the
+ * session keeps the pool at its largest size anyway, session_knobs.h).
+ */
+static int service_pool(struct session *ss, const struct suite_case *sc,
+			char *err, size_t errlen)
+{
+	size_t i;
+
+	for (i = 0; i < sc->nset; i++)
+		if (strstr(sc->set[i].key, "/nr_hugepages") &&
+		    settings_apply(&ss->settings, sc->set[i].key,
+				   sc->set[i].value, err, errlen))
+			return -1;
+	return 0;
+}
+
+static int make_service(struct session *ss, const struct suite_case *sc,
+			struct tb_case *c, char *err, size_t errlen)
+{
+	struct res r = { .kind = &res_kind_service, .num = -1 };
+	const struct res *made;
+	struct svc_recipe rc;
+	char pid[24];
+
+	if (svc_recipe_parse(sc->service, &rc, err, errlen))
+		return -1;
+	if (rc.prog == SVC_POSTGRES && rc.huge_pages != SVC_HUGE_OFF &&
+	    service_pool(ss, sc, err, errlen))
+		return -1;
+	snprintf(r.opt, sizeof(r.opt), "%s", sc->service);
+	if (settings_make_resource(&ss->settings, &r, &made, err, errlen))
+		return -1;
+	snprintf(pid, sizeof(pid), "%d", made->num);
+	add_env(c, "THPBENCH_SERVICE", svc_prog_name(rc.prog));
+	add_env(c, "THPBENCH_SERVICE_SOCKET", made->dev);
+	add_env(c, "THPBENCH_SERVICE_PID", pid);
+	if (rc.prog == SVC_POSTGRES)
+		add_env(c, "THPBENCH_SERVICE_HUGE_PAGES",
+			svc_huge_name(rc.huge_pages));
+	return 0;
+}
+
 /* The run's one zswap entry (the value found is its opt); NULL: none. */
 static const struct res *zswap_made;
 
@@ -136,7 +182,7 @@ static char *substitute(const char *arg, const struct tb_case *c)
 {
 	static const char *const keys[][2] = {
 		{ "{swap}", "THPBENCH_SWAP" }, { "{mount}", "THPBENCH_MOUNT" },
-		{ "{cgroup}", "THPBENCH_CGROUP" },
+		{ "{cgroup}", "THPBENCH_CGROUP" }, { "{service}", "THPBENCH_SERVICE_SOCKET" },
 	};
 	char out[4096];
 	size_t o = 0, i;
@@ -219,6 +265,8 @@ static int make_case(struct session *ss, const struct suite_case *sc,
 		return -1;
 	if (sc->memcg && make_memcg(ss, sc->memcg, c, err, errlen))
 		return -1;
+	if (sc->service && make_service(ss, sc, c, err, errlen))
+		return -1;
 	return 0;
 }
 
@@ -266,14 +314,15 @@ void case_res_begin(struct session *ss)
 	for (ci = 0; ci < ss->res.ncases; ci++) {
 		const struct suite_case *sc = suite_case_of(ss, ci);
 
-		if (!sc || (!sc->swap && !sc->mount && !sc->memcg && !sc->zswap) ||
+		if (!sc || (!sc->swap && !sc->mount && !sc->memcg && !sc->zswap &&
+			    !sc->service) ||
 		    !case_runs(ss, ci))
 			continue;
 		if (!any)
 			record_host_swap(ss);
 		any = true;
 		if (!ss->settings.active) {
-			mark_items(ss, ci, "not root: the case's swap, mount or memcg needs root", false);
+			mark_items(ss, ci, "not root: the case's swap, mount, memcg or service needs root", false);
 			continue;
 		}
 		if (make_case(ss, sc, &ss->res.cases[ci], err, sizeof(err))) {

@@ -10,6 +10,11 @@
  *                                                  xfs at least 320M)
  *   memcg = SIZE | max                                (memory.max)
  *   zswap = on | off          (/sys/module/zswap/parameters/enabled)
+ *   service = redis | postgres[:huge_pages=on|off|try,shared_buffers=SIZE]
+ *                 (system/service_recipe.h; a throwaway server on a Unix
+ *                 socket: THPBENCH_SERVICE, THPBENCH_SERVICE_SOCKET,
+ *                 THPBENCH_SERVICE_PID, "{service}" in args; huge_pages
+ *                 on|try applies the case's hugetlb.* pool first)
  *
  * Made once per case when the run begins (not per repetition: mkfs and
  * a zram device take longer than most repetitions) and kept until it

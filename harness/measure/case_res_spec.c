@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* case_res_spec - the grammar of a case's resource keys (case_res_spec.h). */
 #include "case_res_spec.h"
+#include "system/service_recipe.h"
 #include "util/util.h"
 
 #include <stdint.h>
@@ -108,6 +109,11 @@ int case_res_check(const char *key, const char *val, char *err,
 		return swap_check(val, err, errlen);
 	if (!strcmp(key, "mount"))
 		return mount_check(val, err, errlen);
+	if (!strcmp(key, "service")) {
+		struct svc_recipe rc;
+
+		return svc_recipe_parse(val, &rc, err, errlen);
+	}
 	if (!strcmp(key, "zswap")) {
 		if (strcmp(val, "on") && strcmp(val, "off")) {
 			snprintf(err, errlen, "\"%s\" is not on or off", val);

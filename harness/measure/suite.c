@@ -329,7 +329,7 @@ static int metric_key(struct parse_state *ps, const char *key, const char *val)
 	return 1;
 }
 
-/* swap, mount, memcg, zswap: checked here, made by case_res.c. */
+/* swap, mount, memcg, zswap, service: checked here, made by case_res.c. */
 static int resource_key(struct parse_state *ps, const char *key,
 			const char *val)
 {
@@ -337,7 +337,8 @@ static int resource_key(struct parse_state *ps, const char *key,
 	char why[256];
 	char **slot = !strcmp(key, "swap") ? &c->swap :
 		      !strcmp(key, "mount") ? &c->mount :
-		      !strcmp(key, "zswap") ? &c->zswap : &c->memcg;
+		      !strcmp(key, "zswap") ? &c->zswap :
+		      !strcmp(key, "service") ? &c->service : &c->memcg;
 
 	if (case_res_check(key, val, why, sizeof(why)))
 		return fail(ps, "%s: %s", key, why);
@@ -395,7 +396,8 @@ static int case_key(struct parse_state *ps, const char *key, const char *val)
 			return fail(ps, "drop_slab: \"%s\" is not yes or no%s", val, "");
 		c->drop_slab = !strcmp(val, "yes");
 	} else if (!strcmp(key, "swap") || !strcmp(key, "mount") ||
-		 !strcmp(key, "memcg") || !strcmp(key, "zswap"))
+		 !strcmp(key, "memcg") || !strcmp(key, "zswap") ||
+		 !strcmp(key, "service"))
 		return resource_key(ps, key, val);
 	else if (metric_of(key))
 		return metric_key(ps, key, val);
@@ -729,6 +731,7 @@ void suite_free(struct suite *s)
 		free(c->mount);
 		free(c->memcg);
 		free(c->zswap);
+		free(c->service);
 		free_strv(c->env, c->nenv);
 		free_strv(c->thp, c->nthp);
 		for (j = 0; j < c->nset; j++) {

@@ -21,7 +21,8 @@
  *                      swap, mount, memcg, zswap (case_res.h: a zram
  *                      swap device, a tmpfs or loop xfs/ext4 mount, a
  *                      memcg the harness makes for the case; zswap on
- *                      or off)
+ *                      or off), service (redis | postgres[:OPT],
+ *                      system/service_recipe.h: a throwaway server)
  *                      drop_slab (yes | no: "2" written to
  *                      vm/drop_caches before each repetition,
  *                      drop_slab.h)
@@ -73,7 +74,7 @@ struct suite_case {
 	struct axes axes;	/* what this case sets of them */
 	int line;
 	/* Resources the case needs (case_res.h), as written; NULL: none. */
-	char *swap, *mount, *memcg, *zswap;
+	char *swap, *mount, *memcg, *zswap, *service;
 	bool drop_slab;		/* drop_slab.h: before each repetition */
 };
 

@@ -130,6 +130,46 @@ pid_t reap_spared(void)
 	return spared;
 }
 
+static volatile pid_t kept[REAP_KEEP_MAX];
+
+void reap_keep(pid_t pid)
+{
+	size_t i;
+
+	for (i = 0; i < REAP_KEEP_MAX; i++)
+		if (!kept[i]) {
+			kept[i] = pid;
+			return;
+		}
+}
+
+void reap_unkeep(pid_t pid)
+{
+	size_t i;
+
+	for (i = 0; i < REAP_KEEP_MAX; i++)
+		if (kept[i] == pid)
+			kept[i] = 0;
+}
+
+static bool is_kept(pid_t pid)
+{
+	size_t i;
+
+	for (i = 0; i < REAP_KEEP_MAX; i++)
+		if (pid && kept[i] == pid)
+			return true;
+	return false;
+}
+
+int proc_alive(pid_t pid, unsigned long long start)
+{
+	struct pstat ps;
+
+	return pid > 1 && !read_pstat(pid, &ps) && ps.state != 'Z' &&
+	       ps.start == start;
+}
+
 /* Our zombies; the spared child too when it died (it is then forgotten,
  * so that nobody signals its pid, which may be reused). */
 static void reap_zombies(void)
@@ -139,11 +179,14 @@ static void reap_zombies(void)
 	while ((pid = waitpid(-1, NULL, WNOHANG)) > 0)
 		if (pid == spared)
 			spared = 0;
+		else
+			reap_unkeep(pid);
 }
 
 static bool ours_or_in_group(const struct pstat *ps, pid_t pgid)
 {
-	return ps->pid != spared && (ps->pgrp == pgid || ps->ppid == getpid());
+	return ps->pid != spared && !is_kept(ps->pid) &&
+	       (ps->pgrp == pgid || ps->ppid == getpid());
 }
 
 static void pause_10ms(void)

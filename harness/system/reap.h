@@ -55,6 +55,18 @@ int reap_group(pid_t pgid, unsigned long long start);
 void reap_spare(pid_t pid);
 pid_t reap_spared(void);
 
+/*
+ * A service the case asked for (system/res_service.c): a child of ours
+ * that lives across repetitions, so reap_leftovers spares it too. Up to
+ * REAP_KEEP_MAX at once; reap_unkeep forgets it (signal-safe: a store).
+ */
+#define REAP_KEEP_MAX 16
+void reap_keep(pid_t pid);
+void reap_unkeep(pid_t pid);
+
+/* Is pid alive (not a zombie) and started at start (proc_start_time)? */
+int proc_alive(pid_t pid, unsigned long long start);
+
 /* Start time of pid in clock ticks since boot; 0 when it does not exist. */
 unsigned long long proc_start_time(pid_t pid);
 /* CLOCK_BOOTTIME now, in proc_start_time()'s clock ticks (0: no clock). */

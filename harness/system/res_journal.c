@@ -17,8 +17,8 @@
 
 static const struct state_file res_file = {
 	.what = "resource journal",
-	.fix = "undo what it names by hand (swapoff, umount, losetup -d) and delete it",
-	.knob_shape = "needs string \"kind\" (zram, loop, mount, cgroup, zswap) and strings dev, path, opt, boot_id, integers num, size, boolean added (each optional, each under 256 characters)",
+	.fix = "undo what it names by hand (swapoff, umount, losetup -d, kill a service's pid, rm -r its STATE/svc-* directory) and delete it",
+	.knob_shape = "needs string \"kind\" (zram, loop, mount, cgroup, zswap, service) and strings dev, path, opt, boot_id, integers num, size, boolean added (each optional, each under 256 characters)",
 	.version = RES_JOURNAL_VERSION,
 	.time_key = "time",
 	.time_utc = true,
@@ -77,7 +77,7 @@ static int res_in(json_t *o, const struct state_head *head, void *arg)
 	memset(r, 0, sizeof(*r));
 	r->kind = res_kind_find(kind);
 	if (!r->kind || copy_field(r->dev, dev) || copy_field(r->path, path) ||
-	    copy_field(r->opt, opt) || num < -1 || num > 1 << 20 || size < 0 ||
+	    copy_field(r->opt, opt) || num < -1 || num > 1 << 22 || size < 0 ||
 	    (boot && strlen(boot) >= sizeof(r->boot_id)))
 		return -1;
 	if (boot)

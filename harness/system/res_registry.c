@@ -7,7 +7,7 @@
 
 static const struct res_kind *const kinds[] = {
 	&res_kind_zram, &res_kind_loop, &res_kind_mount, &res_kind_cgroup,
-	&res_kind_zswap,
+	&res_kind_zswap, &res_kind_service,
 };
 
 const struct res_kind *res_kind_find(const char *name)

@@ -6,7 +6,8 @@
  * ends.
  *
  * One module per kind (res_swap.c, res_mount.c, res_loop.c,
- * res_cgroup.c, res_zswap.c: zswap's enabled, a knob outside the mm tree), each a struct res_kind, found by name in a registry
+ * res_cgroup.c, res_zswap.c: zswap's enabled, a knob outside the mm tree,
+ * res_service.c: a throwaway redis or postgres), each a struct res_kind, found by name in a registry
  * (res_kind_find). A resource is a struct res of fixed size, no
  * pointers but its kind: the signal path undoes it with system calls
  * only (umount2, swapoff, ioctl, rmdir, open/read/write).
@@ -24,6 +25,9 @@
  *     (num: the cgroup version; 1: under the v1 memory mount)
  *   { "kind": "zswap", "path": "/sys/module/zswap/parameters/enabled",
  *     "dev": "Y", "opt": "N" }            (wanted, found)
+ *   { "kind": "service", "path": "/run/thpbench/svc-123-4",
+ *     "dev": "/run/thpbench/svc-123-4/redis.sock", "opt": "redis",
+ *     "num": 4242, "size": 98765 }        (server pid, its start time)
  * Each entry is written BEFORE its resource is made (with what is known
  * then: a zram device is journalled by number before its disksize is
  * set, a loop device before it is bound), so a crash at any point leaves
@@ -96,7 +100,7 @@ struct res_kind {
 };
 
 extern const struct res_kind res_kind_zram, res_kind_mount, res_kind_loop,
-	res_kind_cgroup, res_kind_zswap;
+	res_kind_cgroup, res_kind_zswap, res_kind_service;
 
 /* The kind named name, or NULL. */
 const struct res_kind *res_kind_find(const char *name);
