@@ -569,19 +569,6 @@ static uint64_t last_touch(uint64_t csz)
 	return csz == WL_PMD_SIZE ? 2 * CHARGE_STOCK : WL_BASE_PAGE;
 }
 
-static void pin_here(void)
-{
-	cpu_set_t set;
-	int cpu = sched_getcpu();
-
-	if (cpu < 0)
-		return;
-	CPU_ZERO(&set);
-	CPU_SET(cpu, &set);
-	if (sched_setaffinity(0, sizeof(set), &set))
-		wl_warn("cannot pin to CPU %d: %s", cpu, strerror(errno));
-}
-
 /* The room under the limit (the usage read through one descriptor kept
  * open: wl_memcg_usage_held). */
 static long long room_now(const struct wl_memcg *cg, long long limit)
@@ -743,7 +730,7 @@ static int run_charge(const struct wl_memcg *cg, struct opts *o)
 	if (room < (long long)(6 * WL_MIB))
 		wl_invalid("not measurable here: only %lld KiB left under the memcg "
 			   "limit; give it at least 6 MiB more", room / 1024);
-	pin_here();
+	wl_pin_here();
 	/*
 	 * mTHP: reclaim the memcg first where it is ours (v1 force_empty
 	 * also drains every CPU's charge stock): less page cache for the

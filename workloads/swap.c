@@ -448,20 +448,6 @@ static int zswap_since_boot(void)
 	return z > 0;
 }
 
-/* One CPU: the charge stock the filler leaves is that CPU's. */
-static void pin_here(void)
-{
-	cpu_set_t set;
-	int cpu = sched_getcpu();
-
-	if (cpu < 0)
-		return;
-	CPU_ZERO(&set);
-	CPU_SET(cpu, &set);
-	if (sched_setaffinity(0, sizeof(set), &set))
-		wl_warn("cannot pin to CPU %d: %s", cpu, strerror(errno));
-}
-
 static long long room_now(const struct charge_run *c)
 {
 	long long u = wl_memcg_usage_held(&c->cg);
@@ -491,7 +477,7 @@ static void charge_setup(struct charge_run *c, const struct opts *o)
 	if (room < (long long)(o->size + 8 * WL_MIB))
 		wl_invalid("not measurable here: %lld KiB left under the memcg "
 			   "limit, --size needs 8 MiB more than itself", room / 1024);
-	pin_here();
+	wl_pin_here();
 }
 
 /*

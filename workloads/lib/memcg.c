@@ -9,6 +9,7 @@
 #include "wl.h"
 
 #include <errno.h>
+#include <sched.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -178,19 +179,15 @@ int wl_memcg_reclaim(const struct wl_memcg *cg, uint64_t bytes, int force_empty)
 	return -1;
 }
 
-long long wl_memcg_kernel(const struct wl_memcg *cg)
+long long wl_memory_stat_key(const char *dir, const char *key)
 {
-	const char *key = "kernel";
 	char p[WL_MEMCG_PATH + 64], name[64];
 	long long v, found = -1;
 	FILE *f;
 
-	/* v1 counts it apart; v2 has it in memory.stat. */
-	if (!cg->v2)
-		return read_ll(cg, "memory.kmem.usage_in_bytes");
-
-	snprintf(p, sizeof(p), "%s/memory.stat", cg->dir);
-	f = fopen(p, "r");
+	if ((size_t)snprintf(p, sizeof(p), "%s/memory.stat", dir) >= sizeof(p))
+		return -1;
+	f = fopen(p, "re");
 	if (!f)
 		return -1;
 	while (fscanf(f, "%63s %lld", name, &v) == 2)
@@ -200,6 +197,14 @@ long long wl_memcg_kernel(const struct wl_memcg *cg)
 		}
 	fclose(f);
 	return found;
+}
+
+long long wl_memcg_kernel(const struct wl_memcg *cg)
+{
+	/* v1 counts it apart; v2 has it in memory.stat. */
+	if (!cg->v2)
+		return read_ll(cg, "memory.kmem.usage_in_bytes");
+	return wl_memory_stat_key(cg->dir, "kernel");
 }
 
 int wl_memcg_write(const struct wl_memcg *cg, const char *file, const char *s)
@@ -231,4 +236,17 @@ long long wl_memcg_usage_held(const struct wl_memcg *cg)
 		u = strtoll(buf, NULL, 10);
 	}
 	return u > 0 ? u : -1;
+}
+
+void wl_pin_here(void)
+{
+	cpu_set_t set;
+	int cpu = sched_getcpu();
+
+	if (cpu < 0)
+		return;
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	if (sched_setaffinity(0, sizeof(set), &set))
+		wl_warn("cannot pin to CPU %d: %s", cpu, strerror(errno));
 }

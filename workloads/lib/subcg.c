@@ -105,22 +105,7 @@ int wl_subcg_enter(const struct wl_subcg *s)
 
 long long wl_subcg_stat(const struct wl_subcg *s, const char *key)
 {
-	char p[WL_MEMCG_PATH + 64], name[64];
-	long long v, found = -1;
-	FILE *f;
-
-	if (path_of(p, sizeof(p), s->dir, "memory.stat"))
-		return -1;
-	f = fopen(p, "re");
-	if (!f)
-		return -1;
-	while (fscanf(f, "%63s %lld", name, &v) == 2)
-		if (!strcmp(name, key)) {
-			found = v;
-			break;
-		}
-	fclose(f);
-	return found;
+	return wl_memory_stat_key(s->dir, key);
 }
 
 long long wl_subcg_peak(const struct wl_subcg *s)

@@ -212,6 +212,13 @@ int wl_pagemap_pfns(const void *addr, uint64_t pages, uint64_t *pfn);
  */
 int wl_pagemap_in_thp(const void *addr);
 
+/*
+ * Pin the calling thread to the CPU it runs on (a warning if it cannot):
+ * a memcg's charge stock is per CPU, so a fill measured against the limit
+ * must stay on one (memcg.c).
+ */
+void wl_pin_here(void);
+
 /* --- the memory cgroup of this process (memcg.c) --- */
 
 #define WL_MEMCG_PATH 512
@@ -239,6 +246,8 @@ long long wl_memcg_limit(const struct wl_memcg *cg);
  * memory.kmem.usage_in_bytes, v2 memory.stat kernel); -1 unreadable.
  */
 long long wl_memcg_kernel(const struct wl_memcg *cg);
+/* KEY's value in DIR/memory.stat (any memcg directory, v1 or v2), or -1. */
+long long wl_memory_stat_key(const char *dir, const char *key);
 /*
  * Can wl_memcg_reclaim() run here: v2 memory.reclaim writable, or (only
  * when force_empty) v1 memory.force_empty writable? 1 or 0.
