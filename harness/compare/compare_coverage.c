@@ -59,7 +59,7 @@ static const struct known known[] = {
 	{ "swpin_fallback_charge", COMPARE_COV_MTHP, "an mTHP swap-in over its memcg limit (swap --charge-fallback: memcg, defrag never)" },
 	{ "swpout", COMPARE_COV_MTHP, "an mTHP swapped out whole" },
 	{ "swpout_fallback", COMPARE_COV_MTHP, "an mTHP split to be swapped out" },
-	{ "zswpout", COMPARE_COV_MTHP, "an mTHP written to zswap" },
+	{ "zswpout", COMPARE_COV_MTHP, "an mTHP written to zswap (configs/thp-zswap.conf: zswap on even once stops large-folio swap-in until a reboot, so this suite leaves it off)" },
 	{ "compact_stall", COMPARE_COV_COMPACT, "direct compaction" },
 	{ "compact_fail", COMPARE_COV_COMPACT, "direct compaction" },
 	{ "compact_success", COMPARE_COV_COMPACT, "direct compaction" },

@@ -58,7 +58,6 @@ static void close_fd(int *fd)
 
 static int open_pipes(struct pipes *p)
 {
-	/* The child's ends first: low fd numbers, which even dash can redirect. */
 	int *all[] = { p->ctl, p->ack, p->met, p->go, p->out2 };
 	size_t i;
 
@@ -89,6 +88,9 @@ static void close_pipes(struct pipes *p)
  */
 static int exec_errno;
 
+/* The child's protocol fds: ctl, ack, metric (low: dash redirects 0-9). */
+#define KEEP_AT 3
+
 static pid_t start_child(const struct run_spec *spec, struct pipes *p,
 			 char **path, char ***envp, unsigned long long *start,
 			 int *pidfd)
@@ -111,9 +113,10 @@ static pid_t start_child(const struct run_spec *spec, struct pipes *p,
 	parent_ends[3] = p->met[0];
 	parent_ends[4] = p->out2[0];
 
-	snprintf(ctl, sizeof(ctl), "PERF_CTL_FD=%d", p->ctl[1]);
-	snprintf(ack, sizeof(ack), "PERF_ACK_FD=%d", p->ack[0]);
-	snprintf(met, sizeof(met), "THPBENCH_METRIC_FD=%d", p->met[1]);
+	/* In the child they are fds 3, 4 and 5 (spawn.h: keep_at). */
+	snprintf(ctl, sizeof(ctl), "PERF_CTL_FD=%d", KEEP_AT);
+	snprintf(ack, sizeof(ack), "PERF_ACK_FD=%d", KEEP_AT + 1);
+	snprintf(met, sizeof(met), "THPBENCH_METRIC_FD=%d", KEEP_AT + 2);
 	extra[0] = ctl;
 	extra[1] = ack;
 	extra[2] = met;
@@ -127,7 +130,7 @@ static pid_t start_child(const struct run_spec *spec, struct pipes *p,
 		.go_fd = p->go[0], .exec_errno = &exec_errno,
 		.out_fd = spec->out_fd,
 		.stderr_fd = p->out2[1],
-		.keep = keep, .nkeep = ARRAY_SIZE(keep),
+		.keep = keep, .nkeep = ARRAY_SIZE(keep), .keep_at = KEEP_AT,
 		.close = parent_ends, .nclose = ARRAY_SIZE(parent_ends),
 	};
 	return spawn_blocked(&req, start, pidfd);

@@ -43,6 +43,39 @@ static void default_signals(void)
 }
 
 /*
+ * fd[0..2]: go, out, stderr; fd[3..3+n): the fds to keep across the exec,
+ * cleared of close-on-exec, and with at > 2 moved to at, at+1, ... Any of
+ * ours already in that range is first copied above it, so no dup2 lands
+ * on an fd still needed.
+ */
+__attribute__((no_sanitize_address))
+static int place_kept(int *fd, size_t n, int at)
+{
+	size_t i;
+
+	if (n > SPAWN_MAX_KEEP)
+		return -1;
+	if (at <= 2) {
+		for (i = 0; i < n; i++)
+			if (fcntl(fd[3 + i], F_SETFD, 0))
+				return -1;
+		return 0;
+	}
+	for (i = 0; i < 3 + n; i++)
+		if (fd[i] >= at && fd[i] < at + (int)n) {
+			fd[i] = fcntl(fd[i], F_DUPFD_CLOEXEC, at + (int)n);
+			if (fd[i] < 0)
+				return -1;
+		}
+	for (i = 0; i < n; i++) {
+		if (dup2(fd[3 + i], at + (int)i) < 0)
+			return -1;
+		fd[3 + i] = at + (int)i;
+	}
+	return 0;
+}
+
+/*
  * Not instrumented by AddressSanitizer (make sanitize): it runs on
  * child_stack, which ASan does not know, and would warn about the stack
  * it finds at _exit.
@@ -51,6 +84,7 @@ __attribute__((no_sanitize_address))
 static int child_main(void *arg)
 {
 	const struct spawn_req *req = arg;
+	int fd[3 + SPAWN_MAX_KEEP];
 	size_t i;
 	char c;
 	int e;
@@ -64,15 +98,21 @@ static int child_main(void *arg)
 		_exit(127);
 	for (i = 0; i < req->nclose; i++)
 		close(req->close[i]);
-	for (i = 0; i < req->nkeep; i++)
-		fcntl(req->keep[i], F_SETFD, 0);
-	if (req->out_fd >= 0) {
-		dup2(req->out_fd, STDOUT_FILENO);
-		dup2(req->out_fd, STDERR_FILENO);
+	/* Locals: req is the parent's memory (CLONE_VM). */
+	fd[0] = req->go_fd;
+	fd[1] = req->out_fd;
+	fd[2] = req->stderr_fd;
+	for (i = 0; i < req->nkeep && i < SPAWN_MAX_KEEP; i++)
+		fd[3 + i] = req->keep[i];
+	if (place_kept(fd, req->nkeep, req->keep_at))
+		_exit(127);
+	if (fd[1] >= 0) {
+		dup2(fd[1], STDOUT_FILENO);
+		dup2(fd[1], STDERR_FILENO);
 	}
-	if (req->stderr_fd >= 0)
-		dup2(req->stderr_fd, STDERR_FILENO);
-	if (read(req->go_fd, &c, 1) != 1)
+	if (fd[2] >= 0)
+		dup2(fd[2], STDERR_FILENO);
+	if (read(fd[0], &c, 1) != 1)
 		_exit(127);
 	execve(req->path, req->argv, req->envp);
 	e = errno;

@@ -27,6 +27,13 @@
 #include <stddef.h>
 #include <sys/types.h>
 
+/*
+ * keep_at: the protocol fds go to fixed low numbers in the child, whatever
+ * fds the harness itself inherited (a CI runner's, flock's): dash can
+ * redirect only fds 0-9 (">&$THPBENCH_METRIC_FD").
+ */
+#define SPAWN_MAX_KEEP 4
+
 struct spawn_req {
 	const char *path;	/* contains a '/': spawn_find() first */
 	char *const *argv;
@@ -36,7 +43,8 @@ struct spawn_req {
 	int out_fd;		/* stdout and stderr; -1: inherit */
 	int stderr_fd;		/* stderr instead (after out_fd); -1: as out_fd */
 	const int *keep;	/* fds to keep open across the exec */
-	size_t nkeep;
+	size_t nkeep;		/* at most SPAWN_MAX_KEEP */
+	int keep_at;		/* > 2: keep[i] becomes fd keep_at + i in the child */
 	const int *close;	/* fds the child must not hold (the parent's ends) */
 	size_t nclose;
 	int pdeathsig;		/* PR_SET_PDEATHSIG before the exec; 0: none */

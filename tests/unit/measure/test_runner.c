@@ -81,6 +81,32 @@ static void test_metric_fd(void **state)
 }
 
 /*
+ * The harness itself inherited fds up to 12 (a CI runner's, flock's): the
+ * workload still gets its protocol fds as 3, 4, 5, which dash (sh) can
+ * redirect to; on 10 or more it fails with "Bad fd number".
+ */
+static void test_protocol_fds_low(void **state)
+{
+	int held[10], i;
+	struct tb_run run;
+
+	(void)state;
+	for (i = 0; i < 10; i++)
+		held[i] = open("/dev/null", O_RDONLY);
+	run = run_sh("echo \"metric_fd $THPBENCH_METRIC_FD\" >&$THPBENCH_METRIC_FD; "
+		     "echo \"ctl_fd $PERF_CTL_FD\" >&$THPBENCH_METRIC_FD; "
+		     "echo \"ack_fd $PERF_ACK_FD\" >&$THPBENCH_METRIC_FD",
+		     NULL, 0);
+	for (i = 0; i < 10; i++)
+		close(held[i]);
+	assert_int_equal(run.status, RUN_OK);
+	assert_true(metric(&run, "metric_fd") == 5);
+	assert_true(metric(&run, "ctl_fd") == 3);
+	assert_true(metric(&run, "ack_fd") == 4);
+	run_free(&run);
+}
+
+/*
  * Faults before the region are many (100 programs started, each faulting
  * in its loader and libc: base pages whatever THP is set to, where a big
  * awk array's heap would be a handful of THP faults under "always");
@@ -275,6 +301,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_metric_fd),
+		cmocka_unit_test(test_protocol_fds_low),
 		cmocka_unit_test(test_roi_limits_counting),
 		cmocka_unit_test(test_statuses),
 		cmocka_unit_test(test_failed_run_says_why),
