@@ -148,7 +148,7 @@ unit: $(UNIT_BIN) $(PERF_EVENTS_OK)
 # The unit tests cross-built for arm64 (in build/arm64), run under
 # qemu-aarch64; tests/unit/qemu-user.skip names those that need what
 # qemu-user cannot give, with the reason.
-unit-arm64: $(PERF_EVENTS_DIR)/.ok
+unit-arm64: $(PERF_EVENTS_OK)
 	@scripts/arm64-deps.sh --check > /dev/null || scripts/arm64-deps.sh
 	$(MAKE) ARCH=arm64 unit-bins
 	@cd build/arm64 && THPBENCH_PERF_EVENTS=$(CURDIR)/$(PERF_EVENTS_DIR)/linux-source-6.1/tools/perf/pmu-events/arch \
