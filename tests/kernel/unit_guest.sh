@@ -6,10 +6,11 @@
 # exec of an arm64 child), run in an arm64 guest: the cached arm64 kernel
 # (build-kernel.sh --arch arm64), qemu-system-aarch64 -M virt, TCG.
 #
-#   tests/kernel/unit_guest.sh [--keep DIR] [--jobs N] [--smp N] [BINARY...]
+#   tests/kernel/unit_guest.sh [--keep DIR] [--jobs N] [--smp N] [--all] [BINARY...]
 #
 # BINARY: tests/unit/LAYER/test_NAME, as built by make ARCH=arm64
-# unit-bins in build/arm64; default: every binary qemu-user.skip names.
+# unit-bins in build/arm64; default: every binary qemu-user.skip names;
+# --all: every unit binary there.
 # The initramfs holds kernel-patches/init/init.c as /init, a static arm64
 # busybox as /bin/sh and the tools the tests start (/bin/true, sleep,
 # setsid: scripts/arm64-deps.sh puts busybox-static:arm64 in the sysroot),
@@ -27,13 +28,14 @@ set -euo pipefail
 KP_DIR=$(cd "$(dirname "$0")/../../kernel-patches" && pwd)
 . "$KP_DIR/scripts/common.sh"
 S=$KP_DIR/scripts
-keep='' jobs=$(nproc) smp=2
+keep='' jobs=$(nproc) smp=2 all=''
 bins=()
 while [ $# -gt 0 ]; do
 	case $1 in
 	--keep) keep=${2:?}; shift 2 ;;
 	--jobs) jobs=${2:?}; shift 2 ;;
 	--smp) smp=${2:?}; shift 2 ;;
+	--all) all=1; shift ;;
 	-h|--help) kp_help ;;
 	-*) kp_die "unknown argument '$1' (see --help)" ;;
 	*) bins+=("$1"); shift ;;
@@ -49,6 +51,7 @@ A=$REPO_DIR/build/arm64
 SYSROOT=$REPO_DIR/build/arm64-sysroot
 PERF=$REPO_DIR/build/perf-events/linux-source-6.1/tools/perf/pmu-events/arch
 TOOLCHAIN_LIB=/usr/aarch64-linux-gnu/lib
+[ -z "$all" ] || mapfile -t bins < <(cd "$A" && find tests/unit -name 'test_*' -type f -perm -u+x | LC_ALL=C sort)
 [ ${#bins[@]} -gt 0 ] ||
 	mapfile -t bins < <(awk '!/^#/ && NF { print $1 }' "$REPO_DIR/tests/unit/qemu-user.skip")
 for b in "${bins[@]}"; do
@@ -73,7 +76,7 @@ aarch64-linux-gnu-gcc -static -O2 -std=c11 -D_GNU_SOURCE -Wall -Wextra \
 install -m 0755 "$SYSROOT/bin/busybox" "$st/bin/busybox"
 # The applets the tests' shell scripts use; busybox --install in the guest
 # would need a writable /bin before /bin/sh exists.
-for a in sh true false sleep setsid cat echo kill env test [ printf mkdir rm ls; do
+for a in sh true false sleep setsid cat echo kill env test [ printf mkdir rm ls date; do
 	ln -s busybox "$st/bin/$a"
 done
 # Runtime libraries only (SONAME files and their targets), not -dev links.
@@ -85,9 +88,15 @@ for d in "$SYSROOT/usr/lib/aarch64-linux-gnu" "$SYSROOT/lib/aarch64-linux-gnu"; 
 done
 (cd "$A" && printf '%s\n' "${bins[@]}" tests/run-unit.sh | cpio -pdm --quiet "$st/src")
 cp -a "$A/tests/fixtures" "$st/src/tests/"
+# --all: what the other tests read (suites, golden files, configs).
+[ -z "$all" ] || (cd "$A" && find tests configs harness kernel-patches -type f ! -name '*.o' ! -name '*.d' ! -name '*.a' |
+	cpio -pdmu --quiet "$st/src")
 cp -a "$PERF/arm64" "$PERF/x86" "$st/src/perf-events/"
 # shellcheck disable=SC2016
-printf '%s\n' /bin/sh -c 'cd /src && exec sh tests/run-unit.sh "$@"' sh "${bins[@]}" \
+# The guest kernel has no RTC driver: its clock would start at 1970, and
+# results dated 2026 would be "in the future" (history import refuses
+# those), so the host's time is set first.
+printf '%s\n' /bin/sh -c "date -s @$(date +%s) > /dev/null; cd /src && exec sh tests/run-unit.sh \"\$@\"" sh "${bins[@]}" \
 	> "$st/etc/thpbench/argv"
 printf '%s\n' PATH=/bin HOME=/tmp TMPDIR=/tmp LD_LIBRARY_PATH=/lib/aarch64-linux-gnu \
 	THPBENCH_PERF_EVENTS=/src/perf-events > "$st/etc/thpbench/env"
@@ -103,7 +112,7 @@ rc=0
 tr -d '\r' < "$work/unit.log" | sed -n '/^\[==========\]\|^SKIPPED:\|^FAILED:\|^\[ \|^unit: /p'
 status=$(tr -d '\r' < "$work/unit.log" | sed -n 's/^THPBENCH-RESULT-MISSING status=\([0-9]*\).*/\1/p' | tail -n 1)
 line=$(tr -d '\r' < "$work/unit.log" | grep '^unit: ' | tail -n 1 || true)
-echo "unit-arm64-guest: $((SECONDS - t0)) s (console: $work/unit.log${keep:+, kept})"
+echo "unit-arm64-guest: $((SECONDS - t0)) s ${keep:+(console: $work/unit.log)}"
 [ "$rc" -eq 0 ] || { tail -n 20 "$work/unit.log"; kp_die "the guest did not finish (boot.sh exit $rc)"; }
 [ -n "$line" ] && [ -n "$status" ] ||
 	{ tail -n 20 "$work/unit.log"; kp_die "no 'unit:' line or init status on the console"; }
