@@ -112,7 +112,7 @@ rc=0
 tr -d '\r' < "$work/unit.log" | sed -n '/^\[==========\]\|^SKIPPED:\|^FAILED:\|^\[ \|^unit: /p'
 status=$(tr -d '\r' < "$work/unit.log" | sed -n 's/^THPBENCH-RESULT-MISSING status=\([0-9]*\).*/\1/p' | tail -n 1)
 line=$(tr -d '\r' < "$work/unit.log" | grep '^unit: ' | tail -n 1 || true)
-echo "unit-arm64-guest: $((SECONDS - t0)) s ${keep:+(console: $work/unit.log)}"
+echo "unit-arm64-guest: $((SECONDS - t0)) s${keep:+ (console: $work/unit.log)}"
 [ "$rc" -eq 0 ] || { tail -n 20 "$work/unit.log"; kp_die "the guest did not finish (boot.sh exit $rc)"; }
 [ -n "$line" ] && [ -n "$status" ] ||
 	{ tail -n 20 "$work/unit.log"; kp_die "no 'unit:' line or init status on the console"; }
