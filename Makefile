@@ -19,6 +19,7 @@
 # make ARCH=arm64 [TARGET]  the same targets cross-built for arm64 in build/arm64
 #               (scripts/arm64-deps.sh installs the toolchain and the sysroot)
 # make unit-arm64  the unit tests built for arm64, run under qemu-aarch64
+# make unit-arm64-guest  the ones qemu-user cannot run (tests/unit/qemu-user.skip), in an arm64 guest
 # make pmu-e2e  hardware counters on qemu's emulated arm64 PMU, in a guest (not in check)
 # make clean
 #
@@ -148,13 +149,20 @@ unit: $(UNIT_BIN) $(PERF_EVENTS_OK)
 # The unit tests cross-built for arm64 (in build/arm64), run under
 # qemu-aarch64; tests/unit/qemu-user.skip names those that need what
 # qemu-user cannot give, with the reason.
-unit-arm64: $(PERF_EVENTS_DIR)/.ok
+unit-arm64: $(PERF_EVENTS_OK)
 	@scripts/arm64-deps.sh --check > /dev/null || scripts/arm64-deps.sh
 	$(MAKE) ARCH=arm64 unit-bins
 	@cd build/arm64 && THPBENCH_PERF_EVENTS=$(CURDIR)/$(PERF_EVENTS_DIR)/linux-source-6.1/tools/perf/pmu-events/arch \
 		THPBENCH_UNIT_RUNNER="qemu-aarch64-static -L /usr/aarch64-linux-gnu" \
 		LD_LIBRARY_PATH=$(CURDIR)/build/arm64-sysroot/usr/lib/aarch64-linux-gnu:$(CURDIR)/build/arm64-sysroot/lib/aarch64-linux-gnu \
 		THPBENCH_UNIT_SKIP=tests/unit/qemu-user.skip sh tests/run-unit.sh $(UNIT_BIN)
+
+# The binaries qemu-user.skip names, in an arm64 guest (TCG, the cached
+# arm64 kernel): perf_event_open, spawn.c's clone, an arm64 child.
+unit-arm64-guest: $(PERF_EVENTS_OK)
+	@scripts/arm64-deps.sh --check > /dev/null || scripts/arm64-deps.sh
+	$(MAKE) ARCH=arm64 unit-bins
+	bash tests/kernel/unit_guest.sh
 
 unit-bins: $(UNIT_BIN)
 
@@ -302,7 +310,7 @@ clean:
 		tests/kcidb/*.o tests/kcidb/*.d tests/kcidb/kcidb_check $(UNIT_BIN) harness/thpbench $(WL_C) $(WL_CXX)
 	rm -rf $(ANALYZE_DIR) $(SAN_DIR) $(FUZZ_DIR) $(PERF_EVENTS_DIR)
 
-.PHONY: all unit unit-arm64 unit-bins pmu-e2e layers analyze sanitize fuzz fuzz-smoke check ab-e2e ab-bench ab-tree bisect-e2e numa-e2e numa-migrate-e2e alloc-failed-e2e static clean clean-bin
+.PHONY: all unit unit-arm64 unit-arm64-guest unit-bins pmu-e2e layers analyze sanitize fuzz fuzz-smoke check ab-e2e ab-bench ab-tree bisect-e2e numa-e2e numa-migrate-e2e alloc-failed-e2e static clean clean-bin
 .SECONDARY:
 -include $(wildcard harness/*/*.d harness/*/*/*.d workloads/*.d workloads/lib/*.d tests/unit/*/*.d tests/history/*.d tests/kcidb/*.d \
 	$(ANALYZE_DIR)/harness/*/*.d $(ANALYZE_DIR)/harness/*/*/*.d $(ANALYZE_DIR)/workloads/*.d \

@@ -27,10 +27,11 @@ here=$(cd "$(dirname "$0")/.." && pwd)
 sysroot=${1:-$here/build/arm64-sysroot}
 
 TOOLS="gcc-aarch64-linux-gnu g++-aarch64-linux-gnu qemu-user-static qemu-system-arm"
-# The -dev packages of LDLIBS_HARNESS and cmocka; their runtime libraries
+# The -dev packages of LDLIBS_HARNESS, cmocka and the workloads (hiredis:
+# redis_bench); busybox-static: /bin/sh of make unit-arm64-guest; their runtime libraries
 # (and libpq's Kerberos/LDAP/GnuTLS chain) follow by apt-cache depends.
 LIBS="libjansson-dev libpfm4-dev libnuma-dev libgsl-dev libinih-dev libcmocka-dev
-libsqlite3-dev libssl-dev zlib1g-dev libpq-dev"
+libsqlite3-dev libssl-dev zlib1g-dev libpq-dev libhiredis-dev busybox-static"
 # What the cross toolchain already brings (its own, matching, libc).
 FROM_TOOLCHAIN='^(gcc-[0-9]+-base|libc-dev-bin|libc6|libc6-dev|libcrypt-dev|libgcc-s1|libstdc\+\+6|linux-libc-dev|rpcsvc-proto|libnsl-dev|libtirpc-dev)$'
 

@@ -365,6 +365,16 @@ static int encode_libpfm(const char *name, struct event_spec *ev)
 		memset(&ev->attr, 0, sizeof(ev->attr));
 		return ret;
 	}
+	/*
+	 * libpfm4's perf PMU lists the tracepoints of a debugfs it finds
+	 * itself ("perf::tlb:tlb_flush"): that would bypass tracefs_root()
+	 * (THPBENCH_TRACEFS, a fake root) and take ids from another tree.
+	 * A tracepoint comes from encode_tracepoint() or not at all.
+	 */
+	if (arg.attr->type == PERF_TYPE_TRACEPOINT) {
+		memset(&ev->attr, 0, sizeof(ev->attr));
+		return PFM_ERR_NOTFOUND;
+	}
 	ev->source = EVSRC_LIBPFM;
 	ev->hardware = type_is_hardware(ev->attr.type);
 	return 0;

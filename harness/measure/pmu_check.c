@@ -159,7 +159,10 @@ static void check_data(const struct pmu_data *d, struct pmu_judgement *j)
 		const struct pmu_point *p = &d->pt[i];
 
 		if (isnan(p->walks)) {
+			/* A PMU without the event is not "no PMU" (cpu_pmu.c). */
 			add(j, PMU_UNKNOWN, "%s%s: TLB walks not counted: %s",
+			    strstr(p->why, "PMU lacks event") ?
+			    "a PMU, not this event: " :
 			    !d->pmu || strstr(p->why, "<not supported>") ?
 			    "no PMU here: " : "", p->id, p->why);
 			return;

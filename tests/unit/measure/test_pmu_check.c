@@ -252,6 +252,13 @@ static void test_cannot_tell(void **state)
 	assert_int_equal(judge(&m, &j, false), PMU_CANNOT_TELL);
 	assert_true(has(&j, PMU_UNKNOWN, "no PMU here"));
 
+	/* arm64 in qemu: a PMU, without the TLB event (not in PMCEID). */
+	m = good();
+	m.unsupported = "<not supported>: PMU lacks event: the armv8_pmuv3 PMU does not count this one (arm64: not in PMCEID) (ENOENT)";
+	assert_int_equal(judge(&m, &j, false), PMU_CANNOT_TELL);
+	assert_true(has(&j, PMU_UNKNOWN, "a PMU, not this event: "));
+	assert_false(has(&j, PMU_UNKNOWN, "no PMU here"));
+
 	m = good();
 	m.unsupported = "<not counted>: its group never got the hardware counters it needs at once";
 	assert_int_equal(judge(&m, &j, false), PMU_CANNOT_TELL);
