@@ -179,7 +179,10 @@ if ! $TB history --help 2>/dev/null | grep -q '^  check'; then
 	exit 0
 fi
 # The binary reads its results file (show --get); the script parses none.
-host=$($TB show "$out/results.json" --get meta.machine 2> /dev/null) ||
+# --machine names the series when given (a results file made elsewhere
+# names the guest).
+host=$machine
+[ -n "$host" ] || host=$($TB show "$out/results.json" --get meta.machine 2> /dev/null) ||
 	host=$($TB show "$out/results.json" --get env.hostname) || die "results.json names no machine"
 suitename=$($TB show "$out/results.json" --get meta.suite) || die "results.json names no suite"
 set -- --db "$db" --machine "$host" --suite "$suitename"

@@ -388,6 +388,7 @@ char *history_watch_text(const struct history_result *r)
 		 w->strong ? "far " : "", nights,
 		 k ? "show" : "do not confirm it:", k ? k : verdict_name(w->c.verdict),
 		 rel,
+		 w->conf.done ? "the paired run decides" :
 		 !k ? "not a change unless the next nights agree" :
 		 w->strong && w->kind == HCP_REGRESSION ?
 			"fails the gate tonight; the next night confirms it or clears it (one night cannot be told from a wild one)" :
