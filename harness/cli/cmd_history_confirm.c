@@ -103,16 +103,27 @@ static int parse(struct confirm_cli *c, int argc, char **argv)
 	return 0;
 }
 
-/* A watch a paired run can settle: tonight, on a kernel other than the
- * night before's. */
+/*
+ * A watch a paired run can settle: tonight, on a kernel other than the
+ * night before's and new to the watch's baseline nights. A kernel the
+ * baseline already measured (back to A after a night of B) is no suspect:
+ * its nights are the baseline.
+ */
 static bool wanted(const struct history_result *r, size_t *good)
 {
 	const struct history_watch *w = &r->watch;
+	const struct history_night *n = r->s->nights;
+	size_t i;
 
 	if (!w->present || !w->kernel_changed || w->night == 0)
 		return false;
 	*good = w->night - 1;
-	return r->s->nights[*good].kernel_id && r->s->nights[w->night].kernel_id;
+	if (!n[*good].kernel_id || !n[w->night].kernel_id)
+		return false;
+	for (i = w->a_from; i < w->night; i++)
+		if (n[i].kernel_id && !strcmp(n[i].kernel_id, n[w->night].kernel_id))
+			return false;
+	return true;
 }
 
 static void plan(const struct history_analysis *a)
