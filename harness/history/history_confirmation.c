@@ -194,6 +194,8 @@ static void keep_latest(struct conf_list *l)
 {
 	size_t i, k = 0;
 
+	if (!l->n)
+		return;
 	qsort(l->v, l->n, sizeof(*l->v), cmp_cp_then_id);
 	for (i = 0; i < l->n; i++) {
 		if (i + 1 < l->n && !strcmp(l->v[i].cp_id, l->v[i + 1].cp_id))
