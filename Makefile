@@ -14,6 +14,7 @@
 # make bisect-e2e kernel bisection end to end: names the commit with 000's patch (not in check)
 # make numa-e2e  seed 004's placement and THP migration in a 2-node qemu guest (not in check)
 # make numa-migrate-e2e  THP migration alone in a 2-node qemu guest (not in check)
+# make confirm-e2e     the confirmation A/B for real: nightly --confirm qemu on A, A, A, B, A (not in check)
 # make alloc-failed-e2e  thp_collapse_alloc_failed, thp_zero_page_alloc_failed with all 2 MiB blocks pinned (root, ~1 min; not in check)
 # make static   static thpbench + workloads for a kernel A/B initramfs
 # make ARCH=arm64 [TARGET]  the same targets cross-built for arm64 in build/arm64
@@ -283,6 +284,9 @@ numa-e2e: all
 	bash tests/kernel/numa_e2e.sh
 	bash tests/kernel/numa_migrate_e2e.sh
 
+confirm-e2e: all
+	bash tests/kernel/confirm_e2e.sh
+
 numa-migrate-e2e: all
 	bash tests/kernel/numa_migrate_e2e.sh
 
@@ -310,7 +314,7 @@ clean:
 		tests/kcidb/*.o tests/kcidb/*.d tests/kcidb/kcidb_check $(UNIT_BIN) harness/thpbench $(WL_C) $(WL_CXX)
 	rm -rf $(ANALYZE_DIR) $(SAN_DIR) $(FUZZ_DIR) $(PERF_EVENTS_DIR)
 
-.PHONY: all unit unit-arm64 unit-arm64-guest unit-bins pmu-e2e layers analyze sanitize fuzz fuzz-smoke check ab-e2e ab-bench ab-tree bisect-e2e numa-e2e numa-migrate-e2e alloc-failed-e2e static clean clean-bin
+.PHONY: all unit unit-arm64 unit-arm64-guest unit-bins pmu-e2e layers analyze sanitize fuzz fuzz-smoke check ab-e2e ab-bench ab-tree bisect-e2e numa-e2e numa-migrate-e2e confirm-e2e alloc-failed-e2e static clean clean-bin
 .SECONDARY:
 -include $(wildcard harness/*/*.d harness/*/*/*.d workloads/*.d workloads/lib/*.d tests/unit/*/*.d tests/history/*.d tests/kcidb/*.d \
 	$(ANALYZE_DIR)/harness/*/*.d $(ANALYZE_DIR)/harness/*/*/*.d $(ANALYZE_DIR)/workloads/*.d \

@@ -5,7 +5,7 @@
 #
 #   scripts/nightly.sh [--kernel-id ID] [--machine NAME] [--db DB] [-o DIR]
 #                      [--suite FILE] [--fail-on open|newest|regression|none]
-#                      [--keep N]
+#                      [--keep N] [--results FILE] [--confirm qemu|none]
 #
 #   --kernel-id ID  the kernel's identity from CI (git describe or commit of
 #                   the tree it was built from; kept in results.json as
@@ -23,6 +23,18 @@
 #   --keep N        keep the N newest results directories of this suite next
 #                   to DIR that a nightly recorded, delete the older ones
 #                   (scripts/prune-nights.sh); 0 (default) keeps all
+#   --results FILE  tonight's results were made elsewhere (a guest run, a lab
+#                   machine): record FILE as tonight's run instead of running
+#                   the suite here
+#   --confirm qemu  when tonight raises a watch on a new kernel (history
+#                   confirm --plan), boot the last good and the suspect kernel
+#                   A B A B in qemu (scripts/confirm-qemu.sh: the kernels by
+#                   id in $THPBENCH_KERNELS, default $THPBENCH_BUILD_DIR/kernels),
+#                   run the suite there, record compare's verdict in the
+#                   history (history confirm) and gate on it; none (default)
+#                   confirms nothing. THPBENCH_CONFIRM_RUNNER=CMD replaces the
+#                   runner (a test's stub): CMD --kernel-a ID --kernel-b ID
+#                   --suite FILE -o DIR writes DIR/A.json and DIR/B.json
 #
 # The database is opened first (history init): a wrong --db stops it before
 # the run. A line per repetition while it runs; then the gate's verdict and
@@ -43,6 +55,8 @@ suite=configs/nightly.conf
 failon=open
 machine=
 keep=0
+results=
+confirm=none
 
 die() { echo "nightly: $*" >&2; exit 2; }
 need() { [ $# -ge 2 ] || die "$1 needs a value"; }
@@ -55,6 +69,8 @@ while [ $# -gt 0 ]; do
 	--suite) need "$@"; suite=$2; shift 2 ;;
 	--fail-on) need "$@"; failon=$2; shift 2 ;;
 	--keep) need "$@"; keep=$2; shift 2 ;;
+	--results) need "$@"; results=$2; shift 2 ;;
+	--confirm) need "$@"; confirm=$2; shift 2 ;;
 	-h|--help) awk 'NR > 2 && !/^#/ { exit } NR > 2 { sub(/^# ?/, ""); print }' "$0"; exit 0 ;;
 	*) die "unknown option \"$1\" (--help lists them)" ;;
 	esac
@@ -68,6 +84,12 @@ esac
 case $keep in
 ''|*[!0-9]*) die "--keep \"$keep\": a number of results directories (0 keeps all)" ;;
 esac
+case $confirm in
+qemu|none) ;;
+kexec) die "--confirm kexec: not built yet (the kexec chain of baremetal.sh); use qemu" ;;
+*) die "--confirm \"$confirm\": qemu or none" ;;
+esac
+[ -z "$results" ] || [ -f "$results" ] || die "--results $results: no such file"
 [ -f "$suite" ] || die "no suite $suite"
 name=$(basename "$suite" .conf)
 [ -n "$out" ] || out=results/$name-$(date -u +%Y%m%d-%H%M%S)
@@ -91,6 +113,33 @@ postgres://*|postgresql://*) ;;
 	fi ;;
 esac
 
+# The confirmation (--confirm): each pair of kernels tonight's watches
+# name (history confirm --plan) is run A B A B by the runner, and
+# compare's verdict of its two files recorded (history confirm); the
+# binary reads and writes every file, this only sequences.
+confirm_night() {
+	plan=$out/confirm/plan.tsv
+	mkdir -p "$out/confirm" || return 1
+	$TB history confirm "$@" --plan >"$plan" || return 1
+	if [ ! -s "$plan" ]; then
+		echo "nightly: confirmation: not triggered (no watch on a new kernel tonight)"
+		return 0
+	fi
+	runner=${THPBENCH_CONFIRM_RUNNER:-sh scripts/confirm-qemu.sh}
+	cut -f3,4 "$plan" | sort -u | {
+		n=0
+		while IFS='	' read -r ka kb; do
+			n=$((n + 1))
+			d=$out/confirm/$n
+			echo "nightly: confirmation $n: kernel $ka (last good) against $kb (suspect), A B A B ($runner)"
+			$runner --kernel-a "$ka" --kernel-b "$kb" --suite "$suite" -o "$d" ||
+				{ echo "nightly: the confirmation runner failed (exit $?)" >&2; exit 1; }
+			$TB history confirm "$@" --method "$confirm" "$d/A.json" "$d/B.json" ||
+				exit 1
+		done
+	}
+}
+
 # The database must open before an hour of benchmarks, not after: a
 # directory that is not there, a server that does not answer.
 $TB history init --db "$db" || die "cannot open the history database $shown_db (above); nothing was run"
@@ -98,6 +147,12 @@ mkdir -p "$out" || die "cannot create $out"
 
 # The run: its report into run.log; one line per repetition (and every
 # warning, e.g. what a non-root run skips) on the console and in run.log.
+if [ -n "$results" ]; then
+	# Run elsewhere (a guest, a lab machine): tonight is that file.
+	cp -- "$results" "$out/results.json" || die "cannot copy $results into $out"
+	t_run=0
+	echo "nightly: tonight's results from $results"
+else
 echo "nightly: running $suite into $out (a line per repetition)"
 t0=$(date +%s)
 : >"$out/run.log"
@@ -112,6 +167,7 @@ rm -f "$out/.run-rc"
 [ "$rc" -eq 0 ] || { tail -n 20 "$out/run.log" >&2; die "the run failed (exit $rc; $out/run.log)"; }
 t_run=$(($(date +%s) - t0))
 echo "nightly: ran $suite in $t_run s: $out"
+fi
 case $out in results/*) rm -f results/latest; ln -s "${out#results/}" results/latest ;; esac
 
 $TB history import "$@" "$out/results.json" >"$out/history-import.txt" ||
@@ -123,10 +179,19 @@ if ! $TB history --help 2>/dev/null | grep -q '^  check'; then
 	exit 0
 fi
 # The binary reads its results file (show --get); the script parses none.
-host=$($TB show "$out/results.json" --get meta.machine 2> /dev/null) ||
+# --machine names the series when given (a results file made elsewhere
+# names the guest).
+host=$machine
+[ -n "$host" ] || host=$($TB show "$out/results.json" --get meta.machine 2> /dev/null) ||
 	host=$($TB show "$out/results.json" --get env.hostname) || die "results.json names no machine"
 suitename=$($TB show "$out/results.json" --get meta.suite) || die "results.json names no suite"
 set -- --db "$db" --machine "$host" --suite "$suitename"
+t_confirm=0
+if [ "$confirm" != none ]; then
+	t0=$(date +%s)
+	confirm_night "$@" || die "the confirmation failed (above; $out/confirm)"
+	t_confirm=$(($(date +%s) - t0))
+fi
 t0=$(date +%s)
 $TB history check "$@" --fail-on "$failon" --format text -o "$out/history-check.txt"
 gate=$?
@@ -147,7 +212,7 @@ t_check=$(($(date +%s) - t0))
 t0=$(date +%s)
 $TB history report "$@" -o "$out/report" >/dev/null || die "history report failed"
 t_report=$(($(date +%s) - t0))
-echo "nightly: run $t_run s, check $t_check s, report $t_report s"
+echo "nightly: run $t_run s, confirmation $t_confirm s, check $t_check s, report $t_report s"
 if [ "$keep" -gt 0 ]; then
 	sh scripts/prune-nights.sh --keep "$keep" "$(dirname "$out")" "$name-" ||
 		echo "nightly: warning: pruning old results directories failed (above)" >&2

@@ -500,6 +500,7 @@ static const struct {
 	{ "plot", cmd_history_plot, "a trend chart per series (gnuplot)" },
 	{ "report", cmd_history_report, "a static HTML page: verdicts, charts, tables" },
 	{ "triage", cmd_history_triage, "record a decision on a change point: accepted, false alarm, fixed" },
+	{ "confirm", cmd_history_confirm, "the watches to confirm (--plan); record a paired A/B run's verdict" },
 	{ "range", cmd_history_range, "the kernels to bisect between, from a series' newest change" },
 };
 

@@ -31,6 +31,8 @@ int cmd_history_plot(int argc, char **argv);
 int cmd_history_report(int argc, char **argv);
 /* `thpbench history triage` (cmd_history_triage.c). */
 int cmd_history_triage(int argc, char **argv);
+/* `thpbench history confirm` (cmd_history_confirm.c). */
+int cmd_history_confirm(int argc, char **argv);
 /* `thpbench history range` (cmd_history_range.c). */
 int cmd_history_range(int argc, char **argv);
 

@@ -2,6 +2,7 @@
 #include "history_analysis.h"
 #include "history_gate.h"
 #include "history_triage.h"
+#include "history_confirmation.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -13,6 +14,8 @@ int history_analyse(const char *dbspec, const struct history_filter *f,
 		    struct history_analysis *a, char *err, size_t errlen)
 {
 	struct history_triage *t = NULL;
+	struct history_confirmation *cv = NULL;
+	size_t ncv = 0;
 	struct history_db *db;
 	size_t nt = 0;
 	double t0 = now_usec(), t1;
@@ -24,11 +27,15 @@ int history_analyse(const char *dbspec, const struct history_filter *f,
 	rc = history_db_load_series(db, f, &a->v, &a->n);
 	if (!rc)
 		rc = history_triage_load(db, f, true, &t, &nt);
+	if (!rc)
+		rc = history_confirmation_load(db, f, &cv, &ncv);
 	if (rc)
 		snprintf(err, errlen, "%s", history_db_error(db));
 	history_db_close(db);
 	if (rc) {
 		history_series_array_free(a->v, a->n);
+		history_triage_free(t, nt);
+		history_confirmation_free(cv, ncv);
 		memset(a, 0, sizeof(*a));
 		return -1;
 	}
@@ -36,6 +43,8 @@ int history_analyse(const char *dbspec, const struct history_filter *f,
 	a->r = history_check_all(a->v, a->n, o);
 	history_triage_apply(a->r, a->n, t, nt);
 	history_triage_free(t, nt);
+	history_confirmation_apply(a->r, a->n, cv, ncv);
+	history_confirmation_free(cv, ncv);
 	a->load_s = (t1 - t0) / 1e6;
 	a->check_s = (now_usec() - t1) / 1e6;
 	return 0;

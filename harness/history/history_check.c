@@ -241,6 +241,8 @@ void history_result_release(struct history_result *r)
 	triage_release(&r->drift.triage);
 	r->ndrift = 0;
 	free(r->watch.bisect);
+	free(r->watch.conf.text);
+	r->watch.conf.text = NULL;
 	free(r->cp);
 	free(r->used);
 	r->cp = NULL;
@@ -344,6 +346,25 @@ char *history_cp_text(const struct history_result *r,
 	return out;
 }
 
+/* "confirmation (qemu A vs B, 16 vs 16 runs): regression +x% [lo, hi], p P; ..." */
+static char *confirmation_text(const struct history_watch *w)
+{
+	const struct history_watch_conf *c = &w->conf;
+	char rel[32], lo[32], hi[32], buf[2048];
+	bool bad = c->verdict == VERDICT_REGRESSION ||
+		   c->verdict == VERDICT_CHANGED;
+
+	pct(rel, sizeof(rel), c->change);
+	pct(lo, sizeof(lo), c->lo);
+	pct(hi, sizeof(hi), c->hi);
+	snprintf(buf, sizeof(buf), "confirmation (A B A B, %s, %lld vs %lld runs): %s %s [%s, %s], p %.3g: %s",
+		 str_or(c->text, "?"), c->na, c->nb, verdict_name(c->verdict),
+		 rel, lo, hi, c->p,
+		 bad ? "confirmed: the gate decides on it" :
+		       "not confirmed: the watch is cleared");
+	return xstrdup(buf);
+}
+
 char *history_watch_text(const struct history_result *r)
 {
 	const struct history_watch *w = &r->watch;
@@ -367,10 +388,22 @@ char *history_watch_text(const struct history_result *r)
 		 w->strong ? "far " : "", nights,
 		 k ? "show" : "do not confirm it:", k ? k : verdict_name(w->c.verdict),
 		 rel,
+		 w->conf.done ? "the paired run decides" :
 		 !k ? "not a change unless the next nights agree" :
 		 w->strong && w->kind == HCP_REGRESSION ?
 			"fails the gate tonight; the next night confirms it or clears it (one night cannot be told from a wild one)" :
 			"confirmed or not by the next night (one night cannot be told from a wild one)");
+	if (w->conf.done) {
+		char *more = confirmation_text(w);
+		size_t l = strlen(out) + strlen(more) + 3;
+		char *all = xmalloc(l);
+
+		snprintf(all, l, "%s; %s", out, more);
+
+		free(out);
+		free(more);
+		out = all;
+	}
 	return out;
 }
 

@@ -103,6 +103,15 @@ struct history_cp {
 	struct history_cp_triage triage;
 };
 
+/* The confirmation of a watch: a paired A B A B run of both kernels. */
+struct history_watch_conf {
+	bool done;		/* one was recorded for this night */
+	enum verdict verdict;	/* compare's, B against A */
+	double change, lo, hi, p;
+	long long na, nb;	/* runs on each side */
+	char *text;		/* "qemu KERNEL_A vs KERNEL_B", malloc'ed */
+};
+
 /* The newest night alone against its segment: the early warning. */
 struct history_watch {
 	bool present;		/* tonight lies beyond its segment's nights */
@@ -113,6 +122,7 @@ struct history_watch {
 	enum hcp_kind kind;	/* what it would be; rejected: repetitions disagree */
 	bool kernel_changed, host_changed, ambiguous;	/* as for a change point */
 	char *bisect;		/* tonight against the night before, or NULL */
+	struct history_watch_conf conf;	/* its paired A/B run (history_confirmation.h) */
 };
 
 /*

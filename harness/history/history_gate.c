@@ -192,17 +192,34 @@ static bool drift_open(const struct history_result *r, bool triage)
 	return r->ndrift && r->drift.kind == HCP_REGRESSION;
 }
 
+/*
+ * The watch: once confirmed by a paired A/B run (history_confirmation.h),
+ * its verdict decides: a regression, or a change of a neutral metric (a
+ * counter the kernel moved, in the same session), fails; anything else
+ * clears it. Unconfirmed, a regression fails under open only when strong.
+ */
+static bool watch_fails(const struct history_result *r, bool need_strong)
+{
+	const struct history_watch *w = &r->watch;
+
+	if (!w->present)
+		return false;
+	if (w->conf.done)
+		return w->conf.verdict == VERDICT_REGRESSION ||
+		       (w->conf.verdict == VERDICT_CHANGED &&
+			r->better == BETTER_NEUTRAL);
+	return (!need_strong || w->strong) && w->kind == HCP_REGRESSION;
+}
+
 static bool fails(const struct history_result *r, enum history_fail_on f,
 		  bool triage)
 {
 	switch (f) {
 	case HISTORY_FAIL_OPEN:
 		return count_open(r, triage) > 0 || drift_open(r, triage) ||
-		       (r->watch.present && r->watch.strong &&
-			r->watch.kind == HCP_REGRESSION);
+		       watch_fails(r, true);
 	case HISTORY_FAIL_NEWEST:
-		return newest_new(r, triage) ||
-		       (r->watch.present && r->watch.kind == HCP_REGRESSION);
+		return newest_new(r, triage) || watch_fails(r, false);
 	case HISTORY_FAIL_REGRESSION:
 		return latest_regression(r, triage) || drift_open(r, triage);
 	default:

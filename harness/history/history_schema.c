@@ -116,6 +116,29 @@ static const char *const ddl_template[] = {
 	"  decided @TIME NOT NULL\n"
 	")",
 	"CREATE INDEX IF NOT EXISTS triage_cp ON triage (cp_id, id)",
+	/* Confirmations: the paired A/B run of a watch (history_confirmation.h). */
+	"CREATE TABLE IF NOT EXISTS confirmations (\n"
+	"  id @ID,\n"
+	"  cp_id TEXT NOT NULL,\n"
+	"  host TEXT NOT NULL,\n"
+	"  suite TEXT NOT NULL,\n"
+	"  suite_hash TEXT NOT NULL,\n"
+	"  case_id TEXT NOT NULL,\n"
+	"  metric TEXT NOT NULL,\n"
+	"  night TEXT NOT NULL,\n"
+	"  kernel_a TEXT NOT NULL,\n"
+	"  kernel_b TEXT NOT NULL,\n"
+	"  method TEXT NOT NULL,\n"
+	"  verdict TEXT NOT NULL,\n"
+	"  change @REAL,\n"
+	"  lo @REAL,\n"
+	"  hi @REAL,\n"
+	"  p @REAL,\n"
+	"  na BIGINT NOT NULL,\n"
+	"  nb BIGINT NOT NULL,\n"
+	"  recorded TEXT NOT NULL\n"
+	")",
+	"CREATE INDEX IF NOT EXISTS confirmations_cp ON confirmations (cp_id, id)",
 	NULL,
 };
 

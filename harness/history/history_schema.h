@@ -26,8 +26,13 @@
  *                  the state (accepted, false-alarm, fixed, reopened),
  *                  reason, who decided, the fix, when; the newest row of a
  *                  change point rules
- *   thpbench_schema  the schema version (2; history_migrate.h brings a
- *                  version 1 database up to date when it is opened)
+ *   confirmations  one row per paired A/B run of a watch
+ *                  (history_confirmation.h): the watch's id and series,
+ *                  its night, both kernels, compare's verdict, change,
+ *                  interval, p, runs per side; the newest of a watch rules
+ *   thpbench_schema  the schema version (3; history_migrate.h brings a
+ *                  version 1 or 2 database up to date when it is opened:
+ *                  3 only adds the confirmations table)
  */
 #ifndef THPBENCH_HISTORY_SCHEMA_H
 #define THPBENCH_HISTORY_SCHEMA_H
@@ -35,7 +40,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#define HISTORY_SCHEMA_VERSION 2
+#define HISTORY_SCHEMA_VERSION 3
 
 enum hdb_dialect {
 	HDB_SQLITE,

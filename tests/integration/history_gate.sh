@@ -138,9 +138,9 @@ $TB history import --db "$bulk" "$TMPD/g4" >"$TMPD/out" 2>"$TMPD/err"
 check "a directory with a bad file: exit 2" test $? -eq 2
 check "  every good night stored (25), in one go" grep -q '^26 file(s): 25 imported, 0 stored before, 1 failed$' "$TMPD/out"
 check "  the bad one named" grep -q 'zz-bad.json' "$TMPD/err"
-sqlite3 "$bulk" 'ALTER TABLE runs DROP COLUMN hostname; DROP TABLE triage; UPDATE thpbench_schema SET version = 1'
+sqlite3 "$bulk" 'ALTER TABLE runs DROP COLUMN hostname; DROP TABLE triage; DROP TABLE confirmations; UPDATE thpbench_schema SET version = 1'
 check "a version 1 database is read" sh -c "$TB history list --db '$bulk' --format json | jq -e 'length == 25' >/dev/null"
-check "  and migrated to version 2, hostnames filled in" \
-	test "$(sqlite3 "$bulk" 'SELECT max(version) FROM thpbench_schema; SELECT count(*) FROM runs WHERE hostname = host')" = "2
+check "  and migrated to version 3, hostnames filled in" \
+	test "$(sqlite3 "$bulk" 'SELECT max(version) FROM thpbench_schema; SELECT count(*) FROM runs WHERE hostname = host')" = "3
 25"
 finish

@@ -121,11 +121,11 @@ n=$("$PG_BIN/psql" -At -d "$uri" -c "SELECT count(*) FROM triage")
 check "postgresql triage: both decisions kept ($n)" test "$n" -eq 2
 
 # A version 1 database on the server is migrated when opened.
-"$PG_BIN/psql" -q -d "$uri" -c 'ALTER TABLE runs DROP COLUMN hostname; DROP TABLE triage; UPDATE thpbench_schema SET version = 1' >/dev/null 2>&1 ||
+"$PG_BIN/psql" -q -d "$uri" -c 'ALTER TABLE runs DROP COLUMN hostname; DROP TABLE triage; DROP TABLE confirmations; UPDATE thpbench_schema SET version = 1' >/dev/null 2>&1 ||
 	bad "make a version 1 database"
 check "postgresql: a version 1 database is read" sh -c "$TB history list --db '$uri' --format json >/dev/null"
-check "  and is version 2 now, with a triage table" \
-	test "$("$PG_BIN/psql" -At -d "$uri" -c 'SELECT max(version) FROM thpbench_schema'),$("$PG_BIN/psql" -At -d "$uri" -c 'SELECT count(*) FROM triage')" = "2,0"
+check "  and is version 3 now, with a triage and a confirmations table" \
+	test "$("$PG_BIN/psql" -At -d "$uri" -c 'SELECT max(version) FROM thpbench_schema'),$("$PG_BIN/psql" -At -d "$uri" -c 'SELECT count(*) FROM triage'),$("$PG_BIN/psql" -At -d "$uri" -c 'SELECT count(*) FROM confirmations')" = "3,0,0"
 
 dir=$PG_DIR
 pg_stop

@@ -723,6 +723,7 @@ static void downgrade_to_v1(const char *dbspec)
 	assert_int_equal(history_db_open(dbspec, &db, NULL, 0), 0);
 	assert_int_equal(db->ops->script(db, "drop", "ALTER TABLE runs DROP COLUMN hostname"), 0);
 	assert_int_equal(db->ops->script(db, "drop", "DROP TABLE triage"), 0);
+	assert_int_equal(db->ops->script(db, "drop", "DROP TABLE confirmations"), 0);
 	assert_int_equal(db->ops->script(db, "drop", "UPDATE thpbench_schema SET version = 1"), 0);
 	history_db_close(db);
 }
@@ -765,9 +766,10 @@ static void test_migrate_v1(void **state)
 	/* Reading it brings it up to date, in place. */
 	assert_int_equal(history_db_open_existing(spec, &db, NULL, 0), 0);
 	v = one(db, "SELECT max(version) FROM thpbench_schema");
-	assert_string_equal(v, "2");
+	assert_string_equal(v, "3");
 	free(v);
 	assert_int_equal(count(db, "triage"), 0);
+	assert_int_equal(count(db, "confirmations"), 0);
 	assert_int_equal(history_db_list_runs(db, NULL, &runs, &n), 0);
 	assert_int_equal(n, 2);
 	assert_string_equal(runs[0].host, "box1");
