@@ -7,6 +7,10 @@
  */
 #include "wl.h"
 
+#include <string.h>
+
+#include <errno.h>
+
 #include <fcntl.h>
 #include <unistd.h>
 
@@ -214,10 +218,13 @@ uint64_t wl_count_large(const void *p, uint64_t size, uint64_t chunk)
 	int r;
 
 	for (i = 0; i < size / chunk; i++) {
+		errno = 0;
 		r = wl_pagemap_is_large((const char *)p + i * chunk, chunk);
 		if (r < 0)
-			wl_die("pagemap/kpageflags cannot be read (not root?): "
-			       "cannot tell which chunks are large folios");
+			wl_die("pagemap/kpageflags cannot be read (%s; not root, "
+			       "or memory short in a memcg at its limit): cannot "
+			       "tell which chunks are large folios",
+			       errno ? strerror(errno) : "a short read");
 		n += r > 0;
 	}
 	return n;
