@@ -34,6 +34,7 @@ static void usage(FILE *f)
 		"                    [--timeout SEC] [--order interleave|shuffle|sequential]\n"
 		"                    [--kernel-id ID] [--progress auto|tty|lines|none]\n"
 		"                    [--wait[=SECONDS]] [--background]\n"
+		"                    [--profile[=task|system]] [--profile-keep]\n"
 		"                    [--mthp 16K,64K,2M] [--mthp-shmem MODE]\n"
 		"                    [--memory-state fresh,compacted,fragmented,pinned] [--fragment-share F]\n"
 		"       thpbench run [opts] -- COMMAND [ARGS...]\n");
@@ -57,6 +58,8 @@ static int parse_opts(int argc, char **argv, struct session_opts *o)
 		{ "progress", required_argument, NULL, 'P' },
 		{ "wait", optional_argument, NULL, 'W' },
 		{ "background", no_argument, NULL, 'B' },
+		{ "profile", optional_argument, NULL, 'p' },
+		{ "profile-keep", no_argument, NULL, 'k' },
 		{ "mthp", required_argument, NULL, 'A' },
 		{ "mthp-shmem", required_argument, NULL, 'A' },
 		{ "memory-state", required_argument, NULL, 'A' },
@@ -77,6 +80,8 @@ static int parse_opts(int argc, char **argv, struct session_opts *o)
 				tb_die("--%s: %s", longopts[idx].name, err);
 			break;
 		case 'B': o->background = true; break;
+		case 'p': o->profile = optarg ? optarg : "task"; break;
+		case 'k': o->profile_keep = true; break;
 		case 'e': o->events = optarg; break;
 		case 'l': o->label = optarg; break;
 		case 'M':

@@ -45,6 +45,7 @@ struct live {
 	struct counter_set cs;
 	struct line_buf ctl, met;
 	struct err_tail stderr_tail;	/* the workload's fd 2 */
+	struct profiler pf;		/* pf.on: perf records the ROI */
 	double anon_huge_kb, hugetlb_kb;
 	bool roi, timed_out, smaps_seen;
 };
@@ -202,8 +203,10 @@ static void serve_control(struct live *lv)
 	while (line_pop(&lv->ctl, line, sizeof(line))) {
 		if (!strcmp(line, "enable")) {
 			counters_roi_begin(&lv->cs);
+			profiler_cmd(&lv->pf, "enable");
 			lv->roi = true;
 		} else if (!strcmp(line, "disable")) {
+			profiler_cmd(&lv->pf, "disable");
 			counters_roi_end(&lv->cs);
 			sample_smaps(lv);
 		}
@@ -472,6 +475,7 @@ static int finish(struct live *lv, const struct run_spec *spec,
 	wall = now_usec() - t0;
 	if (exec_error(spec, run))
 		return -1;
+	profiler_stop(&lv->pf);
 	run->leftover = reap_leftovers(lv->pid);
 	drain_rest(lv);
 	if (run->leftover)
@@ -494,6 +498,18 @@ static int finish(struct live *lv, const struct run_spec *spec,
 	set_status(run, wstatus, lv->timed_out,
 		   err_tail_last(&lv->stderr_tail));
 	return 0;
+}
+
+/* perf attaches while the child still waits to exec (profile.h). */
+static void start_profile(const struct run_spec *spec, struct live *lv)
+{
+	char err[512];
+
+	if (!spec->prof || spec->prof->mode == PROFILE_OFF || !spec->prof_base)
+		return;
+	if (profiler_start(&lv->pf, spec->prof, lv->pid, spec->prof_base, err,
+			   sizeof(err)))
+		tb_warn("profile: %s; this repetition is not profiled", err);
 }
 
 int runner_run(const struct run_spec *spec, struct tb_run *run)
@@ -541,6 +557,7 @@ int runner_run(const struct run_spec *spec, struct tb_run *run)
 		      STDERR_FILENO);
 	if (lv.pidfd < 0)
 		lv.pidfd = (int)syscall(SYS_pidfd_open, lv.pid, 0);
+	start_profile(spec, &lv);
 	counters_open(&lv.cs, spec->evs, spec->nevs, lv.pid);
 	memset(&before, 0, sizeof(before));
 	vmstat_read(spec->vmstat_path, &before);
@@ -551,6 +568,8 @@ int runner_run(const struct run_spec *spec, struct tb_run *run)
 		kill_child(&lv);
 	close_fd(&lv.p.go[1]);
 	rc = finish(&lv, spec, run, t0, &before, &sys_before);
+	if (lv.pf.on)
+		profiler_finish(&lv.pf, spec->prof, &run->metrics);
 	if (spec->on_spawn)
 		spec->on_spawn(0, 0);
 	vmstat_free(&before);

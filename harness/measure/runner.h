@@ -40,6 +40,7 @@
 #include <sys/types.h>
 
 #include "events.h"
+#include "profile.h"
 #include "sysstate.h"
 #include "results/results.h"
 
@@ -60,6 +61,10 @@ struct run_spec {
 	 * after it is reaped */
 	void (*on_spawn)(pid_t pid, unsigned long long start);
 	const char *cgroup;		/* a cgroup dir the child is moved into before it execs; NULL none */
+	/* A profile of the region of interest (profile.h); NULL or mode off:
+	 * none. Its files are prof_base.{folded,log[,data]}. */
+	const struct profile_spec *prof;
+	const char *prof_base;
 };
 
 /* Run once, filling run (status, metrics, unsupported...). Returns 0 when

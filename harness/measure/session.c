@@ -98,6 +98,33 @@ static int open_log(struct session *ss, const struct tb_case *c)
 	return open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
 }
 
+/*
+ * Where repetition rep of c keeps its profile: OUTDIR/profile/CASE/repN
+ * (CASE as in logs/). False when not profiling, or with no results
+ * directory to keep it in.
+ */
+static bool profile_base(struct session *ss, const struct tb_case *c, int rep,
+			 char *base, size_t len)
+{
+	char name[256], dir[PATH_MAX];
+	size_t i;
+
+	if (ss->prof.mode == PROFILE_OFF || !ss->outdir)
+		return false;
+	snprintf(name, sizeof(name), "%s", c->id);
+	for (i = 0; name[i]; i++)
+		if (name[i] == '/' || name[i] == '=')
+			name[i] = '_';
+	snprintf(dir, sizeof(dir), "%s/profile/%s", ss->outdir, name);
+	if (mkdir_p(dir, 0755)) {
+		tb_warn("profile: cannot create %s: %s", dir, strerror(errno));
+		return false;
+	}
+	if ((size_t)snprintf(base, len, "%.3900s/rep%d", dir, rep + 1) >= len)
+		return false;
+	return true;
+}
+
 static void mark_not_huge(struct tb_run *run)
 {
 	const struct metric *m = metric_set_find(&run->metrics,
@@ -171,7 +198,7 @@ static void execute(struct session *ss, const struct plan_item *it,
 	unsigned long all_kb[MTHP_MAX_SIZES];
 	struct memstate_opts mo = { .stop = &stop_requested,
 				    .record = settings_set_helper };
-	char compact[PATH_MAX] = "";
+	char compact[PATH_MAX] = "", prof_base[PATH_MAX];
 	struct memstate ms = { 0 };
 	struct run_spec spec = {
 		.path = it->path, .argv = it->argv, .env_extra = c->env,
@@ -216,6 +243,10 @@ static void execute(struct session *ss, const struct plan_item *it,
 	}
 	case_res_enter(ss, it->case_idx);
 	spec.out_fd = open_log(ss, c);
+	if (record && profile_base(ss, c, rep, prof_base, sizeof(prof_base))) {
+		spec.prof = &ss->prof;
+		spec.prof_base = prof_base;
+	}
 	runner_run(&spec, run);
 	memstate_release(&ms);
 	if (spec.out_fd >= 0)
@@ -531,6 +562,8 @@ static json_t *make_meta(const struct session *ss)
 		json_object_set_new(meta, "machine", json_string(o->machine));
 	if (background_on(ss))
 		json_object_set_new(meta, "background", background_meta());
+	if (ss->prof.mode != PROFILE_OFF)
+		json_object_set_new(meta, "profile", profile_meta(&ss->prof));
 	return meta;
 }
 
@@ -567,6 +600,29 @@ static int prepare_outdir(struct session *ss, char *err, size_t errlen)
 	return 0;
 }
 
+/* --profile, else the suite's profile key (profile.h). */
+static int setup_profile(struct session *ss, char *err, size_t errlen)
+{
+	const char *m = ss->o->profile ? ss->o->profile : ss->suite.profile;
+	int mode = m ? profile_mode_parse(m) : PROFILE_OFF;
+
+	if (mode < 0) {
+		snprintf(err, errlen, "--profile: \"%s\" is not task, system or off", m);
+		return -1;
+	}
+	ss->prof = (struct profile_spec){
+		.mode = (enum profile_mode)mode, .keep_data = ss->o->profile_keep,
+		.kallsyms = getenv("THPBENCH_KALLSYMS"),
+		.floor_pct = PROFILE_FLOOR_PCT, .max_fns = PROFILE_MAX_FNS,
+	};
+	if (mode != PROFILE_OFF && !ss->o->outdir && ss->o->cmd)
+		tb_warn("--profile: no results directory (-o DIR) to keep the profiles in: not profiling");
+	if (mode != PROFILE_OFF)
+		tb_warn("profile: %s, %s mode, event %s", profile_perf(&ss->prof),
+			profile_mode_name(ss->prof.mode), profile_event());
+	return 0;
+}
+
 int session_begin(struct session *ss, char *err, size_t errlen)
 {
 	if (begin_settings(ss, err, errlen))
@@ -575,7 +631,7 @@ int session_begin(struct session *ss, char *err, size_t errlen)
 				  &ss->settings.orig : NULL);
 	if (ss->o->on_env)
 		ss->o->on_env(&ss->suite, ss->res.env);
-	if (build_plan(ss, err, errlen))
+	if (build_plan(ss, err, errlen) || setup_profile(ss, err, errlen))
 		return -1;
 	ss->res.meta = make_meta(ss);
 	return prepare_outdir(ss, err, errlen);
@@ -593,6 +649,8 @@ int session_save(struct session *ss, char *err, size_t errlen)
 	if (!ss->outdir)
 		return 0;
 	snprintf(path, sizeof(path), "%s/results.json", ss->outdir);
+	if (ss->prof.mode != PROFILE_OFF)
+		profile_fill_cases(&ss->res);
 	if (store_write(&ss->res, path, err, errlen)) {
 		store_log_close(&ss->log, false);
 		return -1;

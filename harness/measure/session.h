@@ -47,6 +47,7 @@
 #include "events.h"
 #include "plan.h"
 #include "progress.h"
+#include "profile.h"
 #include "results/results.h"
 #include "results/store_log.h"
 #include "suite.h"
@@ -67,6 +68,8 @@ struct session_opts {
 	const char *kernel_id;	/* meta.kernel_id, for the history */
 	int reps, warmup;	/* -1: the suite's */
 	bool background;	/* idle intervals for coverage (background.h); or the suite's */
+	const char *profile;	/* task|system|off (profile.h); NULL: the suite's */
+	bool profile_keep;	/* keep each repetition's perf.data */
 	double timeout_s;	/* < 0: the suite's */
 	double wait_s;		/* for the settings lock: 0 no, < 0 for ever */
 	unsigned long seed;
@@ -103,6 +106,7 @@ struct session {
 	struct store_log log;	/* results.jsonl: each repetition as it ends */
 	long seq;
 	struct progress prog;
+	struct profile_spec prof;	/* mode PROFILE_OFF: none */
 };
 
 int session_load(struct session *ss, const struct session_opts *o,

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 #include "suite.h"
+#include "profile.h"
 #include "case_res_spec.h"
 
 #include <ctype.h>
@@ -207,6 +208,10 @@ static int suite_key(struct parse_state *ps, const char *key, const char *val)
 		if (strcmp(val, "yes") && strcmp(val, "no"))
 			return fail(ps, "background: \"%s\" is not yes or no%s", val, "");
 		s->background = !strcmp(val, "yes");
+	} else if (!strcmp(key, "profile")) {
+		if (profile_mode_parse(val) < 0)
+			return fail(ps, "profile: \"%s\" is not task, system or off%s", val, "");
+		free(s->profile), s->profile = xstrdup(val);
 	} else if (is_axis_key(ps, &s->axes, key, val)) {
 		return !ps->err[0];
 	} else {
@@ -754,6 +759,7 @@ void suite_free(struct suite *s)
 	free(s->events);
 	free_strv(s->thp, s->nthp);
 	free(s->order);
+	free(s->profile);
 	axes_free(&s->axes);
 	memset(s, 0, sizeof(*s));
 }

@@ -7,7 +7,9 @@
  *                      thp (comma list of always/madvise/never, or
  *                      "current"), order (interleave | shuffle |
  *                      sequential), seed, background (yes | no: idle
- *                      intervals for `thpbench coverage`, background.h)
+ *                      intervals for `thpbench coverage`, background.h),
+ *                      profile (task | system | off: a perf profile of
+ *                      each repetition's region of interest, profile.h)
  *                      and the axes of axes.h: mthp, mthp_shmem,
  *                      memory_state, fragment_share
  *   [case NAME]        workload (required), args, thp, label, env
@@ -97,6 +99,7 @@ struct suite {
 	unsigned long seed;
 	bool seed_set;
 	bool background;	/* background = yes: idle intervals (background.h) */
+	char *profile;		/* profile = task|system|off (profile.h); NULL: off */
 	struct axes axes;	/* every case's, unless the case sets its own */
 	struct suite_case *cases;
 	size_t ncases, cap;

@@ -94,7 +94,10 @@ int better_parse(const char *s)
 bool metric_is_gauge(const char *name)
 {
 	return !fnmatch("vmstat.nr_*", name, 0) || !fnmatch("mthp.*.nr_*", name, 0) ||
-	       !fnmatch("buddy.*", name, 0) || !fnmatch("memstate.*", name, 0);
+	       !fnmatch("buddy.*", name, 0) || !fnmatch("memstate.*", name, 0) ||
+	       /* A profile share is a level of a repetition, judged on its own
+		* (compare_profile.h), not in the families of the counters. */
+	       !fnmatch("prof.*", name, 0);
 }
 
 /* Directed metrics that count events rather than time them. */

@@ -10,7 +10,7 @@
  * is reported as "changed", never as an improvement or a regression: more
  * thp_fault_alloc is good or bad depending on the experiment).
  *
- * Gauges: vmstat.nr_* are levels (pages in use at a moment), not counts
+ * Gauges: prof.* (profile shares, compare_profile.h) and vmstat.nr_* are levels (pages in use at a moment), not counts
  * of events; a run records them as levels (vmstat.h), and compare leaves
  * them out of verdicts unless asked (compare.h).
  *
