@@ -91,6 +91,8 @@ harness/thpbench: harness/cli/main.o harness/libthpbench.a
 endif
 
 workloads/%.o: CFLAGS += -Iworkloads/lib
+# Profiles (run --profile) walk user stacks by frame pointer.
+workloads/prof_split.o: CFLAGS += -fno-omit-frame-pointer
 workloads/lib/libwl.a: $(WL_LIB_OBJ)
 	$(AR) rcs $@ $^
 

@@ -20,11 +20,15 @@
 #include "cli_session_opt.h"
 #include "commands.h"
 #include "compare/compare_coverage.h"
+#include "compare/compare_profile.h"
 #include "history/history_import.h"
 #include "measure/session.h"
 #include "plot/plot.h"
 #include "results/report.h"
 #include "util/util.h"
+
+/* Functions a profiled case lists at the end of the report. */
+#define TOP_FUNCTIONS 10
 
 static void usage(FILE *f)
 {
@@ -152,6 +156,7 @@ static void write_outputs(struct session *ss)
 		json_object_set_new(ss->res.meta, "claims", claims);
 	}
 	report_results(stdout, &ss->res);
+	compare_profile_top(stdout, &ss->res, TOP_FUNCTIONS);
 	claims_print(stdout, claims, ss->res.env);
 	print_coverage(stdout, &ss->res);
 	if (!ss->outdir)
@@ -165,6 +170,7 @@ static void write_outputs(struct session *ss)
 	f = fopen(path, "w");
 	if (f) {
 		report_results(f, &ss->res);
+		compare_profile_top(f, &ss->res, TOP_FUNCTIONS);
 		claims_print(f, claims, ss->res.env);
 		print_coverage(f, &ss->res);
 		fclose(f);

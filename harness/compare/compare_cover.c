@@ -11,6 +11,7 @@
  * files compared and their machine.
  */
 #include "compare_format.h"
+#include "compare_profile.h"
 #include "compare_email.h"
 #include "compare_print.h"
 
@@ -110,7 +111,7 @@ static size_t shown(const struct compare_pair *p, bool changed)
 	size_t i, n = 0;
 
 	for (i = 0; i < p->nm; i++)
-		if (!compare_metric_all_zero(&p->m[i]) &&
+		if (!compare_metric_hidden(&p->m[i]) &&
 		    verdict_is_change(p->m[i].verdict) == changed)
 			n++;
 	return n;
@@ -129,7 +130,7 @@ static void cover_pair(FILE *out, const struct comparison *c,
 	compare_email_wrap(out, "", "  ", head);
 	compare_email_head(out, ab ? "A" : "base", ab ? "B" : "new");
 	for (i = 0; i < p->nm; i++)
-		if (!compare_metric_all_zero(&p->m[i]) &&
+		if (!compare_metric_hidden(&p->m[i]) &&
 		    verdict_is_change(p->m[i].verdict))
 			compare_email_row(out, c, &p->m[i]);
 	if (rest) {
@@ -138,6 +139,7 @@ static void cover_pair(FILE *out, const struct comparison *c,
 			 rest == 1 ? "" : "s");
 		compare_email_wrap(out, "  ", "  ", head);
 	}
+	compare_profile_cover(out, c, p, ab);
 }
 
 static void cover_table(FILE *out, const struct comparison *c, bool ab)

@@ -120,7 +120,7 @@ static void email_pair(FILE *out, const struct comparison *c,
 	compare_email_wrap(out, "", "  ", head);
 	compare_email_head(out, "base", "new");
 	for (i = 0; i < p->nm; i++)
-		if (!compare_metric_all_zero(&p->m[i]))
+		if (!compare_metric_hidden(&p->m[i]))
 			compare_email_row(out, c, &p->m[i]);
 	compare_fmt_print_zeros(p, out, "  ");
 	for (i = 0; i < p->nnotes; i++)

@@ -373,3 +373,13 @@ void compare_fmt_print_zeros(const struct compare_pair *p, FILE *out,
 		fprintf(out, "%s(%zu metric%s 0 in every run on both sides, not shown;"
 			" csv and json list them)\n", indent, n, n == 1 ? " was" : "s were");
 }
+
+bool compare_metric_is_profile(const char *name)
+{
+	return !strncmp(name, "prof.", 5);
+}
+
+bool compare_metric_hidden(const struct compare_metric *m)
+{
+	return compare_metric_all_zero(m) || compare_metric_is_profile(m->name);
+}

@@ -88,4 +88,10 @@ const char *compare_fmt_verdict(const struct comparison *c, enum verdict v);
 const char *compare_fmt_tally(const struct comparison *c, char *buf,
 			      size_t len);
 
+/* A profile share (prof.*): only compare_profile.h's block shows it. */
+bool compare_metric_is_profile(const char *name);
+
+/* Not in a metric table: 0 everywhere, or a profile share. */
+bool compare_metric_hidden(const struct compare_metric *m);
+
 #endif

@@ -5,6 +5,7 @@
  * is 2%); outliers are 0-based indices into the side's "values".
  */
 #include "compare_format.h"
+#include "compare_profile.h"
 #include "results/json_text.h"
 #include "compare_print.h"
 
@@ -99,9 +100,10 @@ static json_t *metric_json(const struct compare_metric *m)
 	return o;
 }
 
-static json_t *pair_json(const struct compare_pair *p)
+static json_t *pair_json(const struct comparison *c,
+			 const struct compare_pair *p)
 {
-	json_t *o = json_object(), *ms = json_array();
+	json_t *o = json_object(), *ms = json_array(), *prof;
 	size_t i;
 
 	json_object_set_new(o, "title", json_string(p->title));
@@ -114,6 +116,9 @@ static json_t *pair_json(const struct compare_pair *p)
 	json_object_set_new(o, "metrics", ms);
 	json_object_set_new(o, "only_base", strv_to_json(p->only_a, p->nonly_a));
 	json_object_set_new(o, "only_new", strv_to_json(p->only_b, p->nonly_b));
+	prof = compare_profile_json(c, p);
+	if (prof)
+		json_object_set_new(o, "profile", prof);
 	json_object_set_new(o, "notes", strv_to_json(p->notes, p->nnotes));
 	return o;
 }
@@ -148,7 +153,7 @@ void compare_print_json(const struct comparison *c, FILE *out)
 			c->diffs[i].b, "blocking", c->diffs[i].blocking));
 	json_object_set_new(root, "env_differences", d);
 	for (i = 0; i < c->npairs; i++)
-		json_array_append_new(a, pair_json(&c->pairs[i]));
+		json_array_append_new(a, pair_json(c, &c->pairs[i]));
 	json_object_set_new(root, "pairs", a);
 	for (i = 0; i < c->nun; i++)
 		json_array_append_new(u, json_pack("{ssssss}", "side", c->un[i].side,

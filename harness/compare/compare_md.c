@@ -45,7 +45,7 @@ static void md_pair(FILE *out, const struct comparison *c,
 		compare_fmt_level(c->opts.confidence, lvl, sizeof(lvl)));
 	fputs("|:--|--:|--:|--:|--:|--:|:--|--:|--:|:--|\n", out);
 	for (i = 0; i < p->nm; i++)
-		if (!compare_metric_all_zero(&p->m[i]))
+		if (!compare_metric_hidden(&p->m[i]))
 			md_row(out, c, &p->m[i]);
 	fputc('\n', out);
 	compare_fmt_print_zeros(p, out, "");

@@ -5,6 +5,7 @@
  * verdict, so the row that says "-19%" also says whether it is real.
  */
 #include "compare_format.h"
+#include "compare_profile.h"
 #include "compare_print.h"
 
 #include <math.h>
@@ -92,7 +93,7 @@ static void text_table(FILE *out, const struct comparison *c,
 	snprintf(head.cell[COL_CI], sizeof(head.cell[COL_CI]), "[%s%% CI]",
 		 compare_fmt_level(c->opts.confidence, lvl, sizeof(lvl)));
 	for (i = 0; i < p->nm; i++)
-		if (!compare_metric_all_zero(&p->m[i])) {
+		if (!compare_metric_hidden(&p->m[i])) {
 			shown[n] = &p->m[i];
 			row_cells(c, &p->m[i], &rows[n++]);
 		}
@@ -132,11 +133,16 @@ static void text_only(FILE *out, const char *side, char **v, size_t n)
 {
 	size_t i;
 
-	if (!n)
+	size_t shown = 0;
+
+	for (i = 0; i < n; i++)
+		shown += !compare_metric_is_profile(v[i]);
+	if (!shown)
 		return;
 	fprintf(out, "  only measured in %s:", side);
 	for (i = 0; i < n; i++)
-		fprintf(out, " %s", v[i]);
+		if (!compare_metric_is_profile(v[i]))
+			fprintf(out, " %s", v[i]);
 	fputc('\n', out);
 }
 
@@ -150,9 +156,11 @@ static void text_pair(FILE *out, const struct comparison *c,
 	text_table(out, c, p);
 	compare_fmt_print_zeros(p, out, "  ");
 	for (i = 0; i < p->nm; i++)
-		text_metric_notes(out, c, p, &p->m[i]);
+		if (!compare_metric_is_profile(p->m[i].name))
+			text_metric_notes(out, c, p, &p->m[i]);
 	text_only(out, p->a_name, p->only_a, p->nonly_a);
 	text_only(out, p->b_name, p->only_b, p->nonly_b);
+	compare_profile_text(out, c, p);
 	for (i = 0; i < p->nnotes; i++)
 		fprintf(out, "  note: %s\n", p->notes[i]);
 }

@@ -343,6 +343,8 @@ void session_run(struct session *ss)
 	progress_finish(&ss->prog);
 	gsl_rng_free(rng);
 	free(order);
+	if (ss->prof.mode != PROFILE_OFF)
+		profile_fill_cases(&ss->res);
 }
 
 static int load_suite(struct session *ss, char *err, size_t errlen)
@@ -649,8 +651,6 @@ int session_save(struct session *ss, char *err, size_t errlen)
 	if (!ss->outdir)
 		return 0;
 	snprintf(path, sizeof(path), "%s/results.json", ss->outdir);
-	if (ss->prof.mode != PROFILE_OFF)
-		profile_fill_cases(&ss->res);
 	if (store_write(&ss->res, path, err, errlen)) {
 		store_log_close(&ss->log, false);
 		return -1;

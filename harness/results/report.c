@@ -286,6 +286,9 @@ void report_case(FILE *f, const struct tb_case *c)
 	if (nn)
 		qsort(names, nn, sizeof(*names), cmp_rank);
 	for (i = 0; i < nn; i++) {
+		/* Profile shares have their own table (compare_profile_top). */
+		if (!strncmp(names[i], "prof.", 5) && strcmp(names[i], "prof.samples"))
+			continue;
 		n = case_metric_values(c, names[i], vals, c->nruns);
 		if (stats_summary(vals, n, &s))
 			continue;

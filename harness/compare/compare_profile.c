@@ -1,0 +1,322 @@
+// SPDX-License-Identifier: GPL-2.0-only
+#include "compare_profile.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "compare_email.h"
+#include "compare_format.h"
+#include "util/util.h"
+
+#define SELF "prof.self."
+#define FLOOR_PCT 0.5
+#define MAX_RUNS 4096
+
+static bool is_self(const char *name)
+{
+	return !strncmp(name, SELF, strlen(SELF)) && name[strlen(SELF)] &&
+	       name[strlen(SELF) + 1] == ':';
+}
+
+/* "prof.self.k:move_huge_pmd" -> "[k] move_huge_pmd" (perf report's marks). */
+static void display(const char *metric, char *buf, size_t len)
+{
+	char kind = metric[strlen(SELF)];
+
+	snprintf(buf, len, "[%s] %s", kind == 'k' ? "k" : ".",
+		 metric + strlen(SELF) + 2);
+}
+
+static const char *event_of(const struct tb_results *r)
+{
+	const json_t *p = r && r->meta ? json_object_get(r->meta, "profile") : NULL;
+	const char *e = json_string_value(json_object_get(p, "event"));
+
+	return e ? e : NULL;
+}
+
+/* The summary and mean interval of a metric a case has on its own. */
+static void side_of(const struct tb_case *c, const char *name, double conf,
+		    struct summary *s, double *lo, double *hi)
+{
+	double *v = xcalloc(MAX_RUNS, sizeof(*v));
+	size_t n = case_metric_values(c, name, v, MAX_RUNS);
+
+	stats_summary(v, n, s);
+	*lo = *hi = s->mean;
+	if (n >= 2)
+		stats_ci_mean(s, conf, lo, hi);
+	free(v);
+}
+
+static double order_key(const struct profile_row *r)
+{
+	if (r->absent_a)
+		return r->b.mean;
+	if (r->absent_b)
+		return r->a.mean;
+	return fabs(r->diff);
+}
+
+static void keep_row(struct profile_diff *d, const struct profile_row *r)
+{
+	size_t i, at = d->n;
+
+	if (r->absent_a ? r->b.mean < FLOOR_PCT :
+	    r->absent_b ? r->a.mean < FLOOR_PCT :
+	    (r->a.mean < FLOOR_PCT && r->b.mean < FLOOR_PCT))
+		return;
+	for (i = 0; i < d->n; i++)
+		if (order_key(r) > order_key(&d->rows[i])) {
+			at = i;
+			break;
+		}
+	if (at >= PROFILE_ROWS)
+		return;
+	if (d->n < PROFILE_ROWS)
+		d->n++;
+	memmove(&d->rows[at + 1], &d->rows[at],
+		(d->n - 1 - at) * sizeof(d->rows[0]));
+	d->rows[at] = *r;
+}
+
+static void both_row(const struct comparison *c, const struct compare_metric *m,
+		     size_t k, struct profile_diff *d)
+{
+	double alpha = 1 - c->opts.confidence;
+	struct profile_row r = { .a = m->a.s, .b = m->b.s };
+	struct welch w;
+
+	display(m->name, r.name, sizeof(r.name));
+	r.a_lo = m->a.ci_lo, r.a_hi = m->a.ci_hi;
+	r.b_lo = m->b.ci_lo, r.b_hi = m->b.ci_hi;
+	r.diff = m->b.s.mean - m->a.s.mean;
+	r.lo = r.hi = r.diff;
+	r.p = NAN;
+	if (!welch_test(&m->a.s, &m->b.s, 1 - alpha / (double)k, &w)) {
+		r.lo = w.ci_lo;
+		r.hi = w.ci_hi;
+		r.p = fmin(1, w.p * (double)k);
+		r.significant = r.p < alpha;
+	}
+	keep_row(d, &r);
+}
+
+static void absent_rows(const struct comparison *c, const struct tb_case *has,
+			char **names, size_t n, bool absent_b,
+			struct profile_diff *d)
+{
+	struct profile_row r;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		if (!is_self(names[i]))
+			continue;
+		memset(&r, 0, sizeof(r));
+		display(names[i], r.name, sizeof(r.name));
+		r.absent_a = !absent_b;
+		r.absent_b = absent_b;
+		r.p = NAN;
+		if (absent_b)
+			side_of(has, names[i], c->opts.confidence, &r.a, &r.a_lo, &r.a_hi);
+		else
+			side_of(has, names[i], c->opts.confidence, &r.b, &r.b_lo, &r.b_hi);
+		keep_row(d, &r);
+	}
+}
+
+bool compare_profile_build(const struct comparison *c,
+			   const struct compare_pair *p, struct profile_diff *d)
+{
+	size_t i, k = 0;
+
+	memset(d, 0, sizeof(*d));
+	d->event = event_of(c->ra);
+	if (!d->event)
+		d->event = event_of(c->rb);
+	for (i = 0; i < p->nm; i++)
+		if (is_self(p->m[i].name))
+			k++;
+	for (i = 0; i < p->nonly_a; i++)
+		if (is_self(p->only_a[i]))
+			break;
+	if (!k && i == p->nonly_a) {
+		for (i = 0; i < p->nonly_b; i++)
+			if (is_self(p->only_b[i]))
+				break;
+		if (i == p->nonly_b)
+			return false;
+	}
+	d->family = k;
+	for (i = 0; i < p->nm; i++)
+		if (is_self(p->m[i].name))
+			both_row(c, &p->m[i], k, d);
+	absent_rows(c, p->a, p->only_a, p->nonly_a, true, d);
+	absent_rows(c, p->b, p->only_b, p->nonly_b, false, d);
+	if (!d->event)
+		d->event = "?";
+	return true;
+}
+
+static const char *share(const struct summary *s, bool absent, char *buf,
+			 size_t len)
+{
+	if (absent)
+		return "absent";
+	snprintf(buf, len, "%.1f", s->mean);
+	return buf;
+}
+
+static void interval_of(const struct profile_row *r, char *buf, size_t len)
+{
+	if (r->absent_a)
+		snprintf(buf, len, "[%.1f, %.1f]", r->b_lo, r->b_hi);
+	else if (r->absent_b)
+		snprintf(buf, len, "[%.1f, %.1f]", r->a_lo, r->a_hi);
+	else if (isnan(r->p))
+		snprintf(buf, len, "%+.1f", r->diff);
+	else
+		snprintf(buf, len, "%+.1f [%+.1f, %+.1f]", r->diff, r->lo, r->hi);
+}
+
+void compare_profile_text(FILE *out, const struct comparison *c,
+			  const struct compare_pair *p)
+{
+	struct profile_diff d;
+	char a[32], b[32], iv[80], pb[32];
+	size_t i;
+
+	if (!compare_profile_build(c, p, &d))
+		return;
+	fprintf(out, "  where the time went (%s samples, self %% of a repetition's samples;\n"
+		"  B - A in points, CI and p Bonferroni over %zu functions; absent: no sample):\n",
+		d.event, d.family);
+	fprintf(out, "    %-40s %8s %8s  %-26s %s\n", "function", p->a_name,
+		p->b_name, "change [CI] / present side's CI", "p");
+	for (i = 0; i < d.n; i++) {
+		const struct profile_row *r = &d.rows[i];
+
+		interval_of(r, iv, sizeof(iv));
+		snprintf(pb, sizeof(pb), "%s", isnan(r->p) ? "" :
+			 r->p < 0.001 ? "<0.001" : "");
+		if (!isnan(r->p) && r->p >= 0.001)
+			snprintf(pb, sizeof(pb), "%.3f", r->p);
+		fprintf(out, "  %s %-40.40s %8s %8s  %-26s %s\n",
+			r->significant || r->absent_a || r->absent_b ? "*" : " ",
+			r->name, share(&r->a, r->absent_a, a, sizeof(a)),
+			share(&r->b, r->absent_b, b, sizeof(b)), iv, pb);
+	}
+}
+
+void compare_profile_cover(FILE *out, const struct comparison *c,
+			   const struct compare_pair *p, bool ab)
+{
+	struct profile_diff d;
+	char a[32], b[32], iv[80], line[200], head[200];
+	size_t i;
+
+	if (!compare_profile_build(c, p, &d))
+		return;
+	fputc('\n', out);
+	snprintf(head, sizeof(head), "where the time went (%s samples, self %%, %s -> %s, %g%% CI):",
+		 d.event, ab ? "A" : "base", ab ? "B" : "new",
+		 c->opts.confidence * 100);
+	compare_email_wrap(out, "  ", "  ", head);
+	for (i = 0; i < d.n; i++) {
+		const struct profile_row *r = &d.rows[i];
+
+		interval_of(r, iv, sizeof(iv));
+		/* 4 + 24 + 18 + at most 23: inside 72 columns. */
+		snprintf(line, sizeof(line), "    %-24.24s %6s -> %-6s %s", r->name,
+			 share(&r->a, r->absent_a, a, sizeof(a)),
+			 share(&r->b, r->absent_b, b, sizeof(b)), iv);
+		fprintf(out, "%.72s\n", line);
+	}
+}
+
+json_t *compare_profile_json(const struct comparison *c,
+			     const struct compare_pair *p)
+{
+	struct profile_diff d;
+	json_t *o, *rows;
+	size_t i;
+
+	if (!compare_profile_build(c, p, &d))
+		return NULL;
+	rows = json_array();
+	for (i = 0; i < d.n; i++) {
+		const struct profile_row *r = &d.rows[i];
+		json_t *row = json_pack("{s:s}", "function", r->name);
+
+		json_object_set_new(row, "a", r->absent_a ? json_null() : json_real(r->a.mean));
+		json_object_set_new(row, "b", r->absent_b ? json_null() : json_real(r->b.mean));
+		if (!r->absent_a && !r->absent_b && !isnan(r->p))
+			json_object_set_new(row, "change", json_pack("{s:f, s:f, s:f, s:f}",
+				"diff", r->diff, "lo", r->lo, "hi", r->hi, "p", r->p));
+		json_object_set_new(row, "absent", json_string(r->absent_a ? "a" :
+						r->absent_b ? "b" : "none"));
+		json_array_append_new(rows, row);
+	}
+	o = json_pack("{s:s, s:I, s:o}", "event", d.event, "family",
+		      (json_int_t)d.family, "functions", rows);
+	return o;
+}
+
+struct top_fn {
+	const char *metric;
+	struct summary s;
+};
+
+static int by_mean(const void *x, const void *y)
+{
+	const struct top_fn *a = x, *b = y;
+
+	return a->s.mean < b->s.mean ? 1 : a->s.mean > b->s.mean ? -1 : 0;
+}
+
+static void top_case(FILE *out, const struct tb_case *c, size_t n)
+{
+	char **names = NULL, disp[160];
+	size_t i, nn, k = 0;
+	struct top_fn *t;
+	double *v = xcalloc(MAX_RUNS, sizeof(*v));
+
+	nn = case_metric_names(c, &names);
+	t = xcalloc(nn + 1, sizeof(*t));
+	for (i = 0; i < nn; i++) {
+		size_t nv;
+
+		if (!is_self(names[i]))
+			continue;
+		nv = case_metric_values(c, names[i], v, MAX_RUNS);
+		if (!nv)
+			continue;
+		t[k].metric = names[i];
+		stats_summary(v, nv, &t[k].s);
+		k++;
+	}
+	if (k) {
+		qsort(t, k, sizeof(*t), by_mean);
+		fprintf(out, "\n %s: top functions (self %% of samples, mean +- sd over %zu reps):\n",
+			c->id, t[0].s.n);
+		for (i = 0; i < k && i < n && t[i].s.mean >= 0.05; i++) {
+			display(t[i].metric, disp, sizeof(disp));
+			fprintf(out, "   %6.1f +- %-5.1f %s\n", t[i].s.mean,
+				t[i].s.stddev, disp);
+		}
+	}
+	free(t);
+	free(names);
+	free(v);
+}
+
+void compare_profile_top(FILE *out, const struct tb_results *r, size_t n)
+{
+	size_t i;
+
+	if (!json_object_get(r->meta, "profile"))
+		return;
+	for (i = 0; i < r->ncases; i++)
+		top_case(out, &r->cases[i], n);
+}
