@@ -22,6 +22,8 @@ redis-server redis-tools libhiredis-dev"
 # kernel build and thpchallenge (configs/apps.conf): the 6.1 source and
 # what its make needs, fio for the challenge
 PKGS="$PKGS linux-source-6.1 flex bison libelf-dev fio"
+# run --profile (measure/profile.h): perf record / perf script
+PKGS="$PKGS linux-perf"
 
 missing=""
 for p in $PKGS; do
