@@ -10,7 +10,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sys/utsname.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -55,6 +57,28 @@ const char *profile_event(void)
 	if (fd >= 0)
 		close((int)fd);
 	return ev;
+}
+
+const char *profile_kallsyms(const char *given, char *buf, size_t len)
+{
+	struct stat st;
+	struct utsname u;
+
+	if (!given || !*given)
+		return NULL;
+	if (stat(given, &st) == 0 && S_ISDIR(st.st_mode)) {
+		if (uname(&u) ||
+		    (size_t)snprintf(buf, len, "%s/System.map-%s", given, u.release) >= len)
+			return NULL;
+	} else {
+		snprintf(buf, len, "%s", given);
+	}
+	if (access(buf, R_OK)) {
+		tb_warn("profile: THPBENCH_KALLSYMS: %s cannot be read (%s): kernel symbols from /proc/kallsyms",
+			buf, strerror(errno));
+		return NULL;
+	}
+	return buf;
 }
 
 const char *profile_perf(const struct profile_spec *spec)

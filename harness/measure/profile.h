@@ -66,6 +66,15 @@ struct profiler {
 int profile_mode_parse(const char *s);
 const char *profile_mode_name(enum profile_mode m);
 
+/*
+ * The kernel symbols for perf script: given (e.g. $THPBENCH_KALLSYMS) as
+ * a file, or a directory holding System.map-RELEASE for the running
+ * kernel's uname release (the A/B guest: one initramfs, two kernels, no
+ * /proc/kallsyms). NULL (perf reads /proc/kallsyms) when given is NULL or
+ * empty, or, with a warning, when the file is not there.
+ */
+const char *profile_kallsyms(const char *given, char *buf, size_t len);
+
 /* "cycles" or "cpu-clock" (probed once). */
 const char *profile_event(void);
 

@@ -605,6 +605,7 @@ static int prepare_outdir(struct session *ss, char *err, size_t errlen)
 /* --profile, else the suite's profile key (profile.h). */
 static int setup_profile(struct session *ss, char *err, size_t errlen)
 {
+	static char kallsyms[PATH_MAX];
 	const char *m = ss->o->profile ? ss->o->profile : ss->suite.profile;
 	int mode = m ? profile_mode_parse(m) : PROFILE_OFF;
 
@@ -614,7 +615,9 @@ static int setup_profile(struct session *ss, char *err, size_t errlen)
 	}
 	ss->prof = (struct profile_spec){
 		.mode = (enum profile_mode)mode, .keep_data = ss->o->profile_keep,
-		.kallsyms = getenv("THPBENCH_KALLSYMS"),
+		.kallsyms = mode == PROFILE_OFF ? NULL :
+			profile_kallsyms(getenv("THPBENCH_KALLSYMS"), kallsyms,
+					 sizeof(kallsyms)),
 		.floor_pct = PROFILE_FLOOR_PCT, .max_fns = PROFILE_MAX_FNS,
 	};
 	if (mode != PROFILE_OFF && !ss->o->outdir && ss->o->cmd)

@@ -21,6 +21,11 @@
 #   --fail-on regression   exit 1 when a verdict is a regression
 #   --kexec             one guest boots A and kexecs B, A, B ... (the
 #                       bare-metal sequence, kexec_file_load from init)
+#   --profile           a perf profile of every repetition in the guest
+#                       (thpbench run --profile; Debian's perf and the
+#                       kernels' System.map go into the initramfs); the
+#                       cover letter gets "where the time went"
+#                       (docs/profiles.md)
 #   --boots N --reps N --accel auto|kvm|tcg --mem SIZE --smp N
 #   --timeout SEC --out DIR --jobs N
 #   --arch x86_64|arm64 the guest's architecture (default x86_64): arm64
@@ -50,7 +55,7 @@ kp_trap_err
 series='' suite='' src=$DEFAULT_KERNEL_SRC boots=1 reps='' accel=auto mem=6G smp=2
 timeout=1800 outdir='' jobs=$(nproc) fail_on='' config=tinyconfig name=''
 tree='' base='' new='' preA='' preB='' kexec=0 objdir='' tree_arg='' series_arg=''
-arch=x86_64
+arch=x86_64 profile=0
 
 # The arguments as typed, and where each --out sat (see ab_command).
 ab_args=("$@")
@@ -69,6 +74,7 @@ while [ $# -gt 0 ]; do
 	--name) name=${2:?}; shift 2 ;;
 	--fail-on) fail_on=${2:?}; shift 2 ;;
 	--kexec) kexec=1; shift ;;
+	--profile) profile=1; shift ;;
 	--boots) boots=${2:?}; shift 2 ;;
 	--reps|-r) reps=${2:?}; shift 2 ;;
 	--accel) accel=${2:?}; shift 2 ;;
@@ -200,6 +206,7 @@ prebuilt()
 kargs=(--kernel-src "$src" --config "$config" --jobs "$jobs" --arch "$arch")
 [ -z "$tree" ] || kargs+=(--git-ref "$base")
 [ -z "$objdir" ] || kargs+=(--obj "$objdir")
+[ "$profile" = 0 ] || kargs+=(--system-map)
 if [ -n "$series$tree" ] && [ -z "$preB" ]; then
 	if [ -n "$tree" ]; then
 		"$S/series.sh" -o "$outdir/series" --tree "$tree" --base "$base" --new "$new" > /dev/null
@@ -258,9 +265,19 @@ if [ "$kexec" = 1 ]; then
 	done
 	files+=(--kexec "A:$kA/bzImage:$relA" --kexec "B:$kB/bzImage:$relB")
 fi
+prof=()
+if [ "$profile" = 1 ]; then
+	kp_need_cmd perf
+	for k in A B; do
+		eval "kdir=\$k$k rel=\$rel$k"
+		[ -f "$kdir/System.map" ] || kp_die "--profile: kernel $k has no System.map ($kdir)"
+		files+=(--file "$kdir/System.map:/boot/System.map-$rel")
+	done
+	prof=(--perf "$(command -v perf)" -- --profile)
+fi
 "$S/mkinitramfs.sh" -o "$outdir/initramfs.gz" --suite "$suite" \
 	--thpbench "$sdir/harness/thpbench" --workloads "$sdir/workloads" --arch "$arch" \
-	"${rargs[@]}" "${files[@]}"
+	"${rargs[@]}" "${files[@]}" "${prof[@]}"
 cp "$suite" "$outdir/suite.conf"
 took initramfs
 

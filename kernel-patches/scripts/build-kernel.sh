@@ -7,6 +7,7 @@
 #                   [--obj DIR | O=DIR] [--name NAME]
 #                   [--config tinyconfig|defconfig|FILE]
 #                   [--fragment FRAG] [--jobs N] [--arch x86_64|arm64]
+#                   [--system-map]
 #
 # --arch arm64 cross-compiles (aarch64-linux-gnu-gcc) for qemu's virt
 # machine: kernel-patches/thpbench-arm64.config is merged over FRAG (its
@@ -32,6 +33,10 @@
 # message), the configuration, the compiler and the build recipe, so a
 # second call with the same inputs rebuilds nothing, and uname -r is
 # VERSION-tb-<first 8 of key>.
+# The cache keeps System.map too (kernel symbols for guest profiles:
+# thpbench run --profile, docs/profiles.md); --system-map rebuilds a
+# kernel cached before it did (same key: the objects are reused, so only
+# the link runs again).
 # Prints the cache directory (bzImage, config, build.log, kernelrelease,
 # inputs, patches, timings) on stdout.
 #
@@ -51,6 +56,7 @@ frag=$KP_DIR/thpbench.config
 jobs=$(nproc)
 objdir=
 arch=x86_64
+need_map=0
 
 while [ $# -gt 0 ]; do
 	case $1 in
@@ -63,6 +69,7 @@ while [ $# -gt 0 ]; do
 	--jobs) jobs=${2:?}; shift 2 ;;
 	--obj) objdir=${2:?}; shift 2 ;;
 	--arch) arch=${2:?}; shift 2 ;;
+	--system-map) need_map=1; shift ;;
 	O=?*) objdir=${1#O=}; shift ;;
 	-h|--help) kp_help ;;
 	*) kp_die "unknown argument '$1' (see --help)" ;;
@@ -152,6 +159,7 @@ out=$AB_BUILD_DIR/kernels/$key
 cached()
 {
 	[ -f "$out/ok" ] && [ -f "$out/bzImage" ] || return 1
+	[ "$need_map" = 0 ] || [ -f "$out/System.map" ] || return 1
 	kp_log "cached: $out (no rebuild)"
 	echo "$out"
 }
@@ -486,6 +494,7 @@ mkdir -p "$out"
 cp "$obj/arch/$karch/boot/$kimage" "$out/bzImage"
 echo "$arch" > "$out/arch"
 cp "$obj/.config" "$out/config"
+[ ! -f "$obj/System.map" ] || cp "$obj/System.map" "$out/System.map"
 cp "$blog" "$out/build.log"
 make -s -C "$tree" O="$obj" ARCH="$arch" kernelrelease > "$out/kernelrelease" 2>/dev/null
 printf '%s' "$inputs" > "$out/inputs"

@@ -6,6 +6,7 @@
 #   mkinitramfs.sh -o FILE --suite SUITE.conf --thpbench BIN --workloads DIR
 #                  [--init BIN] [--reps N] [--file SRC:DEST]...
 #                  [--kexec SIDE:BZIMAGE:RELEASE]... [--arch x86_64|arm64]
+#                  [--perf BIN]
 #                  [-- MORE THPBENCH RUN ARGS]
 #
 # --arch arm64: init is built by aarch64-linux-gnu-gcc, and every binary
@@ -24,6 +25,13 @@
 #                           followed by a one-file archive holding the
 #                           payload as /boot/payload.cpio, so init can hand
 #                           the same initramfs to the next kernel (init.c)
+#   /usr/bin/perf + libs    with --perf BIN (thpbench run --profile in the
+#                           guest): Debian's perf, which is dynamic, with
+#                           every library ldd names and the loader at their
+#                           host paths; env gets THPBENCH_PERF=/usr/bin/perf
+#                           and THPBENCH_KALLSYMS=/boot (the harness then
+#                           reads /boot/System.map-$(uname -r): give them
+#                           with --file, the guest has no /proc/kallsyms)
 # argv runs "thpbench run /etc/thpbench/suite.conf -o /tmp/out --label
 # @LABEL@ --progress lines [-r N] [MORE...]"; init fills @LABEL@ from thpbench.label= on the
 # kernel command line, so one archive serves kernels A and B alike.
@@ -33,7 +41,7 @@ set -euo pipefail
 KP_DIR=$(cd "$(dirname "$0")/.." && pwd)
 . "$KP_DIR/scripts/common.sh"
 
-out='' suite='' thpbench='' wldir='' init='' reps='' arch=x86_64
+out='' suite='' thpbench='' wldir='' init='' reps='' arch=x86_64 perf=''
 extra=()
 files=()
 kexecs=()
@@ -49,6 +57,7 @@ while [ $# -gt 0 ]; do
 	--file) files+=("${2:?}"); shift 2 ;;
 	--kexec) kexecs+=("${2:?}"); shift 2 ;;
 	--arch) arch=${2:?}; shift 2 ;;
+	--perf) perf=${2:?}; shift 2 ;;
 	--) shift; extra=("$@"); break ;;
 	-h|--help) kp_help ;;
 	*) kp_die "unknown argument '$1' (see --help)" ;;
@@ -104,6 +113,23 @@ for w in "$wldir"/*; do
 done
 [ "$nwl" -gt 0 ] || kp_die "no workload programs in '$wldir' (run 'make static' first)"
 
+# perf is dynamic (Debian builds it so): it goes in with its libraries at
+# the paths its loader looks in. The same binary as on the host, not a
+# second perf built from the kernel tree: one version to trust.
+add_perf()
+{
+	local lib
+	[ "$arch" = x86_64 ] || [ "$arch" = x86 ] ||
+		kp_die "--perf: only for the x86_64 guest (an arm64 perf would come from Debian's arm64 linux-perf, not installed here)"
+	[ -x "$perf" ] || kp_die "--perf $perf: not an executable (apt-get install linux-perf)"
+	kp_need_cmd ldd
+	install -D -m 0755 "$perf" "$stage/usr/bin/perf"
+	for lib in $(ldd "$perf" | awk '/=> \// { print $3 } /^[[:space:]]*\// { print $1 }'); do
+		install -D -m 0755 "$(readlink -f "$lib")" "$stage$lib"
+	done
+}
+[ -z "$perf" ] || add_perf
+
 install -m 0644 "$suite" "$stage/etc/thpbench/suite.conf"
 for fd in "${files[@]}"; do
 	fsrc=${fd%%:*}
@@ -123,6 +149,8 @@ done
 } > "$stage/etc/thpbench/argv"
 printf '%s\n' PATH=/bin THPBENCH_WORKLOADS=/workloads HOME=/tmp TMPDIR=/tmp \
 	> "$stage/etc/thpbench/env"
+[ -z "$perf" ] || printf '%s\n' THPBENCH_PERF=/usr/bin/perf THPBENCH_KALLSYMS=/boot \
+	>> "$stage/etc/thpbench/env"
 
 # The kernel opens /dev/console before /init runs; init also mounts
 # devtmpfs and reopens it, so the node is a convenience when not root.
