@@ -210,7 +210,7 @@ void prof_metric_name(char *buf, size_t len, const char *kind, bool kernel,
 	size_t n, i;
 
 	n = (size_t)snprintf(buf, len, "prof.%s.%c:", kind, kernel ? 'k' : 'u');
-	for (i = 0; sym[i] && i < PROF_NAME_MAX && n + 1 < len; i++, n++) {
+	for (i = 0; i < PROF_NAME_MAX && sym[i] && n + 1 < len; i++, n++) {
 		unsigned char c = (unsigned char)sym[i];
 
 		buf[n] = (isalnum(c) || strchr("_.$@", c)) ? (char)c : '_';
