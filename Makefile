@@ -230,7 +230,8 @@ FUZZ_LIB_SRC := harness/measure/suite.c harness/measure/axes.c harness/system/mt
 	harness/system/knob.c harness/util/util.c harness/results/results.c \
 	harness/results/store.c harness/results/store_json.c harness/results/store_log.c \
 	harness/stats/stats.c harness/util/safe_file.c harness/measure/case_res_spec.c \
-	harness/system/sysctl_names.c harness/system/service_recipe.c
+	harness/system/sysctl_names.c harness/system/service_recipe.c \
+	harness/measure/profile.c harness/measure/perf_script.c
 FUZZ_LIB_OBJ := $(FUZZ_LIB_SRC:%.c=$(FUZZ_DIR)/%.o)
 # fuzz_bisect_dir: a bisection's directory (plan.json, runs/, pending)
 FUZZ_BISECT_SRC := $(wildcard harness/bisect/bisect_*.c) harness/plot/plot_metrics.c \
