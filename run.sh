@@ -21,6 +21,9 @@ usage: ./run.sh [COMMAND] [ARGS...]
                   performance bisection, each step decided statistically
   guest SUITE [--nodes N --cpus N --mem SIZE --gib-pages N]
                   run a suite in a qemu guest of that topology
+  coverage SUITE [--series PATCHDIR]
+                  which kernel lines (gcov) the suite runs in a guest, and
+                  which changed lines of the series (docs/kernel-coverage.md)
   nightly [--kernel-id ID] [--db DB]
                   run configs/nightly.conf, record it in the history, check
                   it, write JUnit + report
@@ -53,6 +56,7 @@ case ${2:-} in
 	ab) THPBENCH_AB_CALLER="$0 ab" exec kernel-patches/scripts/ab.sh --help ;;
 	bisect) exec kernel-patches/scripts/bisect.sh --help ;;
 	guest) exec kernel-patches/scripts/guest.sh --help ;;
+	coverage) exec kernel-patches/scripts/coverage.sh --help ;;
 	nightly) exec sh scripts/nightly.sh --help ;;
 	pmu-check) exec sh scripts/pmu-check.sh --help ;;
 	esac
@@ -79,6 +83,9 @@ bisect)
 guest)
 	shift
 	exec kernel-patches/scripts/guest.sh "$@" ;;
+coverage)
+	shift
+	exec kernel-patches/scripts/coverage.sh "$@" ;;
 nightly)
 	shift
 	exec sh scripts/nightly.sh "$@" ;;

@@ -21,6 +21,7 @@
 #include "commands.h"
 #include "compare/compare_coverage.h"
 #include "compare/compare_profile.h"
+#include "measure/kgcov.h"
 #include "history/history_import.h"
 #include "measure/session.h"
 #include "plot/plot.h"
@@ -39,6 +40,7 @@ static void usage(FILE *f)
 		"                    [--kernel-id ID] [--progress auto|tty|lines|none]\n"
 		"                    [--wait[=SECONDS]] [--background]\n"
 		"                    [--profile[=task|system]] [--profile-keep]\n"
+		"                    [--kernel-gcov[=DIR]]\n"
 		"                    [--mthp 16K,64K,2M] [--mthp-shmem MODE]\n"
 		"                    [--memory-state fresh,compacted,fragmented,pinned] [--fragment-share F]\n"
 		"       thpbench run [opts] -- COMMAND [ARGS...]\n");
@@ -64,6 +66,7 @@ static int parse_opts(int argc, char **argv, struct session_opts *o)
 		{ "background", no_argument, NULL, 'B' },
 		{ "profile", optional_argument, NULL, 'p' },
 		{ "profile-keep", no_argument, NULL, 'k' },
+		{ "kernel-gcov", optional_argument, NULL, 'G' },
 		{ "mthp", required_argument, NULL, 'A' },
 		{ "mthp-shmem", required_argument, NULL, 'A' },
 		{ "memory-state", required_argument, NULL, 'A' },
@@ -86,6 +89,7 @@ static int parse_opts(int argc, char **argv, struct session_opts *o)
 		case 'B': o->background = true; break;
 		case 'p': o->profile = optarg ? optarg : "task"; break;
 		case 'k': o->profile_keep = true; break;
+		case 'G': o->kernel_gcov = optarg ? optarg : KGCOV_DEFAULT_ROOT; break;
 		case 'e': o->events = optarg; break;
 		case 'l': o->label = optarg; break;
 		case 'M':

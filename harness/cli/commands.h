@@ -25,6 +25,8 @@ int cmd_provenance(int argc, char **argv);
 int cmd_show(int argc, char **argv);
 /* The path coverage table (cmd_coverage.c). */
 int cmd_coverage(int argc, char **argv);
+/* The kernel lines a run ran, and a series' (cmd_kernel_coverage.c). */
+int cmd_kernel_coverage(int argc, char **argv);
 /* The analysis rows of `thpbench history` (cmd_history_check.c). */
 int cmd_history_check(int argc, char **argv);
 int cmd_history_plot(int argc, char **argv);

@@ -19,6 +19,7 @@ static const struct {
 	{ "merge", cmd_merge, "several results files of one setup as one" },
 	{ "show", cmd_show, "print a results file's summary and claim table" },
 	{ "coverage", cmd_coverage, "which cases moved which THP event counter beyond the background" },
+	{ "kernel-coverage", cmd_kernel_coverage, "which kernel lines (gcov) a run ran, and which lines of a series" },
 	{ "plot", cmd_plot, "draw gnuplot charts of results files" },
 	{ "restore", cmd_restore, "undo THP/hugetlb settings left by an interrupted run" },
 	{ "list", cmd_list, "workloads, suites and events usable here" },

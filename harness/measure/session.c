@@ -18,6 +18,7 @@
 #include "background.h"
 #include "drop_slab.h"
 #include "env.h"
+#include "kgcov.h"
 #include "event_list.h"
 #include "memstate.h"
 #include "runner.h"
@@ -123,6 +124,37 @@ static bool profile_base(struct session *ss, const struct tb_case *c, int rep,
 	if ((size_t)snprintf(base, len, "%.3900s/rep%d", dir, rep + 1) >= len)
 		return false;
 	return true;
+}
+
+/*
+ * --kernel-gcov: the counters zeroed just before the workload starts and
+ * copied to OUTDIR/kgcov/SEQ (SEQ: the repetition's seq in results.json)
+ * when it ends, so each directory holds what one repetition ran. A
+ * warm-up is zeroed and not kept. A failure is said and the repetition
+ * kept: coverage is a by-product, never a reason to lose a measurement.
+ */
+static void kgcov_before(const struct session *ss)
+{
+	char err[PATH_MAX + 256];
+
+	if (ss->kg.root && kgcov_reset(&ss->kg, err, sizeof(err)))
+		tb_warn("%s", err);
+}
+
+static void kgcov_after(const struct session *ss, const struct tb_run *run,
+			bool record)
+{
+	char dest[PATH_MAX], err[PATH_MAX + 256];
+	size_t n = 0, same = 0;
+
+	if (!ss->kg.root || !record || !ss->outdir)
+		return;
+	snprintf(dest, sizeof(dest), "%.4000s/kgcov/%ld", ss->outdir, run->seq);
+	if (kgcov_collect(&ss->kg, dest, &n, &same, err, sizeof(err)))
+		tb_warn("%s", err);
+	else if (!n && !same)
+		tb_warn("--kernel-gcov: no .gcda under %s (nothing profiled?)",
+			ss->kg.root);
 }
 
 static void mark_not_huge(struct tb_run *run)
@@ -247,7 +279,9 @@ static void execute(struct session *ss, const struct plan_item *it,
 		spec.prof = &ss->prof;
 		spec.prof_base = prof_base;
 	}
+	kgcov_before(ss);
 	runner_run(&spec, run);
+	kgcov_after(ss, run, record);
 	memstate_release(&ms);
 	if (spec.out_fd >= 0)
 		close(spec.out_fd);
@@ -639,7 +673,15 @@ int session_begin(struct session *ss, char *err, size_t errlen)
 	if (build_plan(ss, err, errlen) || setup_profile(ss, err, errlen))
 		return -1;
 	ss->res.meta = make_meta(ss);
-	return prepare_outdir(ss, err, errlen);
+	if (prepare_outdir(ss, err, errlen))
+		return -1;
+	if (!ss->o->kernel_gcov)
+		return 0;
+	if (!ss->outdir) {
+		snprintf(err, errlen, "--kernel-gcov: no results directory (-o DIR) to keep the counters in");
+		return -1;
+	}
+	return kgcov_open(&ss->kg, ss->o->kernel_gcov, err, errlen);
 }
 
 int session_end(struct session *ss)
@@ -673,6 +715,7 @@ size_t session_ok_runs(const struct session *ss)
 
 void session_free(struct session *ss)
 {
+	kgcov_free(&ss->kg);
 	json_decref(ss->pool_got);
 	plan_free(&ss->plan);
 	settings_free(&ss->settings);

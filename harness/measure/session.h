@@ -48,6 +48,7 @@
 #include "plan.h"
 #include "progress.h"
 #include "profile.h"
+#include "kgcov.h"
 #include "results/results.h"
 #include "results/store_log.h"
 #include "suite.h"
@@ -70,6 +71,7 @@ struct session_opts {
 	bool background;	/* idle intervals for coverage (background.h); or the suite's */
 	const char *profile;	/* task|system|off (profile.h); NULL: the suite's */
 	bool profile_keep;	/* keep each repetition's perf.data */
+	const char *kernel_gcov;	/* gcov tree root (kgcov.h); NULL: off */
 	double timeout_s;	/* < 0: the suite's */
 	double wait_s;		/* for the settings lock: 0 no, < 0 for ever */
 	unsigned long seed;
@@ -107,6 +109,7 @@ struct session {
 	long seq;
 	struct progress prog;
 	struct profile_spec prof;	/* mode PROFILE_OFF: none */
+	struct kgcov kg;	/* --kernel-gcov; root NULL: off */
 };
 
 int session_load(struct session *ss, const struct session_opts *o,

@@ -16,6 +16,8 @@
  *   where C is the POSIX cksum(1) CRC of the file, so the host can prove
  *   the transfer complete; or "THPBENCH-RESULT-MISSING status=S" when the
  *   run wrote no file;
+ * - then, when the run kept kernel gcov data (/tmp/out/kgcov, run
+ *   --kernel-gcov), the same block for it as one newc cpio, name=kgcov.cpio;
  * - with thpbench.probe=1 on the command line it only prints
  *   "thpbench-init: probe ok" (the host testing an accelerator);
  * - with thpbench.kexec=SEQ (e.g. ABAB) and thpbench.step=I it is step I
@@ -28,13 +30,16 @@
  *   one-file archive holding payload.cpio, written to /tmp;
  * - and reboots, which ends a qemu started with -no-reboot.
  * Run by anything but the kernel (pid != 1) it does none of this: only
- * "init --emit FILE STATUS" prints the block above for FILE, which is how
+ * "init --emit FILE STATUS" prints the block above for FILE (and "init
+ * --emit-kgcov DIR STATUS" the kgcov.cpio one for DIR), which is how
  * tests/kernel/ checks the host side against the real encoder.
  * A kernel panic (init exiting) would leave the host waiting for a
  * timeout, so every failure path still reaches the reboot.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -50,6 +55,8 @@
 #define ARGV_FILE	"/etc/thpbench/argv"
 #define ENV_FILE	"/etc/thpbench/env"
 #define RESULT_FILE	"/tmp/out/results.json"
+#define KGCOV_DIR	"/tmp/out/kgcov"
+#define KGCOV_CPIO	"/tmp/kgcov.cpio"
 #define MAX_ARGS	64
 #define MAX_LINE	1024
 
@@ -299,7 +306,7 @@ static unsigned char *slurp(const char *path, size_t *len)
 	return buf;
 }
 
-static int emit_file(const char *path, int status)
+static int emit_file(const char *path, const char *name, int status)
 {
 	size_t len = 0;
 	unsigned char *buf = slurp(path, &len);
@@ -309,8 +316,8 @@ static int emit_file(const char *path, int status)
 		fflush(stdout);
 		return 1;
 	}
-	printf("THPBENCH-RESULT-BEGIN name=results.json bytes=%zu cksum=%u status=%d step=%s\n",
-	       len, posix_cksum(buf, len), status, step_str);
+	printf("THPBENCH-RESULT-BEGIN name=%s bytes=%zu cksum=%u status=%d step=%s\n",
+	       name, len, posix_cksum(buf, len), status, step_str);
 	put_base64(buf, len);
 	printf("THPBENCH-RESULT-END\n");
 	fflush(stdout);
@@ -351,6 +358,65 @@ static int cpio_entry(int fd, const char *name, unsigned int mode,
 	    put_all(fd, data, len) || put_all(fd, zero, (4 - len % 4) % 4))
 		return -1;
 	return 0;
+}
+
+/*
+ * /tmp/out/kgcov (run --kernel-gcov: one directory of .gcda files per
+ * repetition) as one newc archive, names "kgcov/..." and regular files
+ * only, so the host gets it in one checked block (name=kgcov.cpio).
+ */
+static int pack_dir(int fd, const char *dir, const char *name, int depth)
+{
+	DIR *d;
+	struct dirent *de;
+	int rc = 0;
+
+	if (depth > 32 || !(d = opendir(dir)))
+		return depth > 32 ? 0 : -1;
+	while (!rc && (de = readdir(d))) {
+		char path[PATH_MAX], sub[PATH_MAX];
+		struct stat st;
+
+		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
+			continue;
+		if ((size_t)snprintf(path, sizeof(path), "%s/%s", dir, de->d_name) >= sizeof(path) ||
+		    (size_t)snprintf(sub, sizeof(sub), "%s/%s", name, de->d_name) >= sizeof(sub) ||
+		    lstat(path, &st))
+			continue;
+		if (S_ISDIR(st.st_mode)) {
+			rc = pack_dir(fd, path, sub, depth + 1);
+		} else if (S_ISREG(st.st_mode)) {
+			size_t len = 0;
+			unsigned char *buf = slurp(path, &len);
+
+			rc = !buf || cpio_entry(fd, sub, 0100644, buf, len);
+			free(buf);
+		}
+	}
+	closedir(d);
+	return rc;
+}
+
+static int emit_kgcov(const char *dir, const char *cpio, int status)
+{
+	struct stat st;
+	int fd, rc;
+
+	if (stat(dir, &st) || !S_ISDIR(st.st_mode))
+		return 0;
+	unlink(cpio);
+	fd = open(cpio, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, 0600);
+	if (fd < 0)
+		return 1;
+	rc = pack_dir(fd, dir, "kgcov", 0) ||
+	     cpio_entry(fd, "TRAILER!!!", 0, "", 0);
+	close(fd);
+	if (rc)
+		say("cannot pack %s", dir);
+	else
+		rc = emit_file(cpio, "kgcov.cpio", status);
+	unlink(cpio);
+	return rc;
 }
 
 /* /tmp/next.cpio: the payload, then an archive holding the payload. */
@@ -468,8 +534,17 @@ int main(int argc, char **argv)
 	 */
 	if (getpid() != 1) {
 		if (argc == 4 && !strcmp(argv[1], "--emit"))
-			return emit_file(argv[2], atoi(argv[3]));
-		fprintf(stderr, "usage: %s --emit FILE STATUS (as pid 1 it is the guest init)\n",
+			return emit_file(argv[2], "results.json", atoi(argv[3]));
+		if (argc == 4 && !strcmp(argv[1], "--emit-kgcov")) {
+			char cpio[] = "/tmp/kgcov-cpio.XXXXXX";
+			int fd = mkstemp(cpio);
+
+			if (fd < 0)
+				return 1;
+			close(fd);
+			return emit_kgcov(argv[2], cpio, atoi(argv[3]));
+		}
+		fprintf(stderr, "usage: %s --emit FILE STATUS | --emit-kgcov DIR STATUS (as pid 1 it is the guest init)\n",
 			argv[0]);
 		return 2;
 	}
@@ -492,7 +567,8 @@ int main(int argc, char **argv)
 	status = run_suite();
 	snprintf(status_str, sizeof(status_str), "%d", status);
 	say("suite exited with status %s", status_str);
-	emit_file(RESULT_FILE, status);
+	emit_file(RESULT_FILE, "results.json", status);
+	emit_kgcov(KGCOV_DIR, KGCOV_CPIO, status);
 	kexec_next();
 out:
 	sync();

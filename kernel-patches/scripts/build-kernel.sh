@@ -7,7 +7,7 @@
 #                   [--obj DIR | O=DIR] [--name NAME]
 #                   [--config tinyconfig|defconfig|FILE]
 #                   [--fragment FRAG] [--jobs N] [--arch x86_64|arm64]
-#                   [--system-map]
+#                   [--system-map] [--gcov]
 #
 # --arch arm64 cross-compiles (aarch64-linux-gnu-gcc) for qemu's virt
 # machine: kernel-patches/thpbench-arm64.config is merged over FRAG (its
@@ -37,6 +37,14 @@
 # thpbench run --profile, docs/profiles.md); --system-map rebuilds a
 # kernel cached before it did (same key: the objects are reused, so only
 # the link runs again).
+# --gcov builds the kernel with gcov (kernel-patches/thpbench-gcov.config
+# merged over FRAG) and profiling for mm/ and every .c a series touches
+# (GCOV_PROFILE in their Makefiles; the rest of the kernel uninstrumented):
+# another key (gcov=, the fragment), its own object directory (<obj>-gcov),
+# and the cache keeps gcov/ beside the image: the .gcno notes and the
+# sources they describe (the tree is shared by later builds), objdir and
+# srcdir (the absolute paths the kernel's gcov data names). Used by
+# ./run.sh coverage and ab --coverage (docs/kernel-coverage.md).
 # Prints the cache directory (bzImage, config, build.log, kernelrelease,
 # inputs, patches, timings) on stdout.
 #
@@ -57,6 +65,7 @@ jobs=$(nproc)
 objdir=
 arch=x86_64
 need_map=0
+gcov=0
 
 while [ $# -gt 0 ]; do
 	case $1 in
@@ -70,6 +79,7 @@ while [ $# -gt 0 ]; do
 	--obj) objdir=${2:?}; shift 2 ;;
 	--arch) arch=${2:?}; shift 2 ;;
 	--system-map) need_map=1; shift ;;
+	--gcov) gcov=1; shift ;;
 	O=?*) objdir=${1#O=}; shift ;;
 	-h|--help) kp_help ;;
 	*) kp_die "unknown argument '$1' (see --help)" ;;
@@ -149,6 +159,12 @@ if [ "$arch" = arm64 ]; then
 	[ -f "$afrag" ] || kp_die "$afrag missing"
 	inputs=$(printf '%s\narch=arm64\narm64_config=%s\n' "$inputs" "$(kp_sha256_stdin < "$afrag")")
 fi
+# gcov: another kernel (the instrumentation and its fragment in the key).
+gfrag=$KP_DIR/thpbench-gcov.config
+if [ "$gcov" = 1 ]; then
+	[ -f "$gfrag" ] || kp_die "$gfrag missing"
+	inputs=$(printf '%s\ngcov=mm+series\ngcov_config=%s\n' "$inputs" "$(kp_sha256_stdin < "$gfrag")")
+fi
 # The default configuration keeps the key it always had.
 [ "$cfg_id" = tinyconfig ] || inputs=$(printf '%s\nbase_config=%s\n' "$inputs" "$cfg_id")
 key=$(printf '%s' "$inputs" | kp_sha256_stdin | cut -c1-16)
@@ -200,6 +216,8 @@ fi
 [ "$cfg_id" = tinyconfig ] ||
 	obj=$obj-$(printf '%s' "$cfg_id" | kp_sha256_stdin | cut -c1-12)
 [ "$arch" = x86_64 ] || obj=$obj-$arch
+# Instrumented objects are others: switching would recompile mm/ both ways.
+[ "$gcov" = 0 ] || obj=$obj-gcov
 [ -z "$objdir" ] || obj=$objdir
 # What .tb-ok holds: trees of an older layout (originals saved between
 # patches) are prepared again.
@@ -355,6 +373,11 @@ if [ "$arch" = arm64 ]; then
 	{ grep -v -w -F -f "$work/arm64-syms" "$frag" || true; cat "$afrag"; } > "$work/fragment"
 	frag=$work/fragment
 fi
+# gcov: its fragment after FRAG (later lines win).
+if [ "$gcov" = 1 ]; then
+	cat "$frag" "$gfrag" > "$work/fragment.gcov"
+	frag=$work/fragment.gcov
+fi
 if [ -n "$series" ]; then
 	save_originals
 	while IFS= read -r p; do
@@ -377,6 +400,39 @@ if [ -n "$series" ]; then
 		fi
 	done < <(kp_series_patches "$series")
 fi
+
+# gcov: one Makefile line opts a directory (mm/) or one object (a .c a
+# series touches elsewhere) into profiling; the rest of the kernel stays
+# uninstrumented. The Makefiles are put back like a patched file: the
+# original saved, listed in .tb-dirty first.
+gcov_mark_dirty()
+{
+	local mk=$1
+	! path_has_symlink "$tree" "$mk" || kp_die "refusing --gcov: $mk is a symlink or under one in $tree"
+	[ -z "$gitref" ] || return 0
+	! grep -qxF -- "$mk" "$tree/.tb-dirty" 2>/dev/null || return 0
+	if [ ! -f "$orig/$mk" ]; then
+		mkdir -p "$(dirname "$orig/$mk")"
+		cp -p "$tree/$mk" "$orig/$mk"
+	fi
+	printf '%s\n' "$mk" >> "$tree/.tb-dirty"
+}
+
+gcov_optin()
+{
+	local f d
+	gcov_mark_dirty mm/Makefile
+	printf '\n# thpbench --gcov\nGCOV_PROFILE := y\n' >> "$tree/mm/Makefile"
+	while IFS= read -r f; do
+		case $f in *.c) ;; *) continue ;; esac
+		d=$(dirname "$f")
+		[ "$d" != mm ] && [ -f "$tree/$d/Makefile" ] || continue
+		gcov_mark_dirty "$d/Makefile"
+		printf 'GCOV_PROFILE_%s.o := y\n' "$(basename "$f" .c)" >> "$tree/$d/Makefile"
+	done <<< "${series_files:-}"
+}
+[ "$gcov" = 0 ] || gcov_optin
+
 
 kp_need_cmd make gcc flex bison bc perl
 blog=$work/build.log
@@ -511,6 +567,30 @@ else
 fi
 printf 'prepare %s\nconfigure %s\ncompile %s\n' $((t_prepared - t_start)) \
 	$((t0 - t_prepared)) $((t1 - t0)) > "$out/timings"
+# gcov: the notes (.gcno) and the sources they describe, kept with the
+# image, since the next build (B after A) rewrites both in the shared
+# tree and object directory; objdir and srcdir are the absolute paths
+# the guest's /sys/kernel/debug/gcov and the notes name.
+gcov_snapshot()
+{
+	local n rel c
+	mkdir -p "$out/gcov/obj" "$out/gcov/src"
+	printf '%s\n' "$obj" > "$out/gcov/objdir"
+	printf '%s\n' "$tree" > "$out/gcov/srcdir"
+	while IFS= read -r n; do
+		rel=${n#"$obj"/}
+		c=${rel%.gcno}.c
+		# An object rebuilt without profiling (a series file no longer
+		# opted in) left a stale note behind: its command line says.
+		grep -qs -e -fprofile-arcs "$obj/$(dirname "$rel")/.$(basename "${rel%.gcno}").o.cmd" || continue
+		mkdir -p "$out/gcov/obj/$(dirname "$rel")" "$out/gcov/src/$(dirname "$rel")"
+		cp "$n" "$out/gcov/obj/$rel"
+		[ ! -f "$tree/$c" ] || cp "$tree/$c" "$out/gcov/src/$c"
+	done < <(find "$obj" -name '*.gcno' -type f)
+	[ -n "$(ls -A "$out/gcov/obj")" ] || kp_die "--gcov: the build left no .gcno under $obj (is CONFIG_GCOV_KERNEL on? see $out/build.log)"
+}
+[ "$gcov" = 0 ] || gcov_snapshot
+
 touch "$out/ok"
 rm -rf "$work"
 echo "$out"

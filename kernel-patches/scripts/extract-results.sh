@@ -3,10 +3,12 @@
 #
 # Pull results.json out of a guest's serial console log.
 #
-#   extract-results.sh [--step I] CONSOLE.LOG OUT.json
+#   extract-results.sh [--step I] [--name NAME] CONSOLE.LOG OUT
 #
-# Finds the last block that kernel-patches/init/init.c printed (with
-# --step, the last one of step I of a kexec chain: its header says step=I):
+# Finds the last block named NAME (results.json unless --name; kgcov.cpio
+# is the guest's gcov data, ab --coverage) that kernel-patches/init/init.c
+# printed (with --step, the last one of step I of a kexec chain: its
+# header says step=I):
 #   THPBENCH-RESULT-BEGIN name=results.json bytes=N cksum=C status=S step=I
 #   <base64 lines>
 #   THPBENCH-RESULT-END
@@ -22,11 +24,16 @@ KP_DIR=$(cd "$(dirname "$0")/.." && pwd)
 
 case ${1:-} in -h|--help) kp_help ;; esac
 step=
-if [ "${1:-}" = --step ]; then
-	step=${2:?}
-	shift 2
-	case $step in *[!0-9]*|'') kp_die "--step takes a number" ;; esac
-fi
+name=results.json
+while [ $# -gt 2 ]; do
+	case $1 in
+	--step) step=${2:?}; shift 2
+		case $step in *[!0-9]*|'') kp_die "--step takes a number" ;; esac ;;
+	--name) name=${2:?}; shift 2
+		case $name in *[!a-z0-9.]*|'') kp_die "--name takes a block name of a-z 0-9 . (results.json, kgcov.cpio)" ;; esac ;;
+	*) kp_usage ;;
+	esac
+done
 [ $# -eq 2 ] || kp_usage
 logf=$1
 outf=$2
@@ -37,19 +44,19 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 tr -d '\r' < "$logf" > "$tmp/log"
 
-pat='^THPBENCH-RESULT-BEGIN '
-[ -z "$step" ] || pat="^THPBENCH-RESULT-BEGIN .* step=$step\$"
+pat="^THPBENCH-RESULT-BEGIN name=${name//./\\.} "
+[ -z "$step" ] || pat="$pat.* step=$step\$"
 hline=$(grep -an "$pat" "$tmp/log" | tail -n 1 || true)
 header=${hline#*:}
 start=${hline%%:*}
 if [ -z "$header" ]; then
 	missing=$(grep -a '^THPBENCH-RESULT-MISSING' "$tmp/log" | tail -n 1 || true)
 	if [ -n "$missing" ]; then
-		kp_die "$logf: the guest run wrote no results.json (${missing#* }); see the thpbench output above it in the log"
+		kp_die "$logf: the guest run wrote no $name (${missing#* }); see the thpbench output above it in the log"
 	fi
 	kp_log "last console lines of $logf:"
 	tail -n 15 "$tmp/log" | sed 's/^/  | /' >&2
-	kp_die "$logf: no THPBENCH-RESULT-BEGIN line: the guest never reached the transfer (boot failure, panic or timeout)"
+	kp_die "$logf: no THPBENCH-RESULT-BEGIN name=$name line: the guest never reached the transfer (boot failure, panic or timeout)"
 fi
 
 field()
@@ -85,7 +92,7 @@ if ! base64 -d < "$tmp/b64" > "$tmp/out" 2>/dev/null; then
 fi
 got=$(stat -c %s "$tmp/out")
 if [ "$(cat "$tmp/ended")" != 1 ] || [ "$got" -ne "$bytes" ]; then
-	kp_die "$logf: transfer truncated: received $got of $bytes bytes of results.json$( [ "$(cat "$tmp/ended")" = 1 ] || echo ' and no THPBENCH-RESULT-END line'); rerun (a longer --timeout may help)"
+	kp_die "$logf: transfer truncated: received $got of $bytes bytes of $name$( [ "$(cat "$tmp/ended")" = 1 ] || echo ' and no THPBENCH-RESULT-END line'); rerun (a longer --timeout may help)"
 fi
 read -r gsum _ < <(cksum < "$tmp/out")
 [ "$gsum" = "$sum" ] ||

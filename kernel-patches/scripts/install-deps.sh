@@ -12,7 +12,7 @@ set -euo pipefail
 
 light=(linux-source-6.1 patch cpio xz-utils gzip libc6-dev gcc binutils git)
 full=("${light[@]}" make flex bison bc perl libelf-dev libssl-dev
-	build-essential qemu-system-x86 jq)
+	build-essential qemu-system-x86 jq lcov)
 
 pkgs=("${full[@]}")
 case ${1:-} in

@@ -101,4 +101,32 @@ rc=0
 "$ex" --step 2 "$t_tmp/chain.log" "$t_tmp/s2.json" > /dev/null 2> "$t_tmp/s2.err" || rc=$?
 [ "$rc" = 2 ] && grep -q 'never reached the transfer' "$t_tmp/s2.err" || fail "--step 2 (absent): exit $rc"
 [ "$T_FAILS" -eq 0 ] && ok "--step picks each block of a kexec chain"
+
+# --kernel-gcov: the gcda directories come after results.json as one cpio
+# block; --name picks it, the default still picks results.json, and the
+# archive holds the regular files byte for byte and no symlink.
+if command -v cpio > /dev/null; then
+	g=$t_tmp/kg
+	mkdir -p "$g/3/w/obj/mm" "$g/4/w/obj/mm"
+	printf '\001\000gcda\377' > "$g/3/w/obj/mm/huge_memory.gcda"
+	head -c 5000 /dev/urandom > "$g/4/w/obj/mm/memory.gcda"
+	ln -s /etc/passwd "$g/4/w/obj/mm/link.gcda"
+	{ cat "$t_tmp/block"; "$t_tmp/init" --emit-kgcov "$g" 0; } > "$t_tmp/kg.log"
+	"$ex" "$t_tmp/kg.log" "$t_tmp/kg.json" > /dev/null 2>&1 &&
+		cmp -s "$t_tmp/kg.json" "$t_tmp/results.json" ||
+		fail "with a kgcov block after it, results.json is not what was sent"
+	"$ex" --name kgcov.cpio "$t_tmp/kg.log" "$t_tmp/kg.cpio" > /dev/null 2>&1 ||
+		fail "--name kgcov.cpio did not extract the block"
+	mkdir "$t_tmp/kgx"
+	(cd "$t_tmp/kgx" && cpio -id --quiet --no-absolute-filenames < "$t_tmp/kg.cpio") ||
+		fail "the kgcov archive does not unpack"
+	cmp -s "$t_tmp/kgx/kgcov/3/w/obj/mm/huge_memory.gcda" "$g/3/w/obj/mm/huge_memory.gcda" &&
+		cmp -s "$t_tmp/kgx/kgcov/4/w/obj/mm/memory.gcda" "$g/4/w/obj/mm/memory.gcda" ||
+		fail "the kgcov archive's files differ from the guest's"
+	[ ! -e "$t_tmp/kgx/kgcov/4/w/obj/mm/link.gcda" ] || fail "the kgcov archive holds a symlink"
+	rc=0
+	"$ex" --name 'a;b' "$t_tmp/kg.log" "$t_tmp/x" > /dev/null 2>&1 || rc=$?
+	[ "$rc" = 2 ] || fail "--name with a bad name: exit $rc, want 2"
+	[ "$T_FAILS" -eq 0 ] && ok "kgcov.cpio block: extracted by name, unpacked byte for byte"
+fi
 finish
