@@ -6,12 +6,13 @@
 # make layers   harness/ includes and calls only downwards, no circles (in check)
 # make analyze  gcc -fanalyzer and cppcheck over harness/ and workloads/ (in check)
 # make sanitize unit tests and a CLI smoke under ASan+UBSan, leaks on (in check)
-# make fuzz     libFuzzer on the suite parser, the results loader, a bisect dir (FUZZ_TIME
+# make fuzz     libFuzzer on the suite parser, the results loader, a bisect dir, lcov + patch hunks (FUZZ_TIME
 #               seconds each, default 600; check runs a 15 s smoke)
 # make ab-e2e   kernel A/B end to end: builds kernels, boots qemu (not in check)
 # make ab-bench kernel A/B timings: first run, cached rerun, B-only rebuild (not in check)
 # make ab-tree  incremental kernel builds of a git tree, O= (not in check)
 # make bisect-e2e kernel bisection end to end: names the commit with 000's patch (not in check)
+# make gcov-e2e  kernel line coverage, exact: the THP fault line ran, a never-run line did not; 000's hunk (not in check)
 # make numa-e2e  seed 004's placement and THP migration in a 2-node qemu guest (not in check)
 # make numa-migrate-e2e  THP migration alone in a 2-node qemu guest (not in check)
 # make confirm-e2e     the confirmation A/B for real: nightly --confirm qemu on A, A, A, B, A (not in check)
@@ -231,13 +232,15 @@ FUZZ_LIB_SRC := harness/measure/suite.c harness/measure/axes.c harness/system/mt
 	harness/results/store.c harness/results/store_json.c harness/results/store_log.c \
 	harness/stats/stats.c harness/util/safe_file.c harness/measure/case_res_spec.c \
 	harness/system/sysctl_names.c harness/system/service_recipe.c \
-	harness/measure/profile.c harness/measure/perf_script.c
+	harness/measure/profile.c harness/measure/perf_script.c \
+	harness/results/lcov.c harness/results/patch_hunks.c harness/compare/compare_pcov.c \
+	harness/compare/compare_kcov.c
 FUZZ_LIB_OBJ := $(FUZZ_LIB_SRC:%.c=$(FUZZ_DIR)/%.o)
 # fuzz_bisect_dir: a bisection's directory (plan.json, runs/, pending)
 FUZZ_BISECT_SRC := $(wildcard harness/bisect/bisect_*.c) harness/plot/plot_metrics.c \
 	harness/stats/metric_unit.c harness/stats/metric_info.c harness/stats/hypothesis.c
 FUZZ_BISECT_OBJ := $(filter-out %/bisect_plot.o,$(FUZZ_BISECT_SRC:%.c=$(FUZZ_DIR)/%.o))
-FUZZ_BIN := $(FUZZ_DIR)/fuzz_suite $(FUZZ_DIR)/fuzz_results $(FUZZ_DIR)/fuzz_bisect_dir
+FUZZ_BIN := $(FUZZ_DIR)/fuzz_suite $(FUZZ_DIR)/fuzz_results $(FUZZ_DIR)/fuzz_bisect_dir $(FUZZ_DIR)/fuzz_kcov
 $(FUZZ_DIR)/fuzz_bisect_dir: $(FUZZ_BISECT_OBJ)
 $(FUZZ_DIR)/%.o: %.c
 	@mkdir -p $(@D)
@@ -263,6 +266,11 @@ check: all unit layers analyze sanitize fuzz-smoke
 # The whole kernel A/B flow, both bundled series (10-15 minutes each here).
 ab-e2e: all
 	bash tests/kernel/e2e.sh
+
+# Kernel line coverage, exact, on the gcov guest kernel (minutes; not in
+# check): tests/kernel/gcov_e2e.sh.
+gcov-e2e: all
+	bash tests/kernel/gcov_e2e.sh
 
 # How long the kernel A/B flow takes: first run, cached rerun, B-only
 # rebuild (tens of minutes; not in check).
@@ -317,7 +325,7 @@ clean:
 		tests/kcidb/*.o tests/kcidb/*.d tests/kcidb/kcidb_check $(UNIT_BIN) harness/thpbench $(WL_C) $(WL_CXX)
 	rm -rf $(ANALYZE_DIR) $(SAN_DIR) $(FUZZ_DIR) $(PERF_EVENTS_DIR)
 
-.PHONY: all unit unit-arm64 unit-arm64-guest unit-bins pmu-e2e layers analyze sanitize fuzz fuzz-smoke check ab-e2e ab-bench ab-tree bisect-e2e numa-e2e numa-migrate-e2e confirm-e2e alloc-failed-e2e static clean clean-bin
+.PHONY: all unit unit-arm64 unit-arm64-guest unit-bins pmu-e2e layers analyze sanitize fuzz fuzz-smoke check ab-e2e gcov-e2e ab-bench ab-tree bisect-e2e numa-e2e numa-migrate-e2e confirm-e2e alloc-failed-e2e static clean clean-bin
 .SECONDARY:
 -include $(wildcard harness/*/*.d harness/*/*/*.d workloads/*.d workloads/lib/*.d tests/unit/*/*.d tests/history/*.d tests/kcidb/*.d \
 	$(ANALYZE_DIR)/harness/*/*.d $(ANALYZE_DIR)/harness/*/*/*.d $(ANALYZE_DIR)/workloads/*.d \

@@ -89,18 +89,20 @@ static void parse(int argc, char **argv, struct kc_opts *o)
 	}
 }
 
-static void write_out(const char *path, json_t *doc, const struct lcov *lc,
-		      const char *prefix)
+static FILE *out_open(const char *path, char *tmp, size_t len)
 {
-	char err[512], tmp[4200];
-	FILE *f = sf_replace_open(path, tmp, sizeof(tmp), err, sizeof(err));
+	char err[512];
+	FILE *f = sf_replace_open(path, tmp, len, err, sizeof(err));
 
 	if (!f)
 		tb_die("%s", err);
-	if (doc)
-		json_text_write(doc, f, 2);
-	else
-		lcov_write(lc, f, prefix);
+	return f;
+}
+
+static void out_close(FILE *f, const char *tmp, const char *path)
+{
+	char err[512];
+
 	if (sf_replace_close(f, tmp, path, err, sizeof(err)))
 		tb_die("%s", err);
 }
@@ -119,8 +121,9 @@ int cmd_kernel_coverage(int argc, char **argv)
 	struct compare_kcov k;
 	struct patch_set ps = { 0 };
 	struct compare_pcov pc = { 0 };
-	char err[1024] = "";
+	char err[1024] = "", tmp[4200];
 	json_t *doc;
+	FILE *f;
 
 	parse(argc, argv, &o);
 	if (store_load(o.results, &res, err, sizeof(err)))
@@ -144,11 +147,16 @@ int cmd_kernel_coverage(int argc, char **argv)
 		doc = compare_kcov_json(&k, o.files);
 		if (o.series)
 			json_object_set_new(doc, "patch", compare_pcov_json(&pc));
-		write_out(o.json, doc, NULL, NULL);
+		f = out_open(o.json, tmp, sizeof(tmp));
+		json_text_write(doc, f, 2);
+		out_close(f, tmp, o.json);
 		json_decref(doc);
 	}
-	if (o.lcov)
-		write_out(o.lcov, NULL, &k.total, o.prefix);
+	if (o.lcov) {
+		f = out_open(o.lcov, tmp, sizeof(tmp));
+		lcov_write(&k.total, f, o.prefix);
+		out_close(f, tmp, o.lcov);
+	}
 	compare_pcov_free(&pc);
 	patch_hunks_free(&ps);
 	compare_kcov_free(&k);

@@ -48,7 +48,8 @@ static long *list_seqs(const char *dir, size_t *n, char *err, size_t errlen)
 		v[(*n)++] = s;
 	}
 	closedir(d);
-	qsort(v, *n, sizeof(*v), cmp_long);
+	if (*n > 1)
+		qsort(v, *n, sizeof(*v), cmp_long);
 	return v;
 }
 

@@ -51,6 +51,8 @@ static void file_fold(struct lcov_file *f)
 {
 	size_t i, n = 0;
 
+	if (f->nlines < 2)
+		return;
 	qsort(f->lines, f->nlines, sizeof(*f->lines), cmp_line);
 	for (i = 0; i < f->nlines; i++) {
 		if (n && f->lines[n - 1].line == f->lines[i].line) {

@@ -3,7 +3,8 @@
  * Tiny static /init for the thpbench A/B guest.
  *
  * Contract (relied on by mkinitramfs.sh and extract-results.sh):
- * - mounts proc, sysfs, devtmpfs, debugfs and a tmpfs on /tmp, and makes
+ * - mounts proc, sysfs, devtmpfs, debugfs, a tmpfs on /tmp and hugetlbfs on
+ *   /mnt/huge, and makes
  *   /dev/console its stdin/stdout/stderr;
  * - runs the command in /etc/thpbench/argv (one argument per line), with
  *   every "@LABEL@" replaced by thpbench.label= from the kernel command
@@ -554,6 +555,10 @@ int main(int argc, char **argv)
 	mount_one("debugfs", "/sys/kernel/debug", "debugfs");
 	mount_one("tracefs", "/sys/kernel/tracing", "tracefs");
 	mount_one("tmpfs", "/tmp", "tmpfs");
+	/* Where the kernel's own hugetlb selftests put their files (./run.sh
+	 * coverage --selftests), as run_vmtests.sh mounts one. */
+	mkdir("/mnt", 0755);
+	mount_one("none", "/mnt/huge", "hugetlbfs");
 	setup_console();
 	quiet_kernel_console();
 	read_cmdline();

@@ -26,6 +26,12 @@
 #                       kernels' System.map go into the initramfs); the
 #                       cover letter gets "where the time went"
 #                       (docs/profiles.md)
+#   --coverage          after the A/B, kernel B built again with gcov (its
+#                       own cache key; the A/B kernels are not instrumented)
+#                       and booted once: which kernel lines the suite ran and
+#                       which changed lines of the series (./run.sh coverage;
+#                       the cover letter says "the suite ran X of Y changed
+#                       lines"; docs/kernel-coverage.md)
 #   --boots N --reps N --accel auto|kvm|tcg --mem SIZE --smp N
 #   --timeout SEC --out DIR --jobs N
 #   --arch x86_64|arm64 the guest's architecture (default x86_64): arm64
@@ -55,7 +61,7 @@ kp_trap_err
 series='' suite='' src=$DEFAULT_KERNEL_SRC boots=1 reps='' accel=auto mem=6G smp=2
 timeout=1800 outdir='' jobs=$(nproc) fail_on='' config=tinyconfig name=''
 tree='' base='' new='' preA='' preB='' kexec=0 objdir='' tree_arg='' series_arg=''
-arch=x86_64 profile=0
+arch=x86_64 profile=0 coverage=0 coverage_line=''
 
 # The arguments as typed, and where each --out sat (see ab_command).
 ab_args=("$@")
@@ -75,6 +81,7 @@ while [ $# -gt 0 ]; do
 	--fail-on) fail_on=${2:?}; shift 2 ;;
 	--kexec) kexec=1; shift ;;
 	--profile) profile=1; shift ;;
+	--coverage) coverage=1; shift ;;
 	--boots) boots=${2:?}; shift 2 ;;
 	--reps|-r) reps=${2:?}; shift 2 ;;
 	--accel) accel=${2:?}; shift 2 ;;
@@ -131,6 +138,8 @@ else
 fi
 [ -n "$series$tree" ] || [ -n "$preB" ] ||
 	kp_die "kernel B needs a series (SERIES or --tree/--base/--new) or --kernel-b"
+[ "$coverage" = 0 ] || { [ -n "$series$tree" ] && [ -z "$preB" ]; } ||
+	kp_die "--coverage builds kernel B with gcov: it needs a series (SERIES or --tree/--base/--new), not --kernel-b"
 case $boots in ''|*[!0-9]*|0) kp_die "--boots must be a positive number" ;; esac
 case $fail_on in ''|regression) ;; *) kp_die "--fail-on takes 'regression'" ;; esac
 case $accel in auto|kvm|tcg) ;; *) kp_die "--accel must be auto, kvm or tcg" ;; esac
@@ -139,6 +148,7 @@ x86_64|x86) arch=x86_64 qemu_bin=qemu-system-x86_64 ;;
 arm64|aarch64) arch=arm64 qemu_bin=qemu-system-aarch64
 	[ -z "$preA$preB" ] || kp_die "--kernel-a/--kernel-b take an x86 bzImage; with --arch arm64 the kernels are built"
 	[ "$kexec" = 0 ] || kp_die "--kexec is x86 only for now (--arch arm64)"
+	[ "$coverage" = 0 ] || kp_die "--coverage is x86 only for now (--arch arm64)"
 	"$REPO_DIR/scripts/arm64-deps.sh" || kp_die "the arm64 cross toolchain is missing (scripts/arm64-deps.sh)" ;;
 *) kp_die "--arch must be x86_64 or arm64, not '$arch'" ;;
 esac
@@ -489,6 +499,23 @@ done
 	> "$outdir/cover-letter.txt" 2>> "$outdir/plot.log" ||
 	kp_log "warning: no cover letter (thpbench compare --format cover failed; see $outdir/plot.log)"
 took "compare and plot"
+# Coverage: kernel B again, with gcov, one boot (coverage.sh); its
+# sentence goes into the cover letter.
+if [ "$coverage" = 1 ]; then
+	cov=(--kernel-src "$src" --config "$config" --jobs "$jobs" --mem "$mem"
+		--timeout "$timeout" --out "$outdir/coverage")
+	if [ -n "$tree" ]; then
+		cov+=(--tree "$tree" --base "$base" --new "$new")
+	else
+		cov+=(--series "$outdir/series")
+	fi
+	kp_log "coverage: kernel B with gcov, one boot (log: $outdir/coverage.log)"
+	kp_step "$S/coverage.sh" "$suite" "${cov[@]}" > "$outdir/coverage.log" 2>&1 ||
+		kp_die "the coverage run failed; see $outdir/coverage.log"
+	{ printf '\n'; cat "$outdir/coverage/cover-coverage.txt"; } >> "$outdir/cover-letter.txt"
+	coverage_line=$(tail -n +2 "$outdir/coverage/cover-coverage.txt" | tr '\n' ' ')
+	took coverage
+fi
 timings_line=$(for s in "${t_steps[@]}"; do printf '%s %s, ' "${s%=*}" "$(kp_secs "${s##*=}")"; done)
 timings_line="${timings_line}total $(kp_secs $((SECONDS - t_begin)))"
 
@@ -511,6 +538,7 @@ kp_tb provenance --print "${prov[@]}" "${kA_pairs[@]}" "${kB_pairs[@]}" \
 
 cat "$outdir/comparison.txt"
 [ "$boots" -lt 3 ] || { printf '\n'; tail -n +"$(( $(wc -l < "$outdir/header.txt") + 1 ))" "$outdir/comparison-boots.txt"; }
+[ -z "$coverage_line" ] || kp_log "coverage: $coverage_line($outdir/coverage/coverage.txt)"
 kp_log "cover letter: $outdir/cover-letter.txt"
 kp_log "took: $timings_line"
 kp_log "everything is in $outdir"

@@ -5,14 +5,20 @@
 #
 #   ./run.sh coverage SUITE.conf [--series SERIES | --tree DIR --base REF --new REF]
 #                     [--kernel-src SRC] [--config C] [--files mm/a.c,...]
-#                     [--mem SIZE] [--timeout SEC] [--jobs N] [--out DIR]
+#                     [--nodes N] [--mem SIZE] [--timeout SEC] [--jobs N] [--out DIR]
 #
 #   --series SERIES  build the kernel with SERIES (a directory of *.patch or
 #                    an mbox, as ./run.sh ab takes it) and report, per hunk,
 #                    which changed lines ran (patch coverage)
 #   --tree DIR --base REF --new REF   the same for the commits base..new
+#   --nodes N        NUMA nodes of the guest (default 2, numa=fake: the
+#                    migration cases need two)
 #   --files LIST     the files of the table (default: the mm/ files THP
 #                    paths live in)
+#   --selftests      the kernel's own THP and hugetlb selftests instead of a
+#                    thpbench suite (SUITE defaults to configs/selftests-vm.conf):
+#                    built static from the kernel's tree
+#                    (tools/testing/selftests/vm) into the guest's /selftests
 #
 #  1. builds the guest kernel with gcov for mm/ and the files the series
 #     touches (build-kernel.sh --gcov; cached under its own key);
@@ -37,7 +43,8 @@ S=$KP_DIR/scripts
 trap 'exit 2' ERR
 
 suite='' series='' tree='' base='' new='' src=$DEFAULT_KERNEL_SRC config=tinyconfig
-files='' mem=4G timeout=3600 jobs=$(nproc) outdir=''
+files='' nodes=2 mem=4G timeout=3600 jobs=$(nproc) outdir=''
+selftests=0
 while [ $# -gt 0 ]; do
 	case $1 in
 	--series) series=${2:?}; shift 2 ;;
@@ -48,15 +55,18 @@ while [ $# -gt 0 ]; do
 	--config) config=${2:?}; shift 2 ;;
 	--files) files=${2:?}; shift 2 ;;
 	--mem) mem=${2:?}; shift 2 ;;
+	--nodes) nodes=${2:?}; shift 2 ;;
 	--timeout) timeout=${2:?}; shift 2 ;;
 	--jobs) jobs=${2:?}; shift 2 ;;
 	--out) outdir=${2:?}; shift 2 ;;
+	--selftests) selftests=1; shift ;;
 	-h|--help) kp_help ;;
 	-*) kp_die "unknown option '$1' (see --help)" ;;
 	*) [ -z "$suite" ] || kp_die "one suite at a time ('$suite' and '$1')"
 	   suite=$1; shift ;;
 	esac
 done
+[ -n "$suite" ] || [ "$selftests" = 0 ] || suite=$REPO_DIR/configs/selftests-vm.conf
 [ -n "$suite" ] || kp_usage
 [ -f "$suite" ] || kp_die "suite '$suite' not found"
 if [ -n "$tree" ] && { [ -z "$base" ] || [ -z "$new" ]; }; then
@@ -95,8 +105,30 @@ rm -f "$outdir/.kernel"
 [ -d "$kdir/gcov/obj" ] || kp_die "$kdir has no gcov notes (gcov/obj): not a --gcov build"
 t_build=$((SECONDS - t0))
 
+# The selftests, built static from the tree this kernel was built from
+# (a program that does not build is said and left out: its case fails).
+gfiles=()
+if [ "$selftests" = 1 ]; then
+	vm=$(cat "$kdir/gcov/srcdir")/tools/testing/selftests/vm
+	[ -d "$vm" ] || kp_die "no $vm: the kernel tree has no vm selftests"
+	mkdir -p "$outdir/selftests"
+	for t in khugepaged split_huge_page_test transhuge-stress hugepage-shm map_hugetlb \
+		hugepage-mremap hugetlb-madvise; do
+		util=()
+		if [ -f "$vm/vm_util.c" ] && grep -q 'vm_util.h' "$vm/$t.c"; then
+			util=("$vm/vm_util.c")
+		fi
+		if gcc -static -O2 -I "$vm/../../../../usr/include" -o "$outdir/selftests/$t" \
+			"$vm/$t.c" "${util[@]}" -lrt -lpthread > "$outdir/selftests/$t.log" 2>&1; then
+			gfiles+=(--file "$outdir/selftests/$t:/selftests/$t")
+		else
+			kp_log "warning: selftest $t does not build ($outdir/selftests/$t.log); its case will fail"
+		fi
+	done
+fi
+
 # 2. One boot, one repetition per case, the counters per repetition.
-kp_step "$S/guest.sh" "$suite" --kernel "$kdir/bzImage:$kdir/config" --nodes 1 \
+kp_step "$S/guest.sh" "$suite" --kernel "$kdir/bzImage:$kdir/config" --nodes "$nodes" "${gfiles[@]}" \
 	--mem "$mem" --timeout "$timeout" --jobs "$jobs" --out "$outdir/guest" \
 	-- -r 1 --warmup 0 --kernel-gcov
 t_run=$((SECONDS - t0 - t_build))

@@ -72,12 +72,12 @@ esac
 
 # Lines after the chosen BEGIN, up to its END or the next BEGIN; whether
 # END came is recorded separately.
-awk -v start="$start" 'NR == start {buf=""; inb=1; end=0; next}
-     NR < start {next}
-     inb && /^THPBENCH-RESULT-BEGIN / {inb=0; next}
-     inb && /^THPBENCH-RESULT-END$/ {inb=0; end=1; next}
-     inb {buf = buf $0 "\n"}
-     END {printf "%s", buf > "/dev/stdout"; print end > "/dev/stderr"}' \
+awk -v start="$start" 'NR < start {next}
+     NR == start {inb=1; next}
+     inb && /^THPBENCH-RESULT-BEGIN / {exit}
+     inb && /^THPBENCH-RESULT-END$/ {end=1; exit}
+     inb {print}
+     END {print end + 0 > "/dev/stderr"}' \
 	"$tmp/log" > "$tmp/b64" 2> "$tmp/ended"
 
 if grep -qv '^[A-Za-z0-9+/=]*$' "$tmp/b64"; then

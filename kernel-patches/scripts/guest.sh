@@ -30,6 +30,8 @@
 #   --gib-pages N   a 1 GiB hugetlb pool reserved at boot
 #                   (hugepagesz=1G hugepages=N; -cpu max has pdpe1gb)
 #   --reps N        thpbench run -r N in the guest
+#   --file SRC:DEST  one more file in the initramfs (a static test program
+#                   a suite names by its path; ./run.sh coverage --selftests)
 #   --kernel IMG[:CONFIG]  a prebuilt bzImage (and its .config) instead of
 #                   the bundled kernel; it needs CONFIG_NUMA_EMU for --nodes
 #   -- RUN ARGS     more `thpbench run` options for the guest (--thp ...)
@@ -53,6 +55,7 @@ arch=x86_64
 prebuilt=''
 outdir='' jobs=$(nproc)
 extra=()
+more_files=()
 
 count_arg() # NAME VALUE MIN: a whole number >= MIN
 {
@@ -73,6 +76,7 @@ while [ $# -gt 0 ]; do
 	--out) outdir=${2:?}; shift 2 ;;
 	--jobs) jobs=${2:?}; shift 2 ;;
 	--arch) arch=${2:?}; shift 2 ;;
+	--file) more_files+=(--file "${2:?}"); shift 2 ;;
 	--) shift; extra=("$@"); break ;;
 	-h|--help) kp_help ;;
 	-*) kp_die "unknown option '$1' (see --help)" ;;
@@ -160,7 +164,7 @@ files=()
 [ ! -f "$kdir/config" ] || files=(--file "$kdir/config:/boot/config-$rel")
 "$S/mkinitramfs.sh" -o "$outdir/initramfs.gz" --suite "$suite" \
 	--thpbench "$sdir/harness/thpbench" --workloads "$sdir/workloads" --arch "$arch" \
-	"${rargs[@]}" "${files[@]}" -- "${extra[@]}"
+	"${rargs[@]}" "${files[@]}" "${more_files[@]}" -- "${extra[@]}"
 cp "$suite" "$outdir/suite.conf"
 
 # 3. One boot.

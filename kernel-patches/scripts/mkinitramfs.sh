@@ -18,7 +18,8 @@
 #   /workloads/NAME         every executable in DIR (must be static)
 #   /etc/thpbench/suite.conf, /etc/thpbench/argv, /etc/thpbench/env
 #   /dev /proc /sys /tmp    mount points (/dev/console too when run as root)
-#   DEST                    each --file (e.g. /boot/config-RELEASE, which the
+#   DEST                    each --file, executable when SRC is (e.g.
+#                           /boot/config-RELEASE, which the
 #                           harness hashes into env.kernel_config)
 #   /boot/SIDE.bzImage      each --kexec kernel, /etc/thpbench/kernels lists
 #                           "SIDE RELEASE"; the archive is then the payload
@@ -136,7 +137,7 @@ for fd in "${files[@]}"; do
 	fdst=${fd#*:}
 	case $fdst in /*) ;; *) kp_die "--file $fd: DEST must be an absolute path" ;; esac
 	[ -f "$fsrc" ] || kp_die "--file $fd: $fsrc not found"
-	install -D -m 0644 "$fsrc" "$stage$fdst"
+	install -D -m "$([ -x "$fsrc" ] && echo 0755 || echo 0644)" "$fsrc" "$stage$fdst"
 done
 {
 	# --progress lines: the serial console is a terminal, but its output

@@ -25,7 +25,11 @@ res() { printf '{"schema":"thpbench-results/1","env":{},"meta":{},"cases":[{"id"
 { printf '%s\0%s\0' "$plan" "0001"; printf '@0\n%s\0' "$(res 1000 1010)"
   printf '@1\n%s\0' "$(res 3000 3020)"; printf '@3\nbuild: error'; } > "$dir/corpus-bisect_dir/seed"
 { cat "$dir/corpus-bisect_dir/seed"; printf '\0!0004x'; } > "$dir/corpus-bisect_dir/seed-stray"
-for t in suite results bisect_dir; do
+# kernel coverage (fuzz_kcov.c): a tracefile, NUL, a patch.
+mkdir -p "$dir/corpus-kcov"
+{ printf 'SF:/src/mm/a.c\nFN:2,f\nFNDA:1,f\nDA:2,1\nDA:3,0\nend_of_record\n\0'
+  cat kernel-patches/000-mremap-thp-pmd-move/*.patch; } > "$dir/corpus-kcov/seed"
+for t in suite results bisect_dir kcov; do
 	log="$dir/fuzz_$t.log"
 	"$dir/fuzz_$t" -max_total_time="$secs" -timeout=10 -rss_limit_mb=2048 \
 		-max_len=65536 -print_final_stats=1 -artifact_prefix="$dir/$t-" \

@@ -57,6 +57,7 @@ fake_kernel_tree()
 	local dir=$1
 	mkdir -p "$dir/mm" "$dir/init" "$dir/scripts" "$dir/kernel/configs" "$dir/arch/x86/configs"
 	for f in mremap huge_memory memory; do printf 'int %s;\n' "$f" > "$dir/mm/$f.c"; done
+	printf 'obj-y := mremap.o huge_memory.o memory.o\n' > "$dir/mm/Makefile"
 	printf 'int version;\n' > "$dir/init/version.c"
 	printf 'CONFIG_TINY_BASE=y\n' > "$dir/kernel/configs/tiny-base.config"
 	printf 'CONFIG_CC_OPTIMIZE_FOR_SIZE=y\n' > "$dir/kernel/configs/tiny.config"
@@ -96,6 +97,9 @@ $(O)/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(SAY) "  CC      $*.o"
 	@cp $< $@
+	@# --gcov: a note and a profiled command line, as gcc -fprofile-arcs leaves.
+	@if grep -qs '^GCOV_PROFILE := y' $(dir $<)Makefile; then : > $(O)/$*.gcno; \
+		echo "cmd := gcc -fprofile-arcs" > $(O)/$(dir $*).$(notdir $*).o.cmd; fi
 bzImage: $(OBJS)
 	@if [ -n "$$FAKE_BUILD_HANG" ]; then sleep $$FAKE_BUILD_HANG & sleep $$FAKE_BUILD_HANG & wait; fi
 	@mkdir -p $(O)/arch/x86/boot

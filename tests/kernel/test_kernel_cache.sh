@@ -55,6 +55,22 @@ k2=$("$KP/scripts/build-kernel.sh" --kernel-src "$repo" --git-ref HEAD 2> "$t_tm
 [ "$k1" = "$k2" ] && grep -q cached "$t_tmp/g2.err" || fail "a reworded commit (same tree) built another kernel"
 [ "$T_FAILS" -eq 0 ] && ok "whitespace is another kernel; a reworded commit is not"
 
+# --gcov: another key and object directory, the notes and their sources
+# kept with the image, mm/Makefile opted in and put back by the next build;
+# the kernel without it keeps its key.
+kG=$(bk --gcov 2> "$t_tmp/g.err") || fail "gcov kernel: $(tail -n 3 "$t_tmp/g.err")"
+[ -n "$kG" ] && [ "$kG" != "$kA" ] || fail "--gcov has kernel A's key ($kG)"
+grep -qx 'gcov=mm+series' "$kG/inputs" || fail "--gcov: the key's inputs lack gcov="
+[ -f "$kG/gcov/obj/mm/huge_memory.gcno" ] && [ -f "$kG/gcov/src/mm/huge_memory.c" ] ||
+	fail "--gcov: no notes or sources in $kG/gcov"
+case $(cat "$kG/gcov/objdir") in *-gcov) ;; *) fail "--gcov: objects in $(cat "$kG/gcov/objdir"), not a -gcov directory" ;; esac
+grep -q '^GCOV_PROFILE := y' "$(cat "$kG/gcov/srcdir")/mm/Makefile" || fail "--gcov: mm/Makefile not opted in"
+kA3=$(bk 2> /dev/null) && [ "$kA3" = "$kA" ] || fail "after --gcov kernel A is $kA3, not $kA"
+{ cat "$KP/thpbench.config"; echo "# another key"; } > "$t_tmp/frag-next"
+bk --fragment "$t_tmp/frag-next" > /dev/null 2> "$t_tmp/n.err" || fail "the build after --gcov: $(tail -n 2 "$t_tmp/n.err")"
+! grep -q GCOV_PROFILE "$(cat "$kG/gcov/srcdir")/mm/Makefile" || fail "the next build left mm/Makefile opted in"
+[ "$T_FAILS" -eq 0 ] && ok "--gcov: its own key and objects, notes and sources kept, mm/Makefile put back"
+
 # Another kernel version: an option of the fragment this tree does not
 # define is noted and left out; one it defines but a dependency dropped
 # stops the build, as does one the suite needs.
