@@ -127,9 +127,11 @@ static bool profile_base(struct session *ss, const struct tb_case *c, int rep,
 }
 
 /*
- * --kernel-gcov: the counters zeroed just before the workload starts and
- * copied to OUTDIR/kgcov/SEQ (SEQ: the repetition's seq in results.json)
- * when it ends, so each directory holds what one repetition ran. A
+ * --kernel-gcov: the counters zeroed before the repetition's knobs are set
+ * and its memory state made (the kernel code a case's settings run, a
+ * knob's store function or khugepaged started, is that case's) and copied
+ * to OUTDIR/kgcov/SEQ (SEQ: the repetition's seq in results.json) when
+ * the workload ends, so each directory holds what one repetition ran. A
  * warm-up is zeroed and not kept. A failure is said and the repetition
  * kept: coverage is a by-product, never a reason to lose a measurement.
  */
@@ -252,6 +254,7 @@ static void execute(struct session *ss, const struct plan_item *it,
 	run->seq = ss->seq++;
 	progress_begin(&ss->prog, c->id, !record, rep,
 		       record ? it->reps : it->warmup);
+	kgcov_before(ss);
 	if (session_knobs_apply(ss, it, err, sizeof(err))) {
 		run->status = RUN_ERROR;
 		run->reason = xstrdup(err);
@@ -279,7 +282,6 @@ static void execute(struct session *ss, const struct plan_item *it,
 		spec.prof = &ss->prof;
 		spec.prof_base = prof_base;
 	}
-	kgcov_before(ss);
 	runner_run(&spec, run);
 	kgcov_after(ss, run, record);
 	memstate_release(&ms);

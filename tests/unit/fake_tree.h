@@ -9,6 +9,7 @@
 #include <ftw.h>
 #include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "util/util.h"
@@ -29,6 +30,44 @@ static inline int fake_put(const char *root, const char *rel, const char *text)
 		return -1;
 	fputs(text, f);
 	return fclose(f);
+}
+
+/* fake_put(), then the file's path (a static buffer, valid to the next
+ * call); NULL when it could not be written. */
+static inline const char *fake_put_path(const char *root, const char *rel,
+					const char *text)
+{
+	static char path[PATH_MAX];
+
+	if (fake_put(root, rel, text))
+		return NULL;
+	snprintf(path, sizeof(path), "%s/%s", root, rel);
+	return path;
+}
+
+/*
+ * A cmocka test group's temp directory `dir` (/tmp/NAME.XXXXXX), its
+ * group setup and teardown (made, removed with all in it), and put(REL,
+ * TEXT): fake_put_path() in it, asserted. Include cmocka.h first.
+ */
+#define FAKE_DIR_GROUP(NAME)						\
+static char dir[] = "/tmp/" NAME ".XXXXXX";				\
+static int setup(void **state)						\
+{									\
+	(void)state;							\
+	return mkdtemp(dir) ? 0 : -1;					\
+}									\
+static int teardown(void **state)					\
+{									\
+	(void)state;							\
+	return fake_rm_tree(dir);					\
+}									\
+static const char *put(const char *rel, const char *text)		\
+{									\
+	const char *p = fake_put_path(dir, rel, text);			\
+									\
+	assert_non_null(p);						\
+	return p;							\
 }
 
 static inline int fake_rm_one(const char *path, const struct stat *st,

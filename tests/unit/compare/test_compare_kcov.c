@@ -20,28 +20,7 @@
 #include "results/lcov.h"
 #include "results/patch_hunks.h"
 
-static char dir[] = "/tmp/kcov.XXXXXX";
-
-static int setup(void **state)
-{
-	(void)state;
-	return mkdtemp(dir) ? 0 : -1;
-}
-
-static int teardown(void **state)
-{
-	(void)state;
-	return fake_rm_tree(dir);
-}
-
-static const char *put(const char *name, const char *text)
-{
-	static char path[160];
-
-	assert_int_equal(fake_put(dir, name, text), 0);
-	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	return path;
-}
+FAKE_DIR_GROUP("kcov")
 
 /* Patch 1 adds lines 11-13 of mm/a.c (11 code, 12 a comment, 13 code)
  * and, in a second hunk, only removes two lines before line 30. */

@@ -14,28 +14,7 @@
 #include "../fake_tree.h"
 #include "results/lcov.h"
 
-static char dir[] = "/tmp/lcov.XXXXXX";
-
-static int setup(void **state)
-{
-	(void)state;
-	return mkdtemp(dir) ? 0 : -1;
-}
-
-static int teardown(void **state)
-{
-	(void)state;
-	return fake_rm_tree(dir);
-}
-
-static const char *put(const char *name, const char *text)
-{
-	static char path[128];
-
-	assert_int_equal(fake_put(dir, name, text), 0);
-	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	return path;
-}
+FAKE_DIR_GROUP("lcov")
 
 /* geninfo writes a header once per object that includes it: the records merge. */
 static void test_read_merges_and_strips(void **state)
