@@ -18,6 +18,7 @@
 #include "plot_gp.h"
 #include "plot_metrics.h"
 #include "plot_pairs.h"
+#include "plot_profile.h"
 #include "util/util.h"
 
 #define MAX_DIST 6
@@ -246,7 +247,7 @@ static void pair_stem(const struct comparison *c, size_t ip, char *buf,
 int plot_compare(const struct comparison *c, const char *outdir,
 		 struct plot_set *ps, char *err, size_t errlen)
 {
-	char stem[300], s1[320], s2[320];
+	char stem[300], s1[320], s2[320], s3[320];
 	size_t i;
 
 	if (mkdir_p(outdir, 0755)) {
@@ -258,8 +259,10 @@ int plot_compare(const struct comparison *c, const char *outdir,
 		pair_stem(c, i, stem, sizeof(stem));
 		snprintf(s1, sizeof(s1), "%s-change", stem);
 		snprintf(s2, sizeof(s2), "%s-dist", stem);
+		snprintf(s3, sizeof(s3), "%s-profile", stem);
 		if (plot_change_chart(c, &c->pairs[i], outdir, s1, ps, err, errlen) ||
-		    dist_chart(c, &c->pairs[i], outdir, s2, ps, err, errlen))
+		    dist_chart(c, &c->pairs[i], outdir, s2, ps, err, errlen) ||
+		    plot_profile_chart(c, &c->pairs[i], outdir, s3, ps, err, errlen))
 			return -1;
 	}
 	return 0;

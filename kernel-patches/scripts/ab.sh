@@ -492,7 +492,7 @@ fi
 # The block for a cover letter: what changed, the environment, how to
 # reproduce it, the charts (72 columns, plain text).
 charts=()
-for f in "$outdir"/plots/*-change.png "$outdir"/plots/*-dist.png; do
+for f in "$outdir"/plots/*-change.png "$outdir"/plots/*-dist.png "$outdir"/plots/*-profile.png; do
 	[ ! -f "$f" ] || charts+=(--chart "plots/$(basename "$f")")
 done
 "$tb" compare "$outdir/A.json" "$outdir/B.json" --format cover "${charts[@]}" \

@@ -7,7 +7,8 @@
 # must be absent there (no prof.* metric at all, in any repetition) and
 # compare must say "absent", not 0. Also: perf's folded stacks exist per
 # repetition, the profile is recorded in meta.profile with its event, and
-# a run without --profile has no prof.* metric. Needs perf (linux-perf)
+# a run without --profile has no prof.* metric; plot draws the profile
+# chart with no bar for the absent side. Needs perf (linux-perf)
 # able to sample here (cpu-clock: no PMU needed) and jq; root.
 . tests/integration/lib.sh
 trap 'rm -rf "$TMPD"' EXIT
@@ -56,6 +57,12 @@ $TB compare "$R" --by label -f cover > "$TMPD/cover" 2>/dev/null
 check "cover letter has the block" grep -q 'where the time went' "$TMPD/cover"
 check "cover letter fits 72 columns" sh -c "! awk 'length > 72' $TMPD/cover | grep -q ."
 
+$TB plot "$R" --by label -o "$TMPD/plots" > /dev/null 2>&1
+P=$(ls "$TMPD"/plots/*-profile.dat 2>/dev/null | head -n 1)
+check "plot draws the profile chart (png and its data)" \
+	sh -c "[ -n '$P' ] && ls $TMPD/plots/*-profile.png > /dev/null"
+check "the chart's data: spin_one present in A, absent (NaN, no bar) in B" \
+	awk '!/^#/ && $2 > 0 && $5 ~ /NaN/ { ok = 1 } END { exit !ok }' "$P"
 $TB run -o "$TMPD/np" -r 2 --warmup 0 --progress none -- workloads/prof_split --rounds 20 >/dev/null 2>&1
 check "without --profile no prof.* metric" jqe \
 	'[.cases[].runs[].metrics | keys[] | select(startswith("prof."))] | length == 0' "$TMPD/np/results.json"
