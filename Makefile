@@ -13,6 +13,7 @@
 # make ab-tree  incremental kernel builds of a git tree, O= (not in check)
 # make bisect-e2e kernel bisection end to end: names the commit with 000's patch (not in check)
 # make gcov-e2e  kernel line coverage, exact: the THP fault line ran, a never-run line did not; 000's hunk (not in check)
+# make profile-e2e  ab --profile on 000 in qemu: guest profiles name kernel functions (not in check)
 # make numa-e2e  seed 004's placement and THP migration in a 2-node qemu guest (not in check)
 # make numa-migrate-e2e  THP migration alone in a 2-node qemu guest (not in check)
 # make confirm-e2e     the confirmation A/B for real: nightly --confirm qemu on A, A, A, B, A (not in check)
@@ -272,6 +273,11 @@ ab-e2e: all
 gcov-e2e: all
 	bash tests/kernel/gcov_e2e.sh
 
+# Guest profiles with named kernel functions, 000 A/B (minutes; not in
+# check): tests/kernel/profile_e2e.sh.
+profile-e2e: all
+	bash tests/kernel/profile_e2e.sh
+
 # How long the kernel A/B flow takes: first run, cached rerun, B-only
 # rebuild (tens of minutes; not in check).
 ab-bench: all
@@ -325,7 +331,7 @@ clean:
 		tests/kcidb/*.o tests/kcidb/*.d tests/kcidb/kcidb_check $(UNIT_BIN) harness/thpbench $(WL_C) $(WL_CXX)
 	rm -rf $(ANALYZE_DIR) $(SAN_DIR) $(FUZZ_DIR) $(PERF_EVENTS_DIR)
 
-.PHONY: all unit unit-arm64 unit-arm64-guest unit-bins pmu-e2e layers analyze sanitize fuzz fuzz-smoke check ab-e2e gcov-e2e ab-bench ab-tree bisect-e2e numa-e2e numa-migrate-e2e confirm-e2e alloc-failed-e2e static clean clean-bin
+.PHONY: all unit unit-arm64 unit-arm64-guest unit-bins pmu-e2e layers analyze sanitize fuzz fuzz-smoke check ab-e2e gcov-e2e profile-e2e ab-bench ab-tree bisect-e2e numa-e2e numa-migrate-e2e confirm-e2e alloc-failed-e2e static clean clean-bin
 .SECONDARY:
 -include $(wildcard harness/*/*.d harness/*/*/*.d workloads/*.d workloads/lib/*.d tests/unit/*/*.d tests/history/*.d tests/kcidb/*.d \
 	$(ANALYZE_DIR)/harness/*/*.d $(ANALYZE_DIR)/harness/*/*/*.d $(ANALYZE_DIR)/workloads/*.d \

@@ -23,7 +23,9 @@
 #                       bare-metal sequence, kexec_file_load from init)
 #   --profile           a perf profile of every repetition in the guest
 #                       (thpbench run --profile; Debian's perf and the
-#                       kernels' System.map go into the initramfs); the
+#                       kernels' System.map go into the initramfs, and the
+#                       kernels are built with their symbol table,
+#                       CONFIG_KALLSYMS: another cache key); the
 #                       cover letter gets "where the time went"
 #                       (docs/profiles.md)
 #   --coverage          after the A/B, kernel B built again with gcov (its
@@ -216,7 +218,7 @@ prebuilt()
 kargs=(--kernel-src "$src" --config "$config" --jobs "$jobs" --arch "$arch")
 [ -z "$tree" ] || kargs+=(--git-ref "$base")
 [ -z "$objdir" ] || kargs+=(--obj "$objdir")
-[ "$profile" = 0 ] || kargs+=(--system-map)
+[ "$profile" = 0 ] || kargs+=(--system-map --kallsyms)
 if [ -n "$series$tree" ] && [ -z "$preB" ]; then
 	if [ -n "$tree" ]; then
 		"$S/series.sh" -o "$outdir/series" --tree "$tree" --base "$base" --new "$new" > /dev/null

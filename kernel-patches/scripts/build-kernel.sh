@@ -7,7 +7,7 @@
 #                   [--obj DIR | O=DIR] [--name NAME]
 #                   [--config tinyconfig|defconfig|FILE]
 #                   [--fragment FRAG] [--jobs N] [--arch x86_64|arm64]
-#                   [--system-map] [--gcov]
+#                   [--system-map] [--gcov] [--kallsyms]
 #
 # --arch arm64 cross-compiles (aarch64-linux-gnu-gcc) for qemu's virt
 # machine: kernel-patches/thpbench-arm64.config is merged over FRAG (its
@@ -45,6 +45,10 @@
 # sources they describe (the tree is shared by later builds), objdir and
 # srcdir (the absolute paths the kernel's gcov data names). Used by
 # ./run.sh coverage and ab --coverage (docs/kernel-coverage.md).
+# --kallsyms merges kernel-patches/thpbench-kallsyms.config (the symbol
+# table, /proc/kallsyms) for guest profiles (ab --profile,
+# docs/profiles.md): another key (kallsyms=) and object directory
+# (<obj>-kallsyms).
 # Prints the cache directory (bzImage, config, build.log, kernelrelease,
 # inputs, patches, timings) on stdout.
 #
@@ -66,6 +70,7 @@ objdir=
 arch=x86_64
 need_map=0
 gcov=0
+kallsyms=0
 
 while [ $# -gt 0 ]; do
 	case $1 in
@@ -80,6 +85,7 @@ while [ $# -gt 0 ]; do
 	--arch) arch=${2:?}; shift 2 ;;
 	--system-map) need_map=1; shift ;;
 	--gcov) gcov=1; shift ;;
+	--kallsyms) kallsyms=1; shift ;;
 	O=?*) objdir=${1#O=}; shift ;;
 	-h|--help) kp_help ;;
 	*) kp_die "unknown argument '$1' (see --help)" ;;
@@ -165,6 +171,12 @@ if [ "$gcov" = 1 ]; then
 	[ -f "$gfrag" ] || kp_die "$gfrag missing"
 	inputs=$(printf '%s\ngcov=mm+series\ngcov_config=%s\n' "$inputs" "$(kp_sha256_stdin < "$gfrag")")
 fi
+# kallsyms: the symbol table, another kernel (its fragment in the key).
+kfrag=$KP_DIR/thpbench-kallsyms.config
+if [ "$kallsyms" = 1 ]; then
+	[ -f "$kfrag" ] || kp_die "$kfrag missing"
+	inputs=$(printf '%s\nkallsyms=%s\n' "$inputs" "$(kp_sha256_stdin < "$kfrag")")
+fi
 # The default configuration keeps the key it always had.
 [ "$cfg_id" = tinyconfig ] || inputs=$(printf '%s\nbase_config=%s\n' "$inputs" "$cfg_id")
 key=$(printf '%s' "$inputs" | kp_sha256_stdin | cut -c1-16)
@@ -218,6 +230,7 @@ fi
 [ "$arch" = x86_64 ] || obj=$obj-$arch
 # Instrumented objects are others: switching would recompile mm/ both ways.
 [ "$gcov" = 0 ] || obj=$obj-gcov
+[ "$kallsyms" = 0 ] || obj=$obj-kallsyms
 [ -z "$objdir" ] || obj=$objdir
 # What .tb-ok holds: trees of an older layout (originals saved between
 # patches) are prepared again.
@@ -377,6 +390,10 @@ fi
 if [ "$gcov" = 1 ]; then
 	cat "$frag" "$gfrag" > "$work/fragment.gcov"
 	frag=$work/fragment.gcov
+fi
+if [ "$kallsyms" = 1 ]; then
+	cat "$frag" "$kfrag" > "$work/fragment.kallsyms"
+	frag=$work/fragment.kallsyms
 fi
 if [ -n "$series" ]; then
 	save_originals

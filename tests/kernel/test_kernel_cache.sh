@@ -70,6 +70,11 @@ kA3=$(bk 2> /dev/null) && [ "$kA3" = "$kA" ] || fail "after --gcov kernel A is $
 bk --fragment "$t_tmp/frag-next" > /dev/null 2> "$t_tmp/n.err" || fail "the build after --gcov: $(tail -n 2 "$t_tmp/n.err")"
 ! grep -q GCOV_PROFILE "$(cat "$kG/gcov/srcdir")/mm/Makefile" || fail "the next build left mm/Makefile opted in"
 [ "$T_FAILS" -eq 0 ] && ok "--gcov: its own key and objects, notes and sources kept, mm/Makefile put back"
+kK=$(bk --kallsyms 2> "$t_tmp/k.err") || fail "kallsyms kernel: $(tail -n 3 "$t_tmp/k.err")"
+[ -n "$kK" ] && [ "$kK" != "$kA" ] && [ "$kK" != "$kG" ] || fail "--kallsyms has another kernel's key ($kK)"
+grep -qx 'CONFIG_KALLSYMS=y' "$kK/config" || fail "--kallsyms: CONFIG_KALLSYMS=y not in the kernel's config"
+! grep -q 'CONFIG_KALLSYMS' "$kA/config" || fail "kernel A has CONFIG_KALLSYMS without --kallsyms"
+[ "$T_FAILS" -eq 0 ] && ok "--kallsyms: another key, the symbol table in its config only"
 
 # Another kernel version: an option of the fragment this tree does not
 # define is noted and left out; one it defines but a dependency dropped
