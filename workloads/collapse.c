@@ -29,6 +29,10 @@
  * gets one with "swap = zram"). In swap mode it prints and reports
  * swap_ranges (2 MiB ranges with a swapped-out PTE, by pagemap: the ones
  * max_ptes_swap 0 makes khugepaged refuse) and swapped_ptes.
+ * --ptes compound: the region is faulted in as THPs (MADV_HUGEPAGE), then
+ * each huge PMD is split by an mprotect of its first 4 KiB and back, so
+ * every range is a PTE-mapped THP: the collapse meets compound pages (the
+ * kernel's compound_pagelist path) instead of 4 KiB ones.
  *
  * --mode madvise: the region of interest is one madvise(MADV_COLLAPSE)
  * over the region: roi_usec (wall) and collapse_cpu_usec (this thread's
@@ -91,7 +95,7 @@
 
 static const char usage[] =
 	"usage: collapse [--size SIZE] [--mode madvise|khugepaged]\n"
-	"                [--ptes full|none|shared|swap] [--present N] [--wait SEC]\n"
+	"                [--ptes full|none|shared|swap|compound] [--present N] [--wait SEC]\n"
 	"                [--each]\n"
 	"  --size SIZE     the region, a multiple of 2M (default 64M)\n"
 	"  --mode madvise  collapse it with one madvise(MADV_COLLAPSE) (default)\n"
@@ -100,7 +104,8 @@ static const char usage[] =
 	"  --ptes none     only --present pages of each 2 MiB written\n"
 	"  --ptes shared   every page written, then mapped by a child too\n"
 	"  --ptes swap     every page written, all but --present paged out (needs swap)\n"
-	"  --present N     pages of each 2 MiB kept present (none, swap; default 64)\n"
+	"  --ptes compound  every page written into THPs, each then PTE-mapped (a\n"
+	"                  4 KiB mprotect split its PMD): collapse finds compound pages\n"	"  --present N     pages of each 2 MiB kept present (none, swap; default 64)\n"
 	"  --wait SEC      khugepaged: give up after SEC seconds (default 30)\n"
 	"  --each          madvise: one MADV_COLLAPSE per 2 MiB range; reports\n"
 	"                  alloc_failed (ranges that returned ENOMEM)\n"
@@ -111,10 +116,10 @@ static const char usage[] =
 	"with THP never.\n";
 
 enum mode { MODE_MADVISE, MODE_KHUGEPAGED };
-enum ptes { PTES_FULL, PTES_NONE, PTES_SHARED, PTES_SWAP };
+enum ptes { PTES_FULL, PTES_NONE, PTES_SHARED, PTES_SWAP, PTES_COMPOUND };
 
 static const char *const mode_names[] = { "madvise", "khugepaged" };
-static const char *const ptes_names[] = { "full", "none", "shared", "swap" };
+static const char *const ptes_names[] = { "full", "none", "shared", "swap", "compound" };
 
 struct opts {
 	uint64_t size, present, wait_s;
@@ -161,7 +166,7 @@ static void parse_args(int argc, char **argv, struct opts *o)
 			o->each = 1;
 			break;
 		case 'p':
-			o->ptes = (enum ptes)pick("--ptes", optarg, ptes_names, 4);
+			o->ptes = (enum ptes)pick("--ptes", optarg, ptes_names, 5);
 			break;
 		case 'n':
 			o->present = wl_opt_count("--present", optarg, 1,
@@ -192,15 +197,33 @@ static int written(const struct opts *o, uint64_t i)
 	return o->ptes != PTES_NONE || i % PAGES_PER_PMD < o->present;
 }
 
+/* --ptes compound: each huge PMD split, its THP kept (PTE-mapped). */
+static void pte_map(char *p, const struct opts *o)
+{
+	uint64_t r;
+
+	for (r = 0; r < o->size / WL_PMD_SIZE; r++) {
+		char *q = p + r * WL_PMD_SIZE;
+
+		if (mprotect(q, WL_BASE_PAGE, PROT_READ) ||
+		    mprotect(q, WL_BASE_PAGE, PROT_READ | PROT_WRITE))
+			wl_fail("mprotect failed: %s", strerror(errno));
+	}
+}
+
 static void fill(char *p, const struct opts *o)
 {
 	uint64_t i, n = o->size / WL_BASE_PAGE;
+	int advice = o->ptes == PTES_COMPOUND ? MADV_HUGEPAGE : MADV_NOHUGEPAGE;
 
-	if (madvise(p, o->size, MADV_NOHUGEPAGE))
-		wl_fail("madvise(MADV_NOHUGEPAGE) failed: %s", strerror(errno));
+	if (madvise(p, o->size, advice))
+		wl_fail("madvise(%s) failed: %s", o->ptes == PTES_COMPOUND ?
+			"MADV_HUGEPAGE" : "MADV_NOHUGEPAGE", strerror(errno));
 	for (i = 0; i < n; i++)
 		if (written(o, i))
 			p[i * WL_BASE_PAGE] = marker(i);
+	if (o->ptes == PTES_COMPOUND)
+		pte_map(p, o);
 }
 
 static int swap_devices(void)

@@ -5,7 +5,8 @@
 # THPs (by pagemap, or smaps when not root) and thp_collapse_alloc rises
 # by at least as many; every page keeps its contents (the workload checks,
 # exit 1 otherwise), unwritten ones (--ptes none) read zero, a region
-# also mapped by a child (--ptes shared) collapses too. MADV_COLLAPSE
+# also mapped by a child (--ptes shared) collapses too, and so do THPs
+# first PTE-mapped (--ptes compound). MADV_COLLAPSE
 # ignores the THP mode, so this runs in whatever mode the machine is in;
 # when the kernel had no huge page to give (EAGAIN/ENOMEM) the check is a
 # skip, not a failure. khugepaged mode: protocol only (its knobs are
@@ -22,7 +23,7 @@ regions=8
 
 val() { sed -n "s/^$1 //p" "$tmp/out"; }
 
-for ptes in full none shared; do
+for ptes in full none shared compound; do
 	"$bin" --size $size --ptes $ptes >"$tmp/out" 2>"$tmp/err"
 	rc=$?
 	if [ $rc -eq 2 ] && grep -q 'not measurable here' "$tmp/err"; then
