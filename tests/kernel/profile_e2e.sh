@@ -4,7 +4,7 @@
 # Guest profiles, end to end (make profile-e2e; not in check: builds the
 # kernels with their symbol table the first time, then boots qemu twice;
 # minutes). ./run.sh ab kernel-patches/000-mremap-thp-pmd-move --profile
-# --reps 5: kernels with CONFIG_KALLSYMS (their own cache key), perf in
+# (its suite: 15 repetitions): kernels with CONFIG_KALLSYMS (their own cache key), perf in
 # the initramfs, each repetition's region profiled in the guest.
 # Asserted, never a share's size (the guest and the emulator decide it):
 #  - every repetition of both sides has samples (prof.samples > 0) and at
@@ -25,7 +25,7 @@ ok() { echo "profile-e2e: ok: $*"; }
 
 out=$REPO_DIR/results/profile-e2e-$(date +%Y%m%d-%H%M%S)
 t0=$SECONDS
-./run.sh ab kernel-patches/000-mremap-thp-pmd-move --profile --reps 5 --out "$out" ||
+./run.sh ab kernel-patches/000-mremap-thp-pmd-move --profile --out "$out" ||
 	{ echo "profile-e2e: ./run.sh ab --profile failed"; exit 2; }
 for k in A B; do
 	r=$out/$k.json
