@@ -23,7 +23,9 @@
  * eligible with MADV_HUGEPAGE. --ptes says how each 2 MiB range is
  * filled: full (every page written), none (only --present pages of each
  * written, the rest empty), shared (every page written, then a child
- * forked that keeps the region mapped: each page is mapped twice), swap
+ * forked that keeps the region mapped: each page is mapped twice, or with
+ * --shared N only N pages of each 2 MiB, the child having written the
+ * others first so they are its own copies), swap
  * (every page written, then all but --present paged out: MADV_PAGEOUT;
  * needs a swap device, else "not measurable here", exit 2; a suite case
  * gets one with "swap = zram"). In swap mode it prints and reports
@@ -95,7 +97,7 @@
 
 static const char usage[] =
 	"usage: collapse [--size SIZE] [--mode madvise|khugepaged]\n"
-	"                [--ptes full|none|shared|swap|compound] [--present N] [--wait SEC]\n"
+	"                [--ptes full|none|shared|swap|compound] [--present N] [--shared N] [--wait SEC]\n"
 	"                [--each]\n"
 	"  --size SIZE     the region, a multiple of 2M (default 64M)\n"
 	"  --mode madvise  collapse it with one madvise(MADV_COLLAPSE) (default)\n"
@@ -105,8 +107,10 @@ static const char usage[] =
 	"  --ptes shared   every page written, then mapped by a child too\n"
 	"  --ptes swap     every page written, all but --present paged out (needs swap)\n"
 	"  --ptes compound  every page written into THPs, each then PTE-mapped (a\n"
-	"                  4 KiB mprotect split its PMD): collapse finds compound pages\n"	"  --present N     pages of each 2 MiB kept present (none, swap; default 64)\n"
-	"  --wait SEC      khugepaged: give up after SEC seconds (default 30)\n"
+	"                  4 KiB mprotect split its PMD): collapse finds compound pages\n"
+	"  --present N     pages of each 2 MiB kept present (none, swap; default 64)\n"
+	"  --shared N      shared: pages of each 2 MiB left mapped by the child too\n"
+	"                  (it copies the rest on write first; default all 512)\n"	"  --wait SEC      khugepaged: give up after SEC seconds (default 30)\n"
 	"  --each          madvise: one MADV_COLLAPSE per 2 MiB range; reports\n"
 	"                  alloc_failed (ranges that returned ENOMEM)\n"
 	"Prints and reports regions, collapsed, collapsed_share, roi_usec,\n"
@@ -122,7 +126,7 @@ static const char *const mode_names[] = { "madvise", "khugepaged" };
 static const char *const ptes_names[] = { "full", "none", "shared", "swap", "compound" };
 
 struct opts {
-	uint64_t size, present, wait_s;
+	uint64_t size, present, shared, wait_s;
 	enum mode mode;
 	enum ptes ptes;
 	int each;
@@ -147,13 +151,15 @@ static void parse_args(int argc, char **argv, struct opts *o)
 		{ "each", no_argument, NULL, 'E' },
 		{ "ptes", required_argument, NULL, 'p' },
 		{ "present", required_argument, NULL, 'n' },
+		{ "shared", required_argument, NULL, 'S' },
 		{ "wait", required_argument, NULL, 'w' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	int c;
 
-	*o = (struct opts){ .size = 64 * WL_MIB, .present = 64, .wait_s = 30 };
+	*o = (struct opts){ .size = 64 * WL_MIB, .present = 64,
+			    .shared = PAGES_PER_PMD, .wait_s = 30 };
 	while ((c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
 		switch (c) {
 		case 's':
@@ -171,6 +177,10 @@ static void parse_args(int argc, char **argv, struct opts *o)
 		case 'n':
 			o->present = wl_opt_count("--present", optarg, 1,
 						  PAGES_PER_PMD - 1, usage);
+			break;
+		case 'S':
+			o->shared = wl_opt_count("--shared", optarg, 1,
+						 PAGES_PER_PMD, usage);
 			break;
 		case 'w':
 			o->wait_s = wl_opt_count("--wait", optarg, 1, 3600, usage);
@@ -278,17 +288,38 @@ static void report_swapped(const char *p, const struct opts *o)
 }
 
 /* A child that maps the region too, until it is killed (or we die). */
-static pid_t share(void)
+/*
+ * A child that keeps the region mapped. With --shared N it first writes
+ * every page of each 2 MiB but the first N (copy on write: those become
+ * its own), so N pages a range stay mapped twice; it says so on a pipe
+ * before the collapse starts.
+ */
+static pid_t share(char *p, const struct opts *o)
 {
-	pid_t pid = fork();
+	uint64_t i, n = o->size / WL_BASE_PAGE;
+	int fds[2];
+	pid_t pid;
+	char c = 0;
 
+	if (pipe(fds))
+		wl_fail("pipe failed: %s", strerror(errno));
+	pid = fork();
 	if (pid < 0)
 		wl_fail("fork failed: %s", strerror(errno));
 	if (pid == 0) {
 		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		for (i = 0; i < n; i++)
+			if (i % PAGES_PER_PMD >= o->shared)
+				p[i * WL_BASE_PAGE] = marker(i);
+		if (write(fds[1], &c, 1) != 1)
+			_exit(1);
 		for (;;)
 			pause();
 	}
+	close(fds[1]);
+	if (read(fds[0], &c, 1) != 1)
+		wl_fail("the sharing child died before it was ready");
+	close(fds[0]);
 	return pid;
 }
 
@@ -560,7 +591,7 @@ int main(int argc, char **argv)
 		report_swapped(p, &o);
 	}
 	if (o.ptes == PTES_SHARED)
-		child = share();
+		child = share(p, &o);
 	read_counters(before);
 	if (o.mode == MODE_MADVISE)
 		enomem = by_madvise(p, &o);
