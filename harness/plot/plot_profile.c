@@ -23,18 +23,18 @@ static void row_label(const struct profile_row *r, char *buf, size_t len)
 /* One data row: index, A mean lo hi, B mean lo hi (NaN: absent). */
 static void write_row(FILE *f, size_t i, const struct profile_row *r)
 {
-	fprintf(f, "%zu ", i);
-	gp_num(f, r->absent_a ? NAN : r->a.mean);
-	fputc(' ', f);
-	gp_num(f, r->absent_a ? NAN : r->a_lo);
-	fputc(' ', f);
-	gp_num(f, r->absent_a ? NAN : r->a_hi);
-	fputc(' ', f);
-	gp_num(f, r->absent_b ? NAN : r->b.mean);
-	fputc(' ', f);
-	gp_num(f, r->absent_b ? NAN : r->b_lo);
-	fputc(' ', f);
-	gp_num(f, r->absent_b ? NAN : r->b_hi);
+	const double v[6] = {
+		r->absent_a ? NAN : r->a.mean, r->absent_a ? NAN : r->a_lo,
+		r->absent_a ? NAN : r->a_hi, r->absent_b ? NAN : r->b.mean,
+		r->absent_b ? NAN : r->b_lo, r->absent_b ? NAN : r->b_hi,
+	};
+	size_t k;
+
+	fprintf(f, "%zu", i);
+	for (k = 0; k < 6; k++) {
+		fputc(' ', f);
+		gp_num(f, v[k]);
+	}
 	fputc('\n', f);
 }
 

@@ -20,13 +20,8 @@
 #    removed lines" at split_huge_pmd(), run when the always repetition had
 #    huge pages, and the cover block is at most 72 columns.
 # Exit 0 pass, 1 fail, 2 when the flow itself failed.
-set -uo pipefail
-
-REPO_DIR=$(cd "$(dirname "$0")/../.." && pwd)
-cd "$REPO_DIR" || exit 2
-fails=0
-fail() { echo "gcov-e2e: FAIL: $*"; fails=$((fails + 1)); }
-ok() { echo "gcov-e2e: ok: $*"; }
+E2E_NAME=gcov-e2e
+. "$(dirname "$0")/e2e_lib.sh"
 
 out=$REPO_DIR/results/gcov-e2e-$(date +%Y%m%d-%H%M%S)
 t0=$SECONDS
@@ -92,6 +87,4 @@ if [ "$huge" -gt 0 ]; then
 		ok "000: the split the patch makes run (mm/mremap.c:$line) ran" ||
 		fail "000: $(tail -n +2 "$out/cover-coverage.txt")"
 fi
-echo "gcov-e2e: took $((SECONDS - t0)) s; everything is in $out"
-[ "$fails" = 0 ] || { echo "gcov-e2e: $fails check(s) failed"; exit 1; }
-echo "gcov-e2e: pass"
+e2e_finish "$t0" "$out"

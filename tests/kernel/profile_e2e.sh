@@ -15,13 +15,8 @@
 #    callees' names as perf shows them) or A's has move_huge_pmd;
 #  - the profile chart (plots/*-profile.png) is drawn.
 # Exit 0 pass, 1 fail, 2 when the flow itself failed.
-set -uo pipefail
-
-REPO_DIR=$(cd "$(dirname "$0")/../.." && pwd)
-cd "$REPO_DIR" || exit 2
-fails=0
-fail() { echo "profile-e2e: FAIL: $*"; fails=$((fails + 1)); }
-ok() { echo "profile-e2e: ok: $*"; }
+E2E_NAME=profile-e2e
+. "$(dirname "$0")/e2e_lib.sh"
 
 out=$REPO_DIR/results/profile-e2e-$(date +%Y%m%d-%H%M%S)
 t0=$SECONDS
@@ -46,6 +41,4 @@ grep -Eq '\[k\] (__split_huge_pmd|split_huge_pmd|move_ptes|move_huge_pmd|__split
 awk 'length > 72 { exit 1 }' "$cl" || fail "cover-letter.txt has a line over 72 columns"
 ls "$out"/plots/*-profile.png > /dev/null 2>&1 && ok "the profile chart is drawn" || fail "no plots/*-profile.png"
 rm -f "$out/.where"
-echo "profile-e2e: took $((SECONDS - t0)) s; everything is in $out"
-[ "$fails" = 0 ] || { echo "profile-e2e: $fails check(s) failed"; exit 1; }
-echo "profile-e2e: pass"
+e2e_finish "$t0" "$out"
