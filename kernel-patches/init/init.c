@@ -6,8 +6,6 @@
  * - mounts proc, sysfs, devtmpfs, debugfs, a tmpfs on /tmp and hugetlbfs on
  *   /mnt/huge, and makes
  *   /dev/console its stdin/stdout/stderr;
- * - turns off perf's sample-rate lowering (kernel.perf_cpu_time_max_percent
- *   0: under TCG it would leave a profile a few samples a repetition);
  * - runs the command in /etc/thpbench/argv (one argument per line), with
  *   every "@LABEL@" replaced by thpbench.label= from the kernel command
  *   line and every "@BOOT@" by thpbench.boot=, environment from
@@ -83,18 +81,6 @@ static void mount_one(const char *src, const char *dir, const char *type)
 	mkdir(dir, 0755);
 	if (mount(src, dir, type, 0, NULL) && errno != EBUSY)
 		say("mount %s failed (continuing)", dir);
-}
-
-/* One value into a /proc or /sys file; quiet when it is not there. */
-static void write_str(const char *path, const char *val)
-{
-	int fd = open(path, O_WRONLY);
-
-	if (fd < 0)
-		return;
-	if (write(fd, val, strlen(val)) != (ssize_t)strlen(val))
-		say("cannot write %s", path);
-	close(fd);
 }
 
 /* Kernel messages in the middle of the base64 would corrupt it. */
@@ -575,10 +561,6 @@ int main(int argc, char **argv)
 	mount_one("none", "/mnt/huge", "hugetlbfs");
 	setup_console();
 	quiet_kernel_console();
-	/* Profiles (ab --profile): under TCG a sampling interrupt takes long
-	 * enough that the kernel keeps lowering perf_event_max_sample_rate,
-	 * leaving a few samples per repetition; this guest only measures. */
-	write_str("/proc/sys/kernel/perf_cpu_time_max_percent", "0");
 	read_cmdline();
 	/* thpbench.probe=1: the host only asks whether this accelerator boots. */
 	if (strcmp(probe, "0")) {

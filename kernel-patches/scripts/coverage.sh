@@ -137,23 +137,26 @@ t_run=$((SECONDS - t0 - t_build))
 # regular files only (names checked before anything is unpacked).
 "$S/extract-results.sh" --name kgcov.cpio "$outdir/guest/console.log" "$outdir/kgcov.cpio" > /dev/null ||
 	kp_die "no gcov data from the guest (console: $outdir/guest/console.log)"
-if cpio -it --quiet < "$outdir/kgcov.cpio" | grep -qvE '^kgcov/[0-9]+/[A-Za-z0-9._/+-]+\.gcda$' ||
-	cpio -it --quiet < "$outdir/kgcov.cpio" | grep -qE '(^|/)\.\.?(/|$)' ||
-	cpio -itv --quiet < "$outdir/kgcov.cpio" | grep -qv '^-'; then
+# One listing (cpio -tv: mode, links, owner, group, size, date in three
+# fields, name): every entry a regular file named kgcov/SEQ/.../X.gcda.
+cpio -itv --quiet < "$outdir/kgcov.cpio" > "$outdir/kgcov.list"
+if awk '$1 !~ /^-/ || NF != 9 || $9 !~ /^kgcov\/[0-9]+\/[A-Za-z0-9._\/+-]+\.gcda$/ ||
+	 $9 ~ /(^|\/)\.\.?(\/|$)/ { bad = 1 } END { exit !bad }' "$outdir/kgcov.list"; then
 	kp_die "$outdir/kgcov.cpio holds something other than kgcov/SEQ/.../NAME.gcda files; not unpacking it"
 fi
 (cd "$outdir" && cpio -id --quiet --no-absolute-filenames < kgcov.cpio)
-rm -f "$outdir/kgcov.cpio"
+rm -f "$outdir/kgcov.cpio" "$outdir/kgcov.list"
 objrel=$(cat "$kdir/gcov/objdir")
 objrel=${objrel#/}
 mkdir -p "$outdir/info"
 geninfo_q() { geninfo --quiet "$@" 2>&1 | grep -v -e 'redefined at' -e 'did not produce any data' -e 'no functions found' >&2 || true; }
 geninfo_q --initial "$kdir/gcov/obj" -o "$outdir/info/base"
+# The notes copied once; each repetition's data put beside them in turn.
 work=$(mktemp -d)
+cp -r "$kdir/gcov/obj" "$work/obj"
 for d in "$outdir"/kgcov/*/; do
 	seq=$(basename "$d")
-	rm -rf "$work/obj"
-	cp -r "$kdir/gcov/obj" "$work/obj"
+	find "$work/obj" -name '*.gcda' -type f -delete
 	[ ! -d "$d/$objrel" ] || cp -r "$d/$objrel/." "$work/obj/"
 	geninfo_q "$work/obj" -o "$outdir/info/$seq.info"
 	[ -f "$outdir/info/$seq.info" ] || : > "$outdir/info/$seq.info"
