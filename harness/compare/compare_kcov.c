@@ -146,6 +146,13 @@ const char *compare_kcov_case(const struct compare_kcov *k, long seq)
 	return c < 0 ? "?" : k->res->cases[c].id;
 }
 
+size_t compare_kcov_run_end(const unsigned int *lines, size_t n, size_t i)
+{
+	while (i + 1 < n && lines[i + 1] == lines[i] + 1)
+		i++;
+	return i;
+}
+
 void compare_kcov_ranges(const unsigned int *lines, size_t n, char *buf, size_t len)
 {
 	size_t i, j, used = 0;
@@ -154,8 +161,7 @@ void compare_kcov_ranges(const unsigned int *lines, size_t n, char *buf, size_t 
 	for (i = 0; i < n && used + 1 < len; i = j + 1) {
 		int w;
 
-		for (j = i; j + 1 < n && lines[j + 1] == lines[j] + 1; j++)
-			;
+		j = compare_kcov_run_end(lines, n, i);
 		if (j > i)
 			w = snprintf(buf + used, len - used, "%s%u-%u", used ? ", " : "",
 				     lines[i], lines[j]);

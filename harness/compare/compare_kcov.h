@@ -47,6 +47,8 @@ int compare_kcov_load(struct compare_kcov *k, const char *base, const char *dir,
 const char *compare_kcov_case(const struct compare_kcov *k, long seq);
 void compare_kcov_table(FILE *f, const struct compare_kcov *k, const char *files);
 json_t *compare_kcov_json(const struct compare_kcov *k, const char *files);
+/* The last index of the run of consecutive lines (ascending) from i. */
+size_t compare_kcov_run_end(const unsigned int *lines, size_t n, size_t i);
 /* Ranges "a-b, c" of the lines of f that did not run, into buf. */
 void compare_kcov_ranges(const unsigned int *lines, size_t n, char *buf, size_t len);
 void compare_kcov_free(struct compare_kcov *k);

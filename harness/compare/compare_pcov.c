@@ -151,8 +151,7 @@ static size_t missed_ranges(const struct compare_pcov *pc, char (*out)[400],
 		const struct compare_pcov_hunk *r = &pc->v[i];
 
 		for (j = 0; j < r->nmissed; j = k + 1) {
-			for (k = j; k + 1 < r->nmissed && r->missed[k + 1] == r->missed[k] + 1; k++)
-				;
+			k = compare_kcov_run_end(r->missed, r->nmissed, j);
 			if (n < max && k > j)
 				snprintf(out[n], sizeof(out[n]), "%.300s:%u-%u", r->h->file,
 					 r->missed[j], r->missed[k]);
