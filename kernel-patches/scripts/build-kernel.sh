@@ -165,18 +165,19 @@ if [ "$arch" = arm64 ]; then
 	[ -f "$afrag" ] || kp_die "$afrag missing"
 	inputs=$(printf '%s\narch=arm64\narm64_config=%s\n' "$inputs" "$(kp_sha256_stdin < "$afrag")")
 fi
-# gcov: another kernel (the instrumentation and its fragment in the key).
-gfrag=$KP_DIR/thpbench-gcov.config
-if [ "$gcov" = 1 ]; then
-	[ -f "$gfrag" ] || kp_die "$gfrag missing"
-	inputs=$(printf '%s\ngcov=mm+series\ngcov_config=%s\n' "$inputs" "$(kp_sha256_stdin < "$gfrag")")
-fi
-# kallsyms: the symbol table, another kernel (its fragment in the key).
-kfrag=$KP_DIR/thpbench-kallsyms.config
-if [ "$kallsyms" = 1 ]; then
-	[ -f "$kfrag" ] || kp_die "$kfrag missing"
-	inputs=$(printf '%s\nkallsyms=%s\n' "$inputs" "$(kp_sha256_stdin < "$kfrag")")
-fi
+# --gcov, --kallsyms: each another kernel, with its fragment
+# (kernel-patches/thpbench-NAME.config) in the key, its own object
+# directory (<obj>-NAME) and its lines after FRAG (later lines win).
+extras=()
+[ "$gcov" = 0 ] || extras+=(gcov)
+[ "$kallsyms" = 0 ] || extras+=(kallsyms)
+for x in "${extras[@]}"; do
+	xf=$KP_DIR/thpbench-$x.config
+	[ -f "$xf" ] || kp_die "$xf missing"
+	inputs=$(printf '%s\n%s_config=%s\n' "$inputs" "$x" "$(kp_sha256_stdin < "$xf")")
+done
+# gcov's recipe: which directories and files are profiled.
+[ "$gcov" = 0 ] || inputs=$(printf '%s\ngcov=mm+series\n' "$inputs")
 # The default configuration keeps the key it always had.
 [ "$cfg_id" = tinyconfig ] || inputs=$(printf '%s\nbase_config=%s\n' "$inputs" "$cfg_id")
 key=$(printf '%s' "$inputs" | kp_sha256_stdin | cut -c1-16)
@@ -228,9 +229,8 @@ fi
 [ "$cfg_id" = tinyconfig ] ||
 	obj=$obj-$(printf '%s' "$cfg_id" | kp_sha256_stdin | cut -c1-12)
 [ "$arch" = x86_64 ] || obj=$obj-$arch
-# Instrumented objects are others: switching would recompile mm/ both ways.
-[ "$gcov" = 0 ] || obj=$obj-gcov
-[ "$kallsyms" = 0 ] || obj=$obj-kallsyms
+# Another fragment's objects are others: switching would recompile both ways.
+for x in "${extras[@]}"; do obj=$obj-$x; done
 [ -z "$objdir" ] || obj=$objdir
 # What .tb-ok holds: trees of an older layout (originals saved between
 # patches) are prepared again.
@@ -386,15 +386,10 @@ if [ "$arch" = arm64 ]; then
 	{ grep -v -w -F -f "$work/arm64-syms" "$frag" || true; cat "$afrag"; } > "$work/fragment"
 	frag=$work/fragment
 fi
-# gcov: its fragment after FRAG (later lines win).
-if [ "$gcov" = 1 ]; then
-	cat "$frag" "$gfrag" > "$work/fragment.gcov"
-	frag=$work/fragment.gcov
-fi
-if [ "$kallsyms" = 1 ]; then
-	cat "$frag" "$kfrag" > "$work/fragment.kallsyms"
-	frag=$work/fragment.kallsyms
-fi
+for x in "${extras[@]}"; do
+	cat "$frag" "$KP_DIR/thpbench-$x.config" > "$work/fragment.$x"
+	frag=$work/fragment.$x
+done
 if [ -n "$series" ]; then
 	save_originals
 	while IFS= read -r p; do
