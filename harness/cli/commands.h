@@ -23,6 +23,8 @@ int cmd_series(int argc, char **argv);
 int cmd_suite(int argc, char **argv);
 int cmd_provenance(int argc, char **argv);
 int cmd_show(int argc, char **argv);
+/* `thpbench lava cases|job|results` (cmd_lava.c). */
+int cmd_lava(int argc, char **argv);
 /* The path coverage table (cmd_coverage.c). */
 int cmd_coverage(int argc, char **argv);
 /* The kernel lines a run ran, and a series' (cmd_kernel_coverage.c). */

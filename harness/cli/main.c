@@ -26,6 +26,7 @@ static const struct {
 	{ "history", cmd_history, "nightly history: import, list, check, plot, report" },
 	{ "bisect", cmd_bisect, "decisions and report of a kernel bisection (./run.sh bisect)" },
 	{ "provenance", cmd_provenance, "stamp a results file's meta with where it came from" },
+	{ "lava", cmd_lava, "LAVA test cases of a run, a job definition, results out of a job log" },
 	{ "suite", cmd_suite, "print one value of a suite file (for scripts)" },
 	{ "series", cmd_series, "check a patch series as untrusted input (kernel-patches)" },
 	{ "pmu-check", cmd_pmu_check, "do this machine's TLB counters count what they should?" },

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "plot/plot_metrics.h"
+#include "results/lava.h"
 #include "util/utf8.h"
 #include "util/util.h"
 
@@ -390,16 +391,6 @@ void history_write_tap(FILE *f, const struct history_result *r, size_t n,
 
 /* --- LAVA --------------------------------------------------------------- */
 
-/* LAVA units: no spaces, ASCII ("µs" as "us"). */
-static const char *lava_units(const char *metric, char *buf, size_t len)
-{
-	const char *u = plot_metric_unit(metric);
-
-	if (!strcmp(u, "µs"))
-		u = "us";
-	return history_token(u, buf, len);
-}
-
 void history_write_lava(FILE *f, const struct history_result *r, size_t n,
 			const struct history_check_opts *o)
 {
@@ -415,15 +406,12 @@ void history_write_lava(FILE *f, const struct history_result *r, size_t n,
 		snprintf(raw, sizeof(raw), "%s_%s_%s", labels[idx[i]], or_dash(s->case_id),
 			 or_dash(s->metric));
 		fprintf(f, "lava-test-case %s --result %s",
-			history_token(raw, name, sizeof(name)),
+			lava_token(raw, name, sizeof(name)),
 			history_result_fails(x, o->fail_on) ? "fail" :
 			skipped(x, o->fail_on) ? "skip" : "pass");
-		if (isfinite(m)) {
-			fprintf(f, " --measurement %.10g", m);
-			if (*plot_metric_unit(s->metric))
-				fprintf(f, " --units %s",
-					lava_units(s->metric, units, sizeof(units)));
-		}
+		if (isfinite(m))
+			fprintf(f, " --measurement %.10g --units %s", m,
+				lava_units(s->metric, units, sizeof(units)));
 		fputc('\n', f);
 	}
 	for (i = 0; i < n; i++)

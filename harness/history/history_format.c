@@ -87,25 +87,6 @@ void history_xml_escape(FILE *f, const char *str)
 	}
 }
 
-const char *history_token(const char *s, char *buf, size_t len)
-{
-	size_t i = 0;
-
-	if (!len)
-		return buf;
-	for (; s && *s && i + 1 < len; s++) {
-		char c = *s;
-		bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-			  (c >= '0' && c <= '9') || strchr("._-", c);
-
-		buf[i++] = ok ? c : '_';
-	}
-	buf[i] = '\0';
-	if (!i)
-		snprintf(buf, len, "_");
-	return buf;
-}
-
 double history_newest_mean(const struct history_result *r)
 {
 	if (r->newest == SIZE_MAX || r->newest >= r->s->n_nights)

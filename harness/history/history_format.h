@@ -29,9 +29,6 @@ bool history_newest_changed(const struct history_result *r);
  */
 void history_xml_escape(FILE *f, const char *s);
 
-/* A name without spaces for LAVA: [A-Za-z0-9._-], others as '_'. */
-const char *history_token(const char *s, char *buf, size_t len);
-
 /* Mean of the newest night with values; NAN when none. */
 double history_newest_mean(const struct history_result *r);
 

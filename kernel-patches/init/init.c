@@ -21,6 +21,12 @@
  *   --kernel-gcov), the same block for it as one newc cpio, name=kgcov.cpio;
  * - with thpbench.probe=1 on the command line it only prints
  *   "thpbench-init: probe ok" (the host testing an accelerator);
+ * - with thpbench.shell=1 it runs nothing itself: it starts /bin/sh -i
+ *   (busybox, mkinitramfs.sh --busybox) on the console with the
+ *   environment of /etc/thpbench/env and the prompt "thpbench-lava# ",
+ *   for a driver such as LAVA's test shell, and reboots when the shell
+ *   exits; that driver runs the suite with "init --run" and sends the
+ *   results with "init --emit" (kernel-patches/lava/lava-test.sh);
  * - with thpbench.kexec=SEQ (e.g. ABAB) and thpbench.step=I it is step I
  *   of a chain of kernels in one guest, as on bare metal: after sending
  *   its results (header field step=I) it loads the kernel SEQ[I+1]
@@ -33,7 +39,9 @@
  * Run by anything but the kernel (pid != 1) it does none of this: only
  * "init --emit FILE STATUS" prints the block above for FILE (and "init
  * --emit-kgcov DIR STATUS" the kgcov.cpio one for DIR), which is how
- * tests/kernel/ checks the host side against the real encoder.
+ * tests/kernel/ checks the host side against the real encoder, and "init
+ * --run" runs the argv file as pid 1 would (its label from the running
+ * kernel's command line) and exits with the suite's status.
  * A kernel panic (init exiting) would leave the host waiting for a
  * timeout, so every failure path still reaches the reboot.
  */
@@ -66,6 +74,7 @@ static char boot_nr[32] = "0";
 static char probe[8] = "0";
 static char kexec_seq[64] = "";
 static char step_str[16] = "0";
+static char shell[8] = "0";
 static char cmdline_all[2048] = "";
 
 static void say(const char *fmt, const char *arg)
@@ -148,6 +157,7 @@ static void read_cmdline(void)
 	cmdline_value(buf, "thpbench.probe", probe, sizeof(probe));
 	cmdline_value(buf, "thpbench.kexec", kexec_seq, sizeof(kexec_seq));
 	cmdline_value(buf, "thpbench.step", step_str, sizeof(step_str));
+	cmdline_value(buf, "thpbench.shell", shell, sizeof(shell));
 	snprintf(cmdline_all, sizeof(cmdline_all), "%s", buf);
 	cmdline_all[strcspn(cmdline_all, "\n")] = '\0';
 }
@@ -227,6 +237,32 @@ static int run_suite(void)
 	if (WIFSIGNALED(status))
 		return 128 + WTERMSIG(status);
 	return WEXITSTATUS(status);
+}
+
+/*
+ * thpbench.shell=1: an interactive shell on the console for a test driver
+ * (LAVA waits for its prompt, then types its commands). Its status is
+ * that of the shell; init reboots after it either way.
+ */
+static int run_shell(void)
+{
+	char *argv[] = { "/bin/sh", "-i", NULL }, *env[MAX_ARGS + 2];
+	int n = read_lines(ENV_FILE, env, MAX_ARGS), status;
+	pid_t pid;
+
+	env[n++] = "PS1=thpbench-lava# ";
+	env[n] = NULL;
+	say("shell on the console (thpbench.shell=1)%s", "");
+	pid = fork();
+	if (pid == 0) {
+		setsid();
+		execve(argv[0], argv, env);
+		say("cannot execute %s (built without --busybox?)", argv[0]);
+		_exit(127);
+	}
+	if (pid < 0 || waitpid(pid, &status, 0) < 0)
+		return 126;
+	return WIFEXITED(status) ? WEXITSTATUS(status) : 128;
 }
 
 /* POSIX cksum(1): CRC-32 (poly 0x04c11db7, MSB first) over data + length. */
@@ -545,7 +581,11 @@ int main(int argc, char **argv)
 			close(fd);
 			return emit_kgcov(argv[2], cpio, atoi(argv[3]));
 		}
-		fprintf(stderr, "usage: %s --emit FILE STATUS | --emit-kgcov DIR STATUS (as pid 1 it is the guest init)\n",
+		if (argc == 2 && !strcmp(argv[1], "--run")) {
+			read_cmdline();
+			return run_suite();
+		}
+		fprintf(stderr, "usage: %s --emit FILE STATUS | --emit-kgcov DIR STATUS | --run (as pid 1 it is the guest init)\n",
 			argv[0]);
 		return 2;
 	}
@@ -567,8 +607,12 @@ int main(int argc, char **argv)
 		say("probe ok%s", "");
 		goto out;
 	}
-	say("label %s", label);
 	mkdir("/tmp/out", 0755);
+	if (strcmp(shell, "0")) {
+		run_shell();
+		goto out;
+	}
+	say("label %s", label);
 	status = run_suite();
 	snprintf(status_str, sizeof(status_str), "%d", status);
 	say("suite exited with status %s", status_str);

@@ -6,7 +6,7 @@
 #   mkinitramfs.sh -o FILE --suite SUITE.conf --thpbench BIN --workloads DIR
 #                  [--init BIN] [--reps N] [--file SRC:DEST]...
 #                  [--kexec SIDE:BZIMAGE:RELEASE]... [--arch x86_64|arm64]
-#                  [--perf BIN]
+#                  [--perf BIN] [--busybox BIN]
 #                  [-- MORE THPBENCH RUN ARGS]
 #
 # --arch arm64: init is built by aarch64-linux-gnu-gcc, and every binary
@@ -33,6 +33,11 @@
 #                           and THPBENCH_KALLSYMS=/boot (the harness then
 #                           reads /boot/System.map-$(uname -r): give them
 #                           with --file, the guest has no /proc/kallsyms)
+#   /bin/busybox + applets  with --busybox BIN (a static busybox, Debian's
+#                           busybox-static): a shell and its tools for a
+#                           test driver (thpbench.shell=1, init.c), and
+#                           /bin/thpbench-lava-test (kernel-patches/init/
+#                           lava-test.sh), the steps of LAVA's test shell
 # argv runs "thpbench run /etc/thpbench/suite.conf -o /tmp/out --label
 # @LABEL@ --progress lines [-r N] [MORE...]"; init fills @LABEL@ from thpbench.label= on the
 # kernel command line, so one archive serves kernels A and B alike.
@@ -42,7 +47,7 @@ set -euo pipefail
 KP_DIR=$(cd "$(dirname "$0")/.." && pwd)
 . "$KP_DIR/scripts/common.sh"
 
-out='' suite='' thpbench='' wldir='' init='' reps='' arch=x86_64 perf=''
+out='' suite='' thpbench='' wldir='' init='' reps='' arch=x86_64 perf='' busybox=''
 extra=()
 files=()
 kexecs=()
@@ -59,6 +64,7 @@ while [ $# -gt 0 ]; do
 	--kexec) kexecs+=("${2:?}"); shift 2 ;;
 	--arch) arch=${2:?}; shift 2 ;;
 	--perf) perf=${2:?}; shift 2 ;;
+	--busybox) busybox=${2:?}; shift 2 ;;
 	--) shift; extra=("$@"); break ;;
 	-h|--help) kp_help ;;
 	*) kp_die "unknown argument '$1' (see --help)" ;;
@@ -130,6 +136,26 @@ add_perf()
 	done
 }
 [ -z "$perf" ] || add_perf
+
+# Every applet as a link in /bin, as busybox --install would make them:
+# LAVA's scripts call sh, cat, sed, find... by name, some by /usr/bin path.
+add_busybox()
+{
+	local a list
+	check_static "$busybox"
+	# A foreign-architecture busybox cannot list its applets here.
+	list=$("$busybox" --list) ||
+		kp_die "--busybox $busybox: cannot run it to list its applets"
+	install -m 0755 "$busybox" "$stage/bin/busybox"
+	mkdir -p "$stage/usr/bin" "$stage/sbin" "$stage/usr/sbin"
+	for a in $list; do
+		case $a in busybox|*/*|'') continue ;; esac
+		[ -e "$stage/bin/$a" ] || ln -s busybox "$stage/bin/$a"
+		[ -e "$stage/usr/bin/$a" ] || ln -s ../../bin/busybox "$stage/usr/bin/$a"
+	done
+	install -m 0755 "$KP_DIR/init/lava-test.sh" "$stage/bin/thpbench-lava-test"
+}
+[ -z "$busybox" ] || add_busybox
 
 install -m 0644 "$suite" "$stage/etc/thpbench/suite.conf"
 for fd in "${files[@]}"; do
