@@ -22,7 +22,7 @@
 static const char lava_usage[] =
 	"usage: thpbench lava cases RESULTS.json\n"
 	"       thpbench lava job --kernel URL|PATH --ramdisk URL|PATH --label L\n"
-	"                         [--name NAME] [--device-type T] [--boot qemu|u-boot|grub]\n"
+	"                         [--name NAME] [--device-type T] [--boot qemu|u-boot|grub|ipxe]\n"
 	"                         [--arch amd64|arm64] [--no-kvm] [--cmdline \"...\"]\n"
 	"                         [--timeout MIN] [--meta KEY=VALUE]... [-o FILE]\n"
 	"       thpbench lava console LOG [-o FILE]\n"

@@ -11,7 +11,7 @@
 #define PROMPT "thpbench-lava# "
 #define META_VAL_MAX 200
 
-static const char *const boot_names[] = { "qemu", "u-boot", "grub" };
+static const char *const boot_names[] = { "qemu", "u-boot", "grub", "ipxe" };
 
 int lava_boot_parse(const char *s)
 {
@@ -178,19 +178,26 @@ static json_t *test(const struct lava_job *j)
 
 static json_t *job(const struct lava_job *j)
 {
-	json_t *meta = json_object();
+	json_t *meta = json_object(), *o;
+	char cl[1536];
 	size_t i;
 
 	for (i = 0; i < j->nmeta; i++)
 		json_object_set_new(meta, j->meta_key[i], json_string(j->meta_val[i]));
 	json_object_set_new(meta, "thpbench.label", json_string(j->label));
-	return json_pack("{s:s,s:s,s:s,s:s,s:{s:o,s:o,s:o},s:{s:s,s:b},s:o,s:[o,o,o]}",
+	o = json_pack("{s:s,s:s,s:s,s:s,s:{s:o,s:o,s:o},s:{s:s,s:b},s:o,s:[o,o,o]}",
 			 "device_type", j->device_type, "job_name", j->name,
 			 "priority", "medium", "visibility", "public",
 			 "timeouts", "job", minutes(j->timeout_min + 30),
 			 "action", minutes(j->timeout_min), "connection", minutes(5),
 			 "context", "arch", j->arch, "no_kvm", j->no_kvm, "metadata", meta,
 			 "actions", deploy(j), boot(j), test(j));
+	if (o && j->boot != LAVA_BOOT_QEMU) {
+		cmdline(j, cl, sizeof(cl));
+		json_object_set_new(json_object_get(o, "context"), "extra_kernel_args",
+				    json_string(cl));
+	}
+	return o;
 }
 
 int lava_job_write(FILE *f, const struct lava_job *j, char *err, size_t len)

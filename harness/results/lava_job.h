@@ -11,9 +11,11 @@
  *            appends its overlay to it (overlays: lava: true), so no
  *            guestfs image is made; the kernel command line goes in the
  *            kernel's image_arg
- *   u-boot, grub   deploy to tftp (the lab's dispatcher serves it), boot
- *            the "ramdisk" commands of the device type; the overlay goes
- *            into the ramdisk the same way (LAVA unpacks and repacks it)
+ *   u-boot, grub, ipxe   bare metal: deploy to tftp (the lab's
+ *            dispatcher serves it), boot the "ramdisk" commands of the
+ *            device type, the kernel command line in context
+ *            extra_kernel_args (which LAVA's base templates append); the
+ *            overlay goes into the ramdisk (LAVA unpacks and repacks it)
  * The document is JSON, which is YAML too: every string is quoted and
  * escaped by jansson, so no value can add a key or end the document.
  *
@@ -32,7 +34,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
-enum lava_boot { LAVA_BOOT_QEMU, LAVA_BOOT_UBOOT, LAVA_BOOT_GRUB };
+enum lava_boot { LAVA_BOOT_QEMU, LAVA_BOOT_UBOOT, LAVA_BOOT_GRUB, LAVA_BOOT_IPXE };
 
 #define LAVA_JOB_META_MAX 16
 
@@ -56,7 +58,7 @@ struct lava_job {
 int lava_job_check(const struct lava_job *j, char *err, size_t errlen);
 /* 0, or -1 (lava_job_check's refusal, or a write error) with err. */
 int lava_job_write(FILE *f, const struct lava_job *j, char *err, size_t errlen);
-/* "qemu", "u-boot", "grub" -> enum; -1 for anything else. */
+/* "qemu", "u-boot", "grub", "ipxe" -> enum; -1 for anything else. */
 int lava_boot_parse(const char *s);
 
 #endif

@@ -20,7 +20,19 @@
 #                       the kernels are named by their content)
 #   --fail-on regression   exit 1 when a verdict is a regression
 #   --kexec             one guest boots A and kexecs B, A, B ... (the
-#                       bare-metal sequence, kexec_file_load from init)
+#                       bare-metal sequence, kexec_file_load from init);
+#                       the same as --backend kexec
+#   --backend qemu|kexec|lava   how kernels are booted: qemu (default, one
+#                       guest a boot), kexec (above), or lava: each boot a
+#                       LAVA job run by lava-run on a qemu device
+#                       (configs/lava/README.md; busybox goes into the
+#                       initramfs for LAVA's test shell)
+#   --devices N         lava: N devices, N boots at once: each round boots
+#                       A and B together, on devices that swap every
+#                       round, so a device's drift hits both kernels
+#                       (default 1: one job at a time)
+#   --lava-device FILE  lava: the lava-run device file (default
+#                       configs/lava/devices/qemu-thpbench.yaml)
 #   --profile           a perf profile of every repetition in the guest
 #                       (thpbench run --profile; Debian's perf and the
 #                       kernels' System.map go into the initramfs, and the
@@ -63,7 +75,8 @@ kp_trap_err
 series='' suite='' src=$DEFAULT_KERNEL_SRC boots=1 reps='' accel=auto mem=6G smp=2
 timeout=1800 outdir='' jobs=$(nproc) fail_on='' config=tinyconfig name=''
 tree='' base='' new='' preA='' preB='' kexec=0 objdir='' tree_arg='' series_arg=''
-arch=x86_64 profile=0 coverage=0 coverage_line=''
+arch=x86_64 profile=0 coverage=0 coverage_line='' backend=qemu devices=1
+lava_device=$REPO_DIR/configs/lava/devices/qemu-thpbench.yaml
 
 # The arguments as typed, and where each --out sat (see ab_command).
 ab_args=("$@")
@@ -81,7 +94,10 @@ while [ $# -gt 0 ]; do
 	--kernel-b) preB=${2:?}; shift 2 ;;
 	--name) name=${2:?}; shift 2 ;;
 	--fail-on) fail_on=${2:?}; shift 2 ;;
-	--kexec) kexec=1; shift ;;
+	--kexec) kexec=1; backend=kexec; shift ;;
+	--backend) backend=${2:?}; shift 2 ;;
+	--devices) devices=${2:?}; shift 2 ;;
+	--lava-device) lava_device=${2:?}; shift 2 ;;
 	--profile) profile=1; shift ;;
 	--coverage) coverage=1; shift ;;
 	--boots) boots=${2:?}; shift 2 ;;
@@ -101,6 +117,20 @@ while [ $# -gt 0 ]; do
 	   series=$1; shift ;;
 	esac
 done
+
+case $backend in
+qemu) ;;
+kexec) kexec=1 ;;
+lava)
+	[ "$arch" = x86_64 ] || kp_die "--backend lava: x86_64 guests only for now (the qemu device file is x86)"
+	[ "$profile" = 0 ] && [ "$coverage" = 0 ] ||
+		kp_die "--backend lava: --profile and --coverage need the qemu backend"
+	[ -f "$lava_device" ] || kp_die "--lava-device $lava_device: not found"
+	kp_need_cmd lava-run busybox ;;
+*) kp_die "--backend must be qemu, kexec or lava" ;;
+esac
+case $devices in ''|*[!0-9]*|0) kp_die "--devices must be a whole number >= 1" ;; esac
+[ "$devices" = 1 ] || [ "$backend" = lava ] || kp_die "--devices: only with --backend lava"
 
 # The command as typed, to reproduce the run (run.sh says it is "./run.sh ab"),
 # less --out DIR: that names this run's directory, the next run needs another.
@@ -287,6 +317,7 @@ if [ "$profile" = 1 ]; then
 	done
 	prof=(--perf "$(command -v perf)" -- --profile)
 fi
+[ "$backend" != lava ] || files+=(--busybox "$(command -v busybox)")
 "$S/mkinitramfs.sh" -o "$outdir/initramfs.gz" --suite "$suite" \
 	--thpbench "$sdir/harness/thpbench" --workloads "$sdir/workloads" --arch "$arch" \
 	"${rargs[@]}" "${files[@]}" "${prof[@]}"
@@ -425,7 +456,45 @@ if [ "$accel" = auto ] && cached_accel=$(kp_accel_cached); then
 	accel_line=${cached_accel#* }
 	kp_log "accelerator: $accel ($accel_line)"
 fi
-if [ "$kexec" = 1 ]; then
+# lava: the boots in rounds of $devices jobs at once, in the order
+# A1 B1 A2 B2 ...; boot n (from 0) runs on device n mod $devices, except
+# that with an even count the pair A_i B_i swaps devices every round
+# (device drift hits both kernels). The console and LAVA's files of
+# kernel K, boot I are in lava-K-I/.
+lava_boots()
+{
+	local order=() n=0 w k i dev specs=() round
+	for i in $(seq 1 "$boots"); do order+=("A $i" "B $i"); done
+	for ((w = 0; w < ${#order[@]}; w += devices)); do
+		specs=()
+		for ((n = w; n < w + devices && n < ${#order[@]}; n++)); do
+			k=${order[n]% *} i=${order[n]#* }
+			round=$(( n / 2 ))
+			dev=$(( (n + round) % devices ))
+			[ $(( devices % 2 )) = 0 ] || dev=$(( n % devices ))
+			if [ "$k" = A ]; then img=$kA/bzImage; else img=$kB/bzImage; fi
+			specs+=(--job "$img,$k,$outdir/console-$k-$i.log,$outdir/lava-$k-$i,$lava_device")
+			printf 'lava-dev%d\n' "$((dev + 1))" > "$outdir/.device-$k-$i"
+			kp_log "boot $i/$boots: kernel $k on LAVA device lava-dev$((dev + 1))"
+		done
+		kp_step "$S/lava-boot.sh" "${specs[@]}" --initrd "$outdir/initramfs.gz" \
+			--timeout "$timeout" --accel tcg ${kparams:+--append "$kparams"} ||
+			kp_die "a LAVA job failed (lava-K-I/lava.log)"
+		for ((n = w; n < w + devices && n < ${#order[@]}; n++)); do
+			k=${order[n]% *} i=${order[n]#* }
+			collect "$k" "$i" "$outdir/console-$k-$i.log"
+			kp_tb provenance "$outdir/$k-$i/results.json" --key lava \
+				device="$(cat "$outdir/.device-$k-$i")" devices:="$devices" \
+				job="lava-$k-$i/job.yaml"
+			rm -f "$outdir/.device-$k-$i"
+		done
+		took "LAVA round $((w / devices + 1)) ($devices at once)"
+	done
+}
+if [ "$backend" = lava ]; then
+	accel=tcg accel_line="LAVA qemu device ($(basename "$lava_device"))"
+	lava_boots
+elif [ "$kexec" = 1 ]; then
 	seq=$(for _ in $(seq 1 "$boots"); do printf AB; done)
 	kp_log "one guest: kernel A, then kexec into $(printf '%s' "${seq:1}" | sed 's/./& /g')(thpbench.kexec=$seq)"
 	qemu_run A 1 "$outdir/console-kexec.log" " thpbench.kexec=$seq thpbench.step=0" \
