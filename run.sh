@@ -21,6 +21,10 @@ usage: ./run.sh [COMMAND] [ARGS...]
                   performance bisection, each step decided statistically
   guest SUITE [--nodes N --cpus N --mem SIZE --gib-pages N]
                   run a suite in a qemu guest of that topology
+  lava SUITE [--series PATCHDIR] [--db DB]
+                  the suite as a LAVA job (lava-run, a qemu device); its
+                  results back, and with --db recorded and gated as a
+                  nightly (docs/lava.md)
   coverage SUITE [--series PATCHDIR]
                   which kernel lines (gcov) the suite runs in a guest, and
                   which changed lines of the series (docs/kernel-coverage.md)
@@ -57,6 +61,7 @@ case ${2:-} in
 	bisect) exec kernel-patches/scripts/bisect.sh --help ;;
 	guest) exec kernel-patches/scripts/guest.sh --help ;;
 	coverage) exec kernel-patches/scripts/coverage.sh --help ;;
+	lava) exec kernel-patches/scripts/lava.sh --help ;;
 	nightly) exec sh scripts/nightly.sh --help ;;
 	pmu-check) exec sh scripts/pmu-check.sh --help ;;
 	esac
@@ -86,6 +91,9 @@ guest)
 coverage)
 	shift
 	exec kernel-patches/scripts/coverage.sh "$@" ;;
+lava)
+	shift
+	exec kernel-patches/scripts/lava.sh "$@" ;;
 nightly)
 	shift
 	exec sh scripts/nightly.sh "$@" ;;
