@@ -311,6 +311,13 @@ numa-migrate-e2e: all
 alloc-failed-e2e: all
 	bash tests/kernel/alloc_failed_e2e.sh
 
+# thpbench under LAVA's dispatcher (lava-run): a suite as a job, its
+# history against a local guest's, A/B with --backend lava --devices 2
+# (tests/kernel/lava_e2e.sh; minutes).
+lava-e2e: all
+	kernel-patches/scripts/install-deps.sh --lava
+	bash tests/kernel/lava_e2e.sh
+
 # Real hardware counters: an arm64 guest on qemu's emulated PMUv3 (TCG,
 # -icount): cycles and instructions count, a known instruction count, a
 # group, multiplexing (counted_pct < 100), an absent event (docs/arm64.md).

@@ -125,8 +125,7 @@ lava)
 	[ "$arch" = x86_64 ] || kp_die "--backend lava: x86_64 guests only for now (the qemu device file is x86)"
 	[ "$profile" = 0 ] && [ "$coverage" = 0 ] ||
 		kp_die "--backend lava: --profile and --coverage need the qemu backend"
-	[ -f "$lava_device" ] || kp_die "--lava-device $lava_device: not found"
-	kp_need_cmd lava-run busybox ;;
+	[ -f "$lava_device" ] || kp_die "--lava-device $lava_device: not found" ;;
 *) kp_die "--backend must be qemu, kexec or lava" ;;
 esac
 case $devices in ''|*[!0-9]*|0) kp_die "--devices must be a whole number >= 1" ;; esac
@@ -196,7 +195,9 @@ fi
 [ -n "$suite" ] || kp_die "no suite: pass --suite FILE (a guest-sized one, e.g. kernel-patches/000-mremap-thp-pmd-move/suite.conf)"
 [ -f "$suite" ] || kp_die "suite '$suite' not found (--suite)"
 suite=$(cd "$(dirname "$suite")" && pwd)/$(basename "$suite")
-"$S/install-deps.sh" || kp_die "missing Debian packages (see above)"
+deps=()
+[ "$backend" != lava ] || deps=(--lava)
+"$S/install-deps.sh" "${deps[@]}" || kp_die "missing Debian packages (see above)"
 kp_need_cmd make gcc git setsid
 [ -n "${THPBENCH_QEMU:-}" ] || kp_need_cmd "$qemu_bin"
 

@@ -6,6 +6,9 @@
 #   install-deps.sh           everything for ./run.sh ab (kernel builds, qemu)
 #   install-deps.sh --light   only what tests/kernel/ needs (the 6.1 source
 #                             archive, patch, cpio, a static libc)
+#   install-deps.sh --lava    everything, and LAVA's dispatcher, lavacli and
+#                             a static busybox (./run.sh lava, ab --backend
+#                             lava, make lava-e2e)
 # Exit 0 when all are present afterwards; 2 otherwise (not root, or apt
 # failed), naming the packages.
 set -euo pipefail
@@ -14,12 +17,15 @@ light=(linux-source-6.1 patch cpio xz-utils gzip libc6-dev gcc binutils git)
 full=("${light[@]}" make flex bison bc perl libelf-dev libssl-dev
 	build-essential qemu-system-x86 jq lcov)
 
+lava=("${full[@]}" lava-dispatcher lavacli busybox-static)
+
 pkgs=("${full[@]}")
 case ${1:-} in
 --light) pkgs=("${light[@]}") ;;
--h|--help) sed -n '4,10{s/^# \{0,1\}//; p}' "$0"; exit 0 ;;
+--lava) pkgs=("${lava[@]}") ;;
+-h|--help) sed -n '4,13{s/^# \{0,1\}//; p}' "$0"; exit 0 ;;
 '') ;;
-*) echo "usage: $0 [--light]" >&2; exit 2 ;;
+*) echo "usage: $0 [--light|--lava]" >&2; exit 2 ;;
 esac
 
 missing=()

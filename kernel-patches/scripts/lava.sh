@@ -67,6 +67,7 @@ done
 [ -z "$series" ] || [ -z "$prebuilt" ] || kp_die "give --series or --kernel, not both"
 [ -f "$device" ] || kp_die "--device $device: not found"
 [ -z "$reps" ] || case $reps in *[!0-9]*|0) kp_die "--reps must be a whole number >= 1" ;; esac
+"$S/install-deps.sh" --lava || kp_die "missing Debian packages (see above)"
 kp_need_cmd lava-run busybox make gcc setsid
 name=$(kp_tb suite get "$suite" name 2>/dev/null || basename "$suite" .conf)
 
