@@ -6,7 +6,7 @@
 # make layers   harness/ includes and calls only downwards, no circles (in check)
 # make analyze  gcc -fanalyzer and cppcheck over harness/ and workloads/ (in check)
 # make sanitize unit tests and a CLI smoke under ASan+UBSan, leaks on (in check)
-# make fuzz     libFuzzer on the suite parser, the results loader, a bisect dir, lcov + patch hunks (FUZZ_TIME
+# make fuzz     libFuzzer on the suite parser, the results loader, a bisect dir, lcov + patch hunks, a LAVA log (FUZZ_TIME
 #               seconds each, default 600; check runs a 15 s smoke)
 # make ab-e2e   kernel A/B end to end: builds kernels, boots qemu (not in check)
 # make ab-bench kernel A/B timings: first run, cached rerun, B-only rebuild (not in check)
@@ -241,8 +241,12 @@ FUZZ_LIB_OBJ := $(FUZZ_LIB_SRC:%.c=$(FUZZ_DIR)/%.o)
 FUZZ_BISECT_SRC := $(wildcard harness/bisect/bisect_*.c) harness/plot/plot_metrics.c \
 	harness/stats/metric_unit.c harness/stats/metric_info.c harness/stats/hypothesis.c
 FUZZ_BISECT_OBJ := $(filter-out %/bisect_plot.o,$(FUZZ_BISECT_SRC:%.c=$(FUZZ_DIR)/%.o))
-FUZZ_BIN := $(FUZZ_DIR)/fuzz_suite $(FUZZ_DIR)/fuzz_results $(FUZZ_DIR)/fuzz_bisect_dir $(FUZZ_DIR)/fuzz_kcov
+FUZZ_BIN := $(FUZZ_DIR)/fuzz_suite $(FUZZ_DIR)/fuzz_results $(FUZZ_DIR)/fuzz_bisect_dir $(FUZZ_DIR)/fuzz_kcov \
+	$(FUZZ_DIR)/fuzz_lava
 $(FUZZ_DIR)/fuzz_bisect_dir: $(FUZZ_BISECT_OBJ)
+# fuzz_lava: a LAVA job log (results/lava_log.h)
+$(FUZZ_DIR)/fuzz_lava: $(FUZZ_DIR)/harness/results/lava_log.o $(FUZZ_DIR)/harness/results/lava.o \
+	$(FUZZ_DIR)/harness/stats/metric_unit.o
 $(FUZZ_DIR)/%.o: %.c
 	@mkdir -p $(@D)
 	$(FUZZ_CC) $(FUZZ_FLAGS) -c $< -o $@

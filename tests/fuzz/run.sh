@@ -29,7 +29,14 @@ res() { printf '{"schema":"thpbench-results/1","env":{},"meta":{},"cases":[{"id"
 mkdir -p "$dir/corpus-kcov"
 { printf 'SF:/src/mm/a.c\nFN:2,f\nFNDA:1,f\nDA:2,1\nDA:3,0\nend_of_record\n\0'
   cat kernel-patches/000-mremap-thp-pmd-move/*.patch; } > "$dir/corpus-kcov/seed"
-for t in suite results bisect_dir kcov; do
+# a LAVA job log (fuzz_lava.c): lava-run's lines, the server's "- " form,
+# a tagged measurement, a results block.
+mkdir -p "$dir/corpus-lava"
+printf '%s\n' '{"dt": "t", "lvl": "info", "msg": "start: 0 validate"}' \
+	'- {"dt": "t", "lvl": "target", "msg": "THPBENCH-RESULT-BEGIN name=results.json bytes=3 cksum=1 status=0"}' \
+	'{"dt": "t", "lvl": "results", "msg": {"case": "c.roi_usec", "definition": "0_thpbench", "endtc": ! "4", "measurement": ! "15.5", "result": "pass", "units": "us"}}' \
+	> "$dir/corpus-lava/seed"
+for t in suite results bisect_dir kcov lava; do
 	log="$dir/fuzz_$t.log"
 	"$dir/fuzz_$t" -max_total_time="$secs" -timeout=10 -rss_limit_mb=2048 \
 		-max_len=65536 -print_final_stats=1 -artifact_prefix="$dir/$t-" \

@@ -52,6 +52,25 @@ grep -qx 'THPBENCH_WORKLOADS=/workloads' "$t_tmp/x/etc/thpbench/env" ||
 	fail "env does not point THPBENCH_WORKLOADS at /workloads"
 ok "archive holds the expected files"
 
+# --busybox: the binary, a link per applet it lists (in /bin and
+# /usr/bin; a listed name with a slash is no applet), and LAVA's step.
+printf '#include <stdio.h>\nint main(void) { puts("sh\\ncat\\nbusybox\\n../../etc/evil"); return 0; }\n' > "$t_tmp/bb.c"
+gcc -static -o "$t_tmp/busybox" "$t_tmp/bb.c" || skip "no static libc"
+rm -f "$t_tmp/wl/mremap.c"
+if "$mk" -o "$t_tmp/out/bb.gz" --suite "$t_tmp/suite.conf" --thpbench "$t_tmp/thpbench" \
+	--workloads "$t_tmp/wl" --init "$t_tmp/init" --busybox "$t_tmp/busybox" 2> "$t_tmp/bb.err"; then
+	mkdir "$t_tmp/bb"
+	(cd "$t_tmp/bb" && gzip -dc "$t_tmp/out/bb.gz" | cpio -id --quiet 2>/dev/null)
+	cmp -s "$t_tmp/bb/bin/busybox" "$t_tmp/busybox" || fail "--busybox: /bin/busybox is not the one given"
+	[ "$(readlink "$t_tmp/bb/bin/sh")" = busybox ] && [ "$(readlink "$t_tmp/bb/usr/bin/cat")" = ../../bin/busybox ] ||
+		fail "--busybox: no applet links (bin/sh -> $(readlink "$t_tmp/bb/bin/sh"))"
+	[ -e "$t_tmp/bb/etc/evil" ] || [ -L "$t_tmp/bb/etc/evil" ] && fail "--busybox: a listed name with a slash was linked"
+	[ -x "$t_tmp/bb/bin/thpbench-lava-test" ] || fail "--busybox: no /bin/thpbench-lava-test"
+	ok "--busybox: busybox, its applets, LAVA's step"
+else
+	fail "mkinitramfs.sh --busybox failed: $(cat "$t_tmp/bb.err")"
+fi
+
 # A dynamic workload must be refused, naming the file.
 gcc -o "$t_tmp/wl/dyn" "$t_tmp/prog.c"
 rc=0
