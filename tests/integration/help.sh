@@ -31,7 +31,7 @@ for h in help --help -h; do
 	helps "./run.sh $h" ./run.sh $h
 done
 ./run.sh --help > "$TMPD/usage" 2>&1
-for c in check bench ab bisect guest nightly pmu-check run compare merge \
+for c in check bench ab bisect guest lava nightly pmu-check run compare merge \
 	show plot restore list history SUITE help; do
 	check "./run.sh --help lists $c" grep -q -- "^  .*\\b$c\\b" "$TMPD/usage"
 done
@@ -41,7 +41,7 @@ mkdir "$TMPD/bare"
 cp run.sh "$TMPD/bare/"
 helps "./run.sh --help needs nothing built" sh "$TMPD/bare/run.sh" --help
 
-for c in check test bench ab bisect guest nightly pmu-check run compare \
+for c in check test bench ab bisect guest lava nightly pmu-check run compare \
 	merge show plot restore list history quick; do
 	helps "./run.sh $c --help" ./run.sh $c --help
 done

@@ -76,7 +76,7 @@ for d in 2 1; do
 	eval "rounds_$d=$secs"
 	echo "lava-e2e: --devices $d: LAVA rounds took $secs s in all ($(grep -o 'total .*' "$out/ab-$d.txt" | tail -n 1))"
 done
-row=$(grep -E '^\*? +[0-9]+ .* thp_split_pmd$' "$out/ab-2/compare.txt" | head -n 1)
+row=$(grep -E '^\*? +[0-9]+ .* thp_split_pmd$' "$out/ab-2/comparison.txt" | head -n 1)
 a=$(jq '[.cases[].runs[] | select(.status == "ok") | .metrics["vmstat.thp_split_pmd"]] | unique' "$out/ab-2/A.json" | tr -d ' \n')
 b=$(jq '[.cases[].runs[] | select(.status == "ok") | .metrics["vmstat.thp_split_pmd"]] | unique' "$out/ab-2/B.json" | tr -d ' \n')
 [ "$a" = "[0]" ] && [ "$b" = "[256]" ] && ok "A/B on LAVA: thp_split_pmd 0 vs 256 (${row:-compare row not found})" ||
