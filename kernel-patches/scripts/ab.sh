@@ -33,6 +33,11 @@
 #                       (default 1: one job at a time)
 #   --lava-device FILE  lava: the lava-run device file (default
 #                       configs/lava/devices/qemu-thpbench.yaml)
+#   --lava-lab FILE     lava: submit the jobs to a LAVA server instead of
+#                       running lava-run here (FILE: the lab.env of
+#                       kernel-patches/scripts/lava-lab.sh; its scheduler
+#                       picks among the devices of type qemu; --devices N
+#                       jobs are in its queue at once)
 #   --profile           a perf profile of every repetition in the guest
 #                       (thpbench run --profile; Debian's perf and the
 #                       kernels' System.map go into the initramfs, and the
@@ -76,7 +81,7 @@ series='' suite='' src=$DEFAULT_KERNEL_SRC boots=1 reps='' accel=auto mem=6G smp
 timeout=1800 outdir='' jobs=$(nproc) fail_on='' config=tinyconfig name=''
 tree='' base='' new='' preA='' preB='' kexec=0 objdir='' tree_arg='' series_arg=''
 arch=x86_64 profile=0 coverage=0 coverage_line='' backend=qemu devices=1
-lava_device=$REPO_DIR/configs/lava/devices/qemu-thpbench.yaml
+lava_device=$REPO_DIR/configs/lava/devices/qemu-thpbench.yaml lava_lab=''
 
 # The arguments as typed, and where each --out sat (see ab_command).
 ab_args=("$@")
@@ -98,6 +103,7 @@ while [ $# -gt 0 ]; do
 	--backend) backend=${2:?}; shift 2 ;;
 	--devices) devices=${2:?}; shift 2 ;;
 	--lava-device) lava_device=${2:?}; shift 2 ;;
+	--lava-lab) lava_lab=${2:?}; shift 2 ;;
 	--profile) profile=1; shift ;;
 	--coverage) coverage=1; shift ;;
 	--boots) boots=${2:?}; shift 2 ;;
@@ -125,11 +131,14 @@ lava)
 	[ "$arch" = x86_64 ] || kp_die "--backend lava: x86_64 guests only for now (the qemu device file is x86)"
 	[ "$profile" = 0 ] && [ "$coverage" = 0 ] ||
 		kp_die "--backend lava: --profile and --coverage need the qemu backend"
-	[ -f "$lava_device" ] || kp_die "--lava-device $lava_device: not found" ;;
+	[ -f "$lava_device" ] || kp_die "--lava-device $lava_device: not found"
+	[ -z "$lava_lab" ] || [ -f "$lava_lab" ] || kp_die "--lava-lab $lava_lab: not found (lava-lab.sh start writes it)"
+	[ -z "$lava_lab" ] || lava_lab=$(cd "$(dirname "$lava_lab")" && pwd)/$(basename "$lava_lab") ;;
 *) kp_die "--backend must be qemu, kexec or lava" ;;
 esac
 case $devices in ''|*[!0-9]*|0) kp_die "--devices must be a whole number >= 1" ;; esac
 [ "$devices" = 1 ] || [ "$backend" = lava ] || kp_die "--devices: only with --backend lava"
+[ -z "$lava_lab" ] || [ "$backend" = lava ] || kp_die "--lava-lab: only with --backend lava"
 
 # The command as typed, to reproduce the run (run.sh says it is "./run.sh ab"),
 # less --out DIR: that names this run's directory, the next run needs another.
@@ -476,13 +485,21 @@ lava_boots()
 			if [ "$k" = A ]; then img=$kA/bzImage; else img=$kB/bzImage; fi
 			specs+=(--job "$img,$k,$outdir/console-$k-$i.log,$outdir/lava-$k-$i,$lava_device")
 			printf 'lava-dev%d\n' "$((dev + 1))" > "$outdir/.device-$k-$i"
-			kp_log "boot $i/$boots: kernel $k on LAVA device lava-dev$((dev + 1))"
+			if [ -n "$lava_lab" ]; then
+				kp_log "boot $i/$boots: kernel $k, a job for the LAVA server"
+			else
+				kp_log "boot $i/$boots: kernel $k on LAVA device lava-dev$((dev + 1))"
+			fi
 		done
 		kp_step "$S/lava-boot.sh" "${specs[@]}" --initrd "$outdir/initramfs.gz" \
-			--timeout "$timeout" --accel tcg ${kparams:+--append "$kparams"} ||
+			--timeout "$timeout" --accel tcg ${kparams:+--append "$kparams"} \
+			${lava_lab:+--lab "$lava_lab"} ||
 			kp_die "a LAVA job failed (lava-K-I/lava.log)"
 		for ((n = w; n < w + devices && n < ${#order[@]}; n++)); do
 			k=${order[n]% *} i=${order[n]#* }
+			# On a server its scheduler chose the device.
+			[ ! -s "$outdir/lava-$k-$i/device" ] ||
+				cp "$outdir/lava-$k-$i/device" "$outdir/.device-$k-$i"
 			collect "$k" "$i" "$outdir/console-$k-$i.log"
 			kp_tb provenance "$outdir/$k-$i/results.json" --key lava \
 				device="$(cat "$outdir/.device-$k-$i")" devices:="$devices" \
@@ -494,6 +511,7 @@ lava_boots()
 }
 if [ "$backend" = lava ]; then
 	accel=tcg accel_line="LAVA qemu device ($(basename "$lava_device"))"
+	[ -z "$lava_lab" ] || accel_line="LAVA server $(sed -n 's/^THPBENCH_LAVA_URL=//p' "$lava_lab"), qemu devices"
 	lava_boots
 elif [ "$kexec" = 1 ]; then
 	seq=$(for _ in $(seq 1 "$boots"); do printf AB; done)

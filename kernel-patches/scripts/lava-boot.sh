@@ -6,7 +6,7 @@
 #
 #   lava-boot.sh --job KERNEL,LABEL,CONSOLE,DIR[,DEVICE] [--job ...]
 #                --initrd INITRD [--append PARAMS] [--timeout SEC]
-#                [--accel tcg|kvm]
+#                [--accel tcg|kvm] [--lab LAB.ENV]
 #
 # Each --job is one LAVA job, all of them at once (N devices: N kernels
 # booting in parallel), each its own lava-run; the script waits for all.
@@ -23,6 +23,13 @@
 # commas: no path may hold one. --accel kvm only drops the job's no_kvm:
 # the device file decides what qemu gets (a KVM device is another file).
 # --timeout: the test action's limit, in seconds (rounded up to minutes).
+# --lab FILE: submit to a LAVA server instead (the lab.env lava-lab.sh
+# writes: THPBENCH_LAVA_URL, THPBENCH_LAVA_TOKEN_FILE): each job goes in
+# with lavacli (device type qemu; the scheduler picks the device, which
+# DIR/device names), is waited for, and its log and test cases are read
+# back through the REST API (/api/v0.2/jobs/N/logs/, .../tests/: DIR/
+# lava.log and tests.json); the job's health must be Complete. The token
+# stays in files of mode 600 (never on a command line).
 # Exit: 0 when every job finished and LAVA's own "job" case passed; 2
 # otherwise (each failed job's console tail is shown).
 set -euo pipefail
@@ -32,7 +39,7 @@ KP_DIR=$(cd "$(dirname "$0")/.." && pwd)
 
 initrd='' append='' timeout=1800 accel=tcg
 default_device=$REPO_DIR/configs/lava/devices/qemu-thpbench.yaml
-jobs=()
+jobs=() lab=''
 
 while [ $# -gt 0 ]; do
 	case $1 in
@@ -41,6 +48,7 @@ while [ $# -gt 0 ]; do
 	--append) append=${2?}; shift 2 ;;
 	--timeout) timeout=${2:?}; shift 2 ;;
 	--accel) accel=${2:?}; shift 2 ;;
+	--lab) lab=${2:?}; shift 2 ;;
 	-h|--help) kp_help ;;
 	*) kp_die "unknown argument '$1' (see --help)" ;;
 	esac
@@ -49,7 +57,44 @@ done
 [ -f "$initrd" ] || kp_die "--initrd $initrd: not found"
 case $timeout in ''|*[!0-9]*) kp_die "--timeout must be a whole number of seconds" ;; esac
 case $accel in tcg) nokvm=(--no-kvm) ;; kvm) nokvm=() ;; *) kp_die "--accel must be tcg or kvm" ;; esac
-kp_need_cmd lava-run
+if [ -n "$lab" ]; then
+	[ -f "$lab" ] || kp_die "--lab $lab: not found (lava-lab.sh start writes it)"
+	url=$(sed -n 's/^THPBENCH_LAVA_URL=//p' "$lab")
+	tokf=$(sed -n 's/^THPBENCH_LAVA_TOKEN_FILE=//p' "$lab")
+	case $url in http://*/|https://*/) ;; *) kp_die "--lab $lab: no THPBENCH_LAVA_URL=http(s)://HOST/" ;; esac
+	[ -f "$tokf" ] || kp_die "--lab $lab: token file '$tokf' not found"
+	kp_need_cmd lavacli curl jq
+	# lavacli's identity and curl's header, private to this run.
+	auth=$(mktemp -d)
+	trap 'rm -rf "$auth"' EXIT
+	printf 'default:\n  uri: %sRPC2\n  username: admin\n  token: %s\n' "$url" "$(cat "$tokf")" \
+		> "$auth/lavacli.yaml"
+	printf 'Authorization: Token %s\n' "$(cat "$tokf")" > "$auth/header"
+	chmod 600 "$auth/lavacli.yaml" "$auth/header"
+else
+	kp_need_cmd lava-run
+fi
+
+# GET the API's PATH into FILE.
+api() { curl -sf -H @"$auth/header" "$url$1" -o "$2"; }
+
+# One job on the lab's server: submit, wait, read back.
+server_job()
+{
+	local dir=$1 id health
+	id=$(XDG_CONFIG_HOME=$auth lavacli jobs submit "$dir/job.yaml" 2> "$dir/submit.err") ||
+		{ echo 2 > "$dir/rc"; return; }
+	case $id in ''|*[!0-9]*) echo 2 > "$dir/rc"; return ;; esac
+	echo "$id" > "$dir/job-id"
+	XDG_CONFIG_HOME=$auth lavacli jobs wait --polling 5 "$id" > /dev/null 2>&1 || true
+	api "api/v0.2/jobs/$id/" "$dir/job.json" && api "api/v0.2/jobs/$id/logs/" "$dir/lava.log" &&
+		api "api/v0.2/jobs/$id/tests/?limit=100000" "$dir/tests.json" ||
+		{ echo 2 > "$dir/rc"; return; }
+	jq -r '.actual_device // empty' "$dir/job.json" > "$dir/device"
+	health=$(jq -r .health "$dir/job.json")
+	[ "$health" = Complete ] || { echo 1 > "$dir/rc"; return; }
+	echo 0 > "$dir/rc"
+}
 
 # One job: write it, run it, read its log. Its status in DIR/rc.
 one_job()
@@ -62,8 +107,13 @@ one_job()
 		--label "$label" --cmdline "console=ttyS0,115200${append:+ $append}" \
 		"${nokvm[@]}" --timeout $(( (timeout + 59) / 60 )) \
 		--name "thpbench-$label" -o "$dir/job.yaml" || { echo 2 > "$dir/rc"; return; }
-	lava-run --job-id "$id" --output-dir "$dir/lava-run" --device "$device" \
-		"$dir/job.yaml" > "$dir/lava-run.out" 2> "$dir/lava.log" || rc=$?
+	if [ -n "$lab" ]; then
+		server_job "$dir"
+		rc=$(cat "$dir/rc")
+	else
+		lava-run --job-id "$id" --output-dir "$dir/lava-run" --device "$device" \
+			"$dir/job.yaml" > "$dir/lava-run.out" 2> "$dir/lava.log" || rc=$?
+	fi
 	kp_tb lava console "$dir/lava.log" -o "$console" || true
 	kp_tb lava results "$dir/lava.log" > "$dir/cases.txt" || true
 	grep -qx 'lava job pass' "$dir/cases.txt" || [ "$rc" != 0 ] || rc=1
