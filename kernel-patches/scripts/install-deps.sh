@@ -6,9 +6,10 @@
 #   install-deps.sh           everything for ./run.sh ab (kernel builds, qemu)
 #   install-deps.sh --light   only what tests/kernel/ needs (the 6.1 source
 #                             archive, patch, cpio, a static libc)
-#   install-deps.sh --lava    everything, and LAVA's dispatcher, lavacli and
-#                             a static busybox (./run.sh lava, ab --backend
-#                             lava, make lava-e2e)
+#   install-deps.sh --lava    everything, and LAVA (dispatcher, server,
+#                             lavacli), PostgreSQL and a static busybox
+#                             (./run.sh lava, ab --backend lava,
+#                             lava-lab.sh, make lava-e2e)
 # Exit 0 when all are present afterwards; 2 otherwise (not root, or apt
 # failed), naming the packages.
 set -euo pipefail
@@ -17,7 +18,7 @@ light=(linux-source-6.1 patch cpio xz-utils gzip libc6-dev gcc binutils git)
 full=("${light[@]}" make flex bison bc perl libelf-dev libssl-dev
 	build-essential qemu-system-x86 jq lcov)
 
-lava=("${full[@]}" lava-dispatcher lavacli busybox-static)
+lava=("${full[@]}" lava-dispatcher lavacli busybox-static lava-server postgresql curl)
 
 pkgs=("${full[@]}")
 case ${1:-} in

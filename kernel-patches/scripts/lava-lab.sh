@@ -83,6 +83,8 @@ stop_lab
 rm -rf "$dir/pg" "$dir/devices" "$dir/media" "$dir/worker" "$dir/token" "$dir/lab.env"
 mkdir -p "$dir/pg" "$dir/devices" "$dir/media" "$dir/worker"
 chown postgres: "$dir/pg"
+su postgres -s /bin/sh -c "test -w '$dir/pg'" ||
+	kp_die "start: the postgres user cannot reach $dir/pg (a parent directory of mode 700?): give a DIR it can enter, e.g. under /tmp"
 trap 'rc=$?; [ "$rc" = 0 ] || stop_lab' EXIT
 
 # Started in a group of its own, its group id kept in DIR/pids.

@@ -16,7 +16,13 @@
 #    256 on B, as with the qemu backend, and each round's two jobs ran
 #    at once (the LAVA rounds take less time than the same boots one
 #    after another, --devices 1, whose figures are printed too);
-#  - no lava-run or qemu process is left after.
+#  - a LAVA lab of one host (lava-lab.sh: lava-server on a throwaway
+#    PostgreSQL, gunicorn, the scheduler, a lava-worker, 2 qemu devices)
+#    comes up; the same A/B with --lava-lab: its jobs submitted with
+#    lavacli and read back through the REST API (every thpbench
+#    measurement there has a unit), both devices used, 0 vs 256 splits;
+#  - the lab is stopped on every way out, and no lava-run, lava-server,
+#    lava-worker, gunicorn, postgres or qemu process is left after.
 # Exit 0 pass, 1 fail, 2 when a flow itself failed.
 E2E_NAME=lava-e2e
 . "$(dirname "$0")/e2e_lib.sh"
@@ -87,8 +93,45 @@ echo "lava-e2e: devices of the 2-device A/B's boots: $devs"
 	ok "2 devices: the boots took $rounds_2 s against $rounds_1 s one at a time" ||
 	fail "2 devices took ${rounds_2:-?} s, 1 device ${rounds_1:-?} s: the jobs did not overlap"
 
-# 4. Nothing left running.
+# 4. The same A/B on a LAVA server: a lab of one host, 2 devices.
+# In /tmp: the postgres user must reach its cluster, and a checkout may
+# sit in a directory only root can enter (mktemp -d). Logs copied after.
+lab=$(mktemp -d /tmp/thpbench-lab.XXXXXX)
+chmod 755 "$lab"
+trap 'kernel-patches/scripts/lava-lab.sh stop "$lab" > /dev/null 2>&1; cp "$lab"/*.log "$out/" 2>/dev/null; rm -rf "$lab"' EXIT
+trap 'exit 130' INT TERM HUP
+t_lab=$SECONDS
+kernel-patches/scripts/lava-lab.sh start "$lab" --devices 2 > "$out/lab.txt" 2>&1 ||
+	{ cat "$out/lab.txt"; echo "lava-e2e: the LAVA lab did not start"; exit 2; }
+ok "LAVA lab up in $((SECONDS - t_lab)) s: $(grep -o 'http://[^ ]*' "$out/lab.txt" | head -n 1), 2 devices"
+t_ab=$SECONDS
+./run.sh ab kernel-patches/000-mremap-thp-pmd-move --backend lava --lava-lab "$lab/lab.env" \
+	--devices 2 --boots 2 --reps "$reps" --out "$out/ab-server" > "$out/ab-server.txt" 2>&1 ||
+	{ tail -n 30 "$out/ab-server.txt"; echo "lava-e2e: ./run.sh ab --lava-lab failed"; exit 2; }
+echo "lava-e2e: A/B on the LAVA server took $((SECONDS - t_ab)) s"
+a=$(jq '[.cases[].runs[] | select(.status == "ok") | .metrics["vmstat.thp_split_pmd"]] | unique' "$out/ab-server/A.json" | tr -d ' \n')
+b=$(jq '[.cases[].runs[] | select(.status == "ok") | .metrics["vmstat.thp_split_pmd"]] | unique' "$out/ab-server/B.json" | tr -d ' \n')
+[ "$a" = "[0]" ] && [ "$b" = "[256]" ] && ok "A/B on the LAVA server: thp_split_pmd 0 vs 256" ||
+	fail "A/B on the LAVA server: thp_split_pmd A $a, B $b (want [0] and [256])"
+nd=$(cat "$out"/ab-server/lava-*/device | sort -u | wc -l)
+[ "$nd" = 2 ] && ok "the scheduler used both devices" || fail "jobs ran on $nd device(s)"
+for t in "$out"/ab-server/lava-*/tests.json; do
+	j=$(dirname "$t")
+	nmeas=$(jq '[.results[] | select(.measurement != null and (.name | startswith("mremap")))] | length' "$t")
+	nunit=$(jq '[.results[] | select(.measurement != null and (.name | startswith("mremap")) and .unit != "")] | length' "$t")
+	split=$(jq -r '.results[] | select(.name == "mremap_thp_always.vmstat.thp_split_pmd") | "\(.measurement|tonumber) \(.unit)"' "$t")
+	[ "$nmeas" -gt 10 ] && [ "$nmeas" = "$nunit" ] ||
+		fail "$(basename "$j"): REST tests: $nmeas measurements, $nunit with a unit"
+	case $(basename "$j") in
+	lava-A-*) [ "$split" = "0 count" ] || fail "$(basename "$j"): REST thp_split_pmd '$split'" ;;
+	lava-B-*) [ "$split" = "256 count" ] || fail "$(basename "$j"): REST thp_split_pmd '$split'" ;;
+	esac
+done
+ok "REST read back: every thpbench measurement has a unit, thp_split_pmd as compare has it"
+kernel-patches/scripts/lava-lab.sh stop "$lab" > /dev/null 2>&1 || fail "lava-lab.sh stop failed"
+
+# 5. Nothing left running.
 sleep 1
-left=$(pgrep -fa 'lava-run|qemu-system' || true)
-[ -z "$left" ] && ok "no lava-run or qemu process left" || fail "left running: $left"
+left=$(pgrep -fa 'lava-run|lava-worker|lava-scheduler|lava_server|gunicorn|postgres: |bin/postgres|qemu-system' || true)
+[ -z "$left" ] && ok "no lava, gunicorn, postgres or qemu process left" || fail "left running: $left"
 e2e_finish "$t0" "$out"
