@@ -50,22 +50,40 @@ static size_t next_decided(const enum bisect_class *c, size_t n, size_t i)
 	return i;
 }
 
-/* The untested commit of (i, j) nearest the middle; SIZE_MAX when none. */
-static size_t middle_untested(const enum bisect_class *c, size_t i, size_t j)
+/*
+ * The untested commit of (i, j) nearest the point t/parts of the way
+ * from i to j (ties: the earlier); SIZE_MAX when none. In integers, all
+ * positions times parts: the middle (t 1, parts 2) compares 2k with i+j.
+ */
+static size_t nearest_untested(const enum bisect_class *c, size_t i, size_t j,
+			       size_t t, size_t parts)
 {
-	size_t best = SIZE_MAX, k, dist, bd = SIZE_MAX;
+	size_t best = SIZE_MAX, k, dist, bd = SIZE_MAX, target = i * parts + t * (j - i);
 
 	for (k = i + 1; k < j; k++) {
 		if (c[k] != BC_UNTESTED)
 			continue;
-		/* 2|k - (i+j)/2|, in integers */
-		dist = 2 * k > i + j ? 2 * k - (i + j) : (i + j) - 2 * k;
+		dist = k * parts > target ? k * parts - target : target - k * parts;
 		if (dist < bd) {
 			bd = dist;
 			best = k;
 		}
 	}
 	return best;
+}
+
+static size_t middle_untested(const enum bisect_class *c, size_t i, size_t j)
+{
+	return nearest_untested(c, i, j, 1, 2);
+}
+
+static size_t untested_in(const enum bisect_class *c, size_t i, size_t j)
+{
+	size_t k, u = 0;
+
+	for (k = i + 1; k < j; k++)
+		u += c[k] == BC_UNTESTED;
+	return u;
 }
 
 /*
@@ -99,6 +117,78 @@ size_t bisect_plan_next(const enum bisect_class *c, size_t n)
 			return k;
 	}
 	return SIZE_MAX;
+}
+
+size_t bisect_plan_next_n(const enum bisect_class *c, size_t n, size_t k, size_t *out)
+{
+	enum bisect_class *cc;
+	size_t i, j, t, q, x, got = 0;
+
+	if (k <= 1) {
+		x = bisect_plan_next(c, n);
+		if (x == SIZE_MAX || !k)
+			return 0;
+		out[0] = x;
+		return 1;
+	}
+	for (i = 0; i < n && got < k; i++)
+		if (c[i] == BC_MEASURING)
+			out[got++] = i;
+	cc = xcalloc(n, sizeof(*cc));
+	for (i = 0; i < n; i++)
+		cc[i] = c[i];
+	for (i = 0; got < k && next_jump(c, n, &i, &j); i = j) {
+		q = untested_in(c, i, j);
+		if (q > k - got)
+			q = k - got;
+		/* q commits splitting the jump into q + 1 parts: whatever they
+		 * are, the next jump is about 1/(q+1) of this one. */
+		for (t = 1; t <= q; t++) {
+			x = nearest_untested(cc, i, j, t, q + 1);
+			if (x == SIZE_MAX)
+				break;
+			cc[x] = BC_MEASURING;
+			out[got++] = x;
+		}
+	}
+	free(cc);
+	return got;
+}
+
+size_t bisect_plan_rounds(size_t n, size_t k, size_t first_bad)
+{
+	enum bisect_class *c = xcalloc(n, sizeof(*c));
+	size_t *pick = xcalloc(k ? k : 1, sizeof(*pick)), rounds = 0, got, x;
+
+	c[0] = BC_GOOD;
+	c[n - 1] = BC_BAD;
+	while ((got = bisect_plan_next_n(c, n, k, pick)) > 0) {
+		rounds++;
+		for (x = 0; x < got; x++)
+			c[pick[x]] = pick[x] >= first_bad ? BC_BAD : BC_GOOD;
+	}
+	free(pick);
+	free(c);
+	return rounds;
+}
+
+bool bisect_plan_rounds_stats(size_t n, size_t k, size_t *worst, double *mean)
+{
+	size_t m = n - 1, tries = m < BISECT_ROUNDS_ALL ? m : BISECT_ROUNDS_SAMPLE, t, r;
+	double sum = 0;
+
+	*worst = 0;
+	for (t = 0; t < tries; t++) {
+		/* every first bad commit 1..n-1, or tries of them evenly */
+		size_t first = tries == m ? t + 1 : 1 + (t * (m - 1)) / (tries - 1);
+
+		r = bisect_plan_rounds(n, k, first);
+		sum += (double)r;
+		if (r > *worst)
+			*worst = r;
+	}
+	*mean = sum / (double)tries;
+	return tries == m;
 }
 
 size_t bisect_plan_left(const enum bisect_class *c, size_t n)

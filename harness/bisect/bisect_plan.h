@@ -52,6 +52,35 @@ double bisect_class_level(enum bisect_class c);
  */
 size_t bisect_plan_next(const enum bisect_class *c, size_t n);
 
+/*
+ * Up to k commits to measure at once (k devices), in out[]; the count, 0
+ * when the search is done. Commits still being measured come first; then
+ * the first jump with untested commits gets the q = min(k - those,
+ * untested) nearest the points splitting it into q + 1 equal parts, then
+ * the next jump, and so on. With k = 1 it is bisect_plan_next(). Each
+ * commit is still decided alone, by the same rule: only the choice of
+ * where to look changes. A round of k splits a jump of L candidates
+ * into k + 1, so a search takes about ceil(log_{k+1} L) rounds.
+ */
+size_t bisect_plan_next_n(const enum bisect_class *c, size_t n, size_t k, size_t *out);
+
+/*
+ * Rounds of bisect_plan_next_n() over n commits (0 GOOD, n-1 BAD, n >= 2)
+ * with k at once when the first bad commit is first_bad (1..n-1) and
+ * every commit decides at once (no skips, no more repetitions): the
+ * round count a search of that length needs (thpbench bisect rounds).
+ */
+size_t bisect_plan_rounds(size_t n, size_t k, size_t first_bad);
+
+/*
+ * Over every first bad commit (n - 1 < BISECT_ROUNDS_ALL), else over
+ * BISECT_ROUNDS_SAMPLE of them spread evenly: the most rounds and the
+ * mean. True when every placement was tried.
+ */
+#define BISECT_ROUNDS_ALL 8192
+#define BISECT_ROUNDS_SAMPLE 257
+bool bisect_plan_rounds_stats(size_t n, size_t k, size_t *worst, double *mean);
+
 /* Commits still untested inside the jumps: an upper bound of the steps
  * left (about log2 of it when each step halves its jump). */
 size_t bisect_plan_left(const enum bisect_class *c, size_t n);

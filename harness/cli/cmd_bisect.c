@@ -50,6 +50,7 @@ static void usage(FILE *f)
 	      "       thpbench bisect driver DIR\n"
 	      "       thpbench bisect next DIR\n"
 	      "       thpbench bisect verify DIR\n"
+	      "       thpbench bisect rounds --commits C [--devices N,...]\n"
 	      "       thpbench bisect report DIR [-o OUTDIR] [--no-plot]\n"
 	      "  The decisions of a performance bisection whose results\n"
 	      "  directory is DIR (written by ./run.sh bisect; see\n"
@@ -57,6 +58,7 @@ static void usage(FILE *f)
 	      "  plan     write DIR/plan.json, what to bisect (bisect.sh)\n"
 	      "  driver   print how DIR's kernels are built and booted\n"
 	      "  next     the next measurement, or that the search is over\n"
+	      "  rounds   rounds of a search over C commits with N devices\n"
 	      "  verify   exit 0 (silent) when DIR may be trusted: no symlink,\n"
 	      "           FIFO or device in it, ours and not group/other-\n"
 	      "           writable, runs/ only NNNN run directories; else 2\n"
@@ -247,6 +249,8 @@ int cmd_bisect(int argc, char **argv)
 		return cmd_bisect_plan(argc, argv);
 	if (!strcmp(sub, "driver"))
 		return cmd_bisect_driver(argc, argv);
+	if (!strcmp(sub, "rounds"))
+		return cmd_bisect_rounds(argc, argv);
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "o:h", long_opts, NULL)) != -1) {
 		switch (c) {

@@ -18,6 +18,8 @@ int cmd_bisect(int argc, char **argv);
 /* `thpbench bisect plan|driver` (cmd_bisect_plan.c). */
 int cmd_bisect_plan(int argc, char **argv);
 int cmd_bisect_driver(int argc, char **argv);
+/* `thpbench bisect rounds` (cmd_bisect_rounds.c). */
+int cmd_bisect_rounds(int argc, char **argv);
 int cmd_pmu_check(int argc, char **argv);
 int cmd_series(int argc, char **argv);
 int cmd_suite(int argc, char **argv);
