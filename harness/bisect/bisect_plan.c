@@ -172,6 +172,18 @@ size_t bisect_plan_rounds(size_t n, size_t k, size_t first_bad)
 	return rounds;
 }
 
+size_t bisect_plan_rounds_bound(size_t n, size_t k)
+{
+	size_t r = 0;
+	double p = 1;
+
+	while (p < (double)(n - 1)) {
+		p *= (double)(k + 1);
+		r++;
+	}
+	return r;
+}
+
 bool bisect_plan_rounds_stats(size_t n, size_t k, size_t *worst, double *mean)
 {
 	size_t m = n - 1, tries = m < BISECT_ROUNDS_ALL ? m : BISECT_ROUNDS_SAMPLE, t, r;

@@ -72,6 +72,9 @@ size_t bisect_plan_next_n(const enum bisect_class *c, size_t n, size_t k, size_t
  */
 size_t bisect_plan_rounds(size_t n, size_t k, size_t first_bad);
 
+/* ceil(log_{k+1}(n - 1)): the rounds a search over n commits needs. */
+size_t bisect_plan_rounds_bound(size_t n, size_t k);
+
 /*
  * Over every first bad commit (n - 1 < BISECT_ROUNDS_ALL), else over
  * BISECT_ROUNDS_SAMPLE of them spread evenly: the most rounds and the

@@ -8,7 +8,6 @@
  * simulation decides each commit at once (no skip, no more
  * repetitions), as the formula does.
  */
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -44,18 +43,6 @@ static int parse_devices(const char *s, size_t *dev, size_t *n)
 		dev[(*n)++] = (size_t)v;
 	}
 	return *n ? 0 : -1;
-}
-
-static size_t ceil_log(size_t b, size_t m)
-{
-	size_t r = 0;
-	double p = 1;
-
-	while (p < (double)m) {
-		p *= (double)b;
-		r++;
-	}
-	return r;
 }
 
 int cmd_bisect_rounds(int argc, char **argv)
@@ -94,7 +81,7 @@ int cmd_bisect_rounds(int argc, char **argv)
 	for (i = 0; i < ndev; i++) {
 		all &= bisect_plan_rounds_stats((size_t)commits, dev[i], &worst, &mean);
 		printf("%8zu %8zu %8.2f %14zu\n", dev[i], worst, mean,
-		       ceil_log(dev[i] + 1, (size_t)commits - 1));
+		       bisect_plan_rounds_bound((size_t)commits, dev[i]));
 	}
 	if (!all)
 		printf("(over %d places of the first bad commit, spread evenly)\n", BISECT_ROUNDS_SAMPLE);

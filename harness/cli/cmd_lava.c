@@ -81,6 +81,13 @@ static int meta_arg(struct lava_job *j, char *kv)
 static int job_opt(struct lava_job *j, const char **out, int argc, char **argv, int i)
 {
 	const char *o = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+	const struct { const char *opt; const char **field; } str[] = {
+		{ "--kernel", &j->kernel }, { "--ramdisk", &j->ramdisk },
+		{ "--label", &j->label }, { "--name", &j->name },
+		{ "--device-type", &j->device_type }, { "--arch", &j->arch },
+		{ "--cmdline", &j->cmdline }, { "-o", out },
+	};
+	size_t k;
 	long n;
 
 	if (!strcmp(o, "--no-kvm")) {
@@ -91,33 +98,23 @@ static int job_opt(struct lava_job *j, const char **out, int argc, char **argv, 
 		tb_err("lava job: %s needs a value (thpbench lava --help)", o);
 		return -1;
 	}
-	if (!strcmp(o, "--kernel"))
-		j->kernel = v;
-	else if (!strcmp(o, "--ramdisk"))
-		j->ramdisk = v;
-	else if (!strcmp(o, "--label"))
-		j->label = v;
-	else if (!strcmp(o, "--name"))
-		j->name = v;
-	else if (!strcmp(o, "--device-type"))
-		j->device_type = v;
-	else if (!strcmp(o, "--arch"))
-		j->arch = v;
-	else if (!strcmp(o, "--cmdline"))
-		j->cmdline = v;
-	else if (!strcmp(o, "-o"))
-		*out = v;
-	else if (!strcmp(o, "--meta"))
+	for (k = 0; k < ARRAY_SIZE(str); k++)
+		if (!strcmp(o, str[k].opt)) {
+			*str[k].field = v;
+			return 1;
+		}
+	if (!strcmp(o, "--meta"))
 		return meta_arg(j, argv[i + 1]) ? -1 : 1;
-	else if (!strcmp(o, "--boot") && lava_boot_parse(v) >= 0)
+	if (!strcmp(o, "--boot") && lava_boot_parse(v) >= 0) {
 		j->boot = lava_boot_parse(v);
-	else if (!strcmp(o, "--timeout") && !parse_long(v, &n) && n > 0 && n <= 10080)
-		j->timeout_min = (int)n;
-	else {
-		tb_err("lava job: bad option or value: %s %s (thpbench lava --help)", o, v);
-		return -1;
+		return 1;
 	}
-	return 1;
+	if (!strcmp(o, "--timeout") && !parse_long(v, &n) && n > 0 && n <= 10080) {
+		j->timeout_min = (int)n;
+		return 1;
+	}
+	tb_err("lava job: bad option or value: %s %s (thpbench lava --help)", o, v);
+	return -1;
 }
 
 static int lava_job(int argc, char **argv)
