@@ -101,8 +101,8 @@ static int check_driver(const struct bisect_driver *d, const char *where,
 {
 	const char *bad = NULL;
 
-	if (!d->boot || (strcmp(d->boot, "qemu") && strcmp(d->boot, "kexec")))
-		bad = "boot must be qemu or kexec";
+	if (!d->boot || (strcmp(d->boot, "qemu") && strcmp(d->boot, "kexec") && strcmp(d->boot, "lava")))
+		bad = "boot must be qemu, kexec or lava";
 	else if (!d->accel || (strcmp(d->accel, "auto") && strcmp(d->accel, "kvm") &&
 			       strcmp(d->accel, "tcg")))
 		bad = "accel must be auto, kvm or tcg";

@@ -567,6 +567,20 @@ enum bisect_class *bisect_state_classes(const struct bisect_state *s)
 	return c;
 }
 
+/* Measure step commit k: its first repetitions, or more of them. */
+static void step_action(const struct bisect_state *s, const enum bisect_class *cls,
+			size_t k, struct bisect_action *a)
+{
+	memset(a, 0, sizeof(*a));
+	a->kind = BA_MEASURE;
+	a->commit = k;
+	a->reps = s->c[k].cls == BC_MEASURING ? s->c[k].step.next_reps : s->refs.first_reps;
+	snprintf(a->why, sizeof(a->why), s->c[k].cls == BC_MEASURING ?
+		 "step: more repetitions (%zu commits left to test at most)" :
+		 "step: %zu commits left to test at most",
+		 bisect_plan_left(cls, s->n));
+}
+
 void bisect_state_eval(struct bisect_state *s, struct bisect_action *a)
 {
 	enum bisect_class *cls;
@@ -583,14 +597,35 @@ void bisect_state_eval(struct bisect_state *s, struct bisect_action *a)
 		a->kind = BA_DONE;
 		snprintf(a->why, sizeof(a->why), "the search is over");
 	} else {
-		a->kind = BA_MEASURE;
-		a->commit = k;
-		a->reps = s->c[k].cls == BC_MEASURING ? s->c[k].step.next_reps :
-			  s->refs.first_reps;
-		snprintf(a->why, sizeof(a->why), s->c[k].cls == BC_MEASURING ?
-			 "step: more repetitions (%zu commits left to test at most)" :
-			 "step: %zu commits left to test at most",
-			 bisect_plan_left(cls, s->n));
+		step_action(s, cls, k, a);
 	}
 	free(cls);
+}
+
+size_t bisect_state_eval_n(struct bisect_state *s, struct bisect_action *a, size_t k)
+{
+	enum bisect_class *cls;
+	size_t *pick, got, i;
+
+	bisect_state_eval(s, &a[0]);
+	if (k <= 1 || a[0].kind != BA_MEASURE)
+		return 1;
+	/* The references: GOOD and BAD boot together while even, as an A/B
+	 * round does (bisect_state_eval alternates them). */
+	if (!s->refs_done) {
+		if (a[0].commit != 0 || s->c[0].boots != s->c[s->n - 1].boots)
+			return 1;
+		a[1] = a[0];
+		a[1].commit = s->n - 1;
+		snprintf(a[1].why, sizeof(a[1].why), "reference BAD, with GOOD");
+		return 2;
+	}
+	cls = bisect_state_classes(s);
+	pick = xcalloc(k, sizeof(*pick));
+	got = bisect_plan_next_n(cls, s->n, k, pick);
+	for (i = 0; i < got; i++)
+		step_action(s, cls, pick[i], &a[i]);
+	free(pick);
+	free(cls);
+	return got ? got : 1;
 }

@@ -94,6 +94,16 @@ struct bisect_action {
  */
 void bisect_state_eval(struct bisect_state *s, struct bisect_action *a);
 
+/*
+ * Up to k actions at once (k devices): when the search is over, the one
+ * bisect_state_eval() gives; while the references are measured, GOOD and
+ * BAD together when they have had as many boots (else the one behind);
+ * else the step commits bisect_plan_next_n() picks, each with its
+ * repetitions.
+ * a[] holds k; returns how many it filled (>= 1).
+ */
+size_t bisect_state_eval_n(struct bisect_state *s, struct bisect_action *a, size_t k);
+
 /* Classes of every commit, for bisect_plan (a malloc'ed copy). */
 enum bisect_class *bisect_state_classes(const struct bisect_state *s);
 

@@ -48,7 +48,7 @@ static void usage(FILE *f)
 {
 	fputs("usage: thpbench bisect plan DIR ... (bisect plan --help)\n"
 	      "       thpbench bisect driver DIR\n"
-	      "       thpbench bisect next DIR\n"
+	      "       thpbench bisect next DIR [--devices N]\n"
 	      "       thpbench bisect verify DIR\n"
 	      "       thpbench bisect rounds --commits C [--devices N,...]\n"
 	      "       thpbench bisect report DIR [-o OUTDIR] [--no-plot]\n"
@@ -57,7 +57,8 @@ static void usage(FILE *f)
 	      "  kernel-patches/README.md).\n"
 	      "  plan     write DIR/plan.json, what to bisect (bisect.sh)\n"
 	      "  driver   print how DIR's kernels are built and booted\n"
-	      "  next     the next measurement, or that the search is over\n"
+	      "  next     the next measurement, or that the search is over; with\n"
+	      "           --devices N up to N step commits, one line each\n"
 	      "  rounds   rounds of a search over C commits with N devices\n"
 	      "  verify   exit 0 (silent) when DIR may be trusted: no symlink,\n"
 	      "           FIFO or device in it, ours and not group/other-\n"
@@ -80,19 +81,25 @@ static int load(const char *dir, struct bisect_state *s)
 	return 0;
 }
 
-static int do_next(const char *dir)
+#define NEXT_MAX_DEVICES 64
+
+static int do_next(const char *dir, size_t devices)
 {
+	struct bisect_action all[NEXT_MAX_DEVICES], a;
 	struct bisect_state s;
-	struct bisect_action a;
 	const char *role;
+	size_t n, i;
 
 	if (load(dir, &s))
 		return TB_EXIT_ERROR;
-	bisect_state_eval(&s, &a);
+	n = bisect_state_eval_n(&s, all, devices);
+	a = all[0];
 	switch (a.kind) {
 	case BA_MEASURE:
-		role = a.commit == 0 ? "good" : a.commit == s.n - 1 ? "bad" : "step";
-		printf("measure %s %zu %s\n", s.c[a.commit].sha, a.reps, role);
+		for (i = 0; i < n; i++) {
+			role = all[i].commit == 0 ? "good" : all[i].commit == s.n - 1 ? "bad" : "step";
+			printf("measure %s %zu %s\n", s.c[all[i].commit].sha, all[i].reps, role);
+		}
 		break;
 	case BA_DONE: {
 		struct bisect_result r;
@@ -228,6 +235,7 @@ static int do_report(const char *dir, const char *out, bool plot)
 static const struct option long_opts[] = {
 	{ "output", required_argument, NULL, 'o' },
 	{ "no-plot", no_argument, NULL, 'P' },
+	{ "devices", required_argument, NULL, 'd' },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -236,6 +244,7 @@ int cmd_bisect(int argc, char **argv)
 {
 	const char *out = NULL, *sub;
 	bool plot = true;
+	long devices = 0;
 	int c;
 
 	if (argc < 2 || !strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
@@ -256,6 +265,12 @@ int cmd_bisect(int argc, char **argv)
 		switch (c) {
 		case 'o': out = optarg; break;
 		case 'P': plot = false; break;
+		case 'd':
+			if (parse_long(optarg, &devices) || devices < 1 || devices > NEXT_MAX_DEVICES) {
+				tb_err("bisect next: --devices %s: give 1..%d", optarg, NEXT_MAX_DEVICES);
+				return TB_EXIT_ERROR;
+			}
+			break;
 		case 'h': usage(stdout); return 0;
 		default: usage(stderr); return TB_EXIT_ERROR;
 		}
@@ -266,7 +281,11 @@ int cmd_bisect(int argc, char **argv)
 		return TB_EXIT_ERROR;
 	}
 	if (!strcmp(sub, "next") && !out && plot)
-		return do_next(argv[optind]);
+		return do_next(argv[optind], devices ? (size_t)devices : 1);
+	if (devices) {
+		tb_err("bisect %s: --devices is for bisect next only", sub);
+		return TB_EXIT_ERROR;
+	}
 	if (!strcmp(sub, "report"))
 		return do_report(argv[optind], out, plot);
 	if (!strcmp(sub, "verify") && !out && plot)

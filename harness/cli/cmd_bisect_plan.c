@@ -22,11 +22,11 @@ static void usage(FILE *f)
 	fputs("usage: thpbench bisect plan DIR --tree DIR --good SHA --bad SHA\n"
 	      "         --suite FILE --metric CASE:METRIC --commits FILE\n"
 	      "         --patch-ids FILE [--good-ref REF] [--bad-ref REF]\n"
-	      "         [--reps N] [--opt KEY=VALUE]... [--config C] [--boot qemu|kexec]\n"
+	      "         [--reps N] [--opt KEY=VALUE]... [--config C] [--boot qemu|kexec|lava]\n"
 	      "         [--accel auto|kvm|tcg] [--mem SIZE] [--smp N] [--timeout SEC]\n"
 	      "         [--jobs N] [--initrd FILE] [--orig-release REL]\n"
 	      "         [--version V] [--command LINE]\n"
-	      "       thpbench bisect driver DIR [--boot qemu|kexec]\n"
+	      "       thpbench bisect driver DIR [--boot qemu|kexec|lava]\n"
 	      "  plan    write DIR/plan.json (bisect.sh runs it): --commits holds\n"
 	      "          'SHA\\x1fDATE\\x1fAUTHOR\\x1fSUBJECT' lines, GOOD first, then\n"
 	      "          GOOD..BAD first parent; --patch-ids 'git patch-id --stable'\n"
@@ -196,7 +196,7 @@ int cmd_bisect_driver(int argc, char **argv)
 	if (argc == 4 && !strcmp(argv[2], "--boot"))
 		boot = argv[3];
 	else if (argc != 2) {
-		tb_err("bisect driver: give one results directory (and --boot qemu|kexec)");
+		tb_err("bisect driver: give one results directory (and --boot qemu|kexec|lava)");
 		return TB_EXIT_ERROR;
 	}
 	if (bisect_driver_load(argv[1], boot, &f, err, sizeof(err))) {

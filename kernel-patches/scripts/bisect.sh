@@ -13,6 +13,13 @@
 #   --config tinyconfig|defconfig|FILE   base configuration (default
 #                       tinyconfig), kernel-patches/thpbench.config merged
 #   --qemu              boot each kernel in qemu (the default)
+#   --lava [--devices N] [--lava-lab FILE]   boot each kernel as a LAVA
+#                       job (lava-run here, or the server of lava-lab.sh's
+#                       FILE): N step commits a round at once, picked to
+#                       split the suspect range into N + 1 parts
+#                       (thpbench bisect next --devices N; docs/lava.md),
+#                       each still decided by the same statistics; resume
+#                       with --lava and any N
 #   --kexec             boot each kernel on this machine by kexec (needs
 #                       --config FILE with its configuration, root,
 #                       systemd, kexec-tools; --initrd FILE if it needs one):
@@ -62,7 +69,7 @@ tree='' good='' bad='' suite='' metric_arg='' config=tinyconfig boot=qemu
 kexec_initrd='' orig_release=''
 outdir='' resume='' reps='' accel=auto mem=6G smp=2 timeout=1800
 jobs=$(nproc) history_db='' history_series='' history_host='' history_suite=''
-opts=()
+opts=() devices=1 lava_lab=''
 while [ $# -gt 0 ]; do
 	case $1 in
 	--tree) tree=${2:?}; shift 2 ;;
@@ -73,6 +80,9 @@ while [ $# -gt 0 ]; do
 	--config) config=${2:?}; shift 2 ;;
 	--qemu) boot=qemu; shift ;;
 	--kexec) boot=kexec; shift ;;
+	--lava) boot=lava; shift ;;
+	--devices) devices=${2:?}; shift 2 ;;
+	--lava-lab) lava_lab=${2:?}; shift 2 ;;
 	--initrd) kexec_initrd=${2:?}; shift 2 ;;
 	--out) outdir=${2:?}; shift 2 ;;
 	--resume) resume=${2:?}; shift 2 ;;
@@ -352,6 +362,15 @@ fi
 [ -n "$resume" ] || "$S/install-deps.sh" || kp_die "missing Debian packages (see above)"
 kp_need_cmd git setsid
 [ "$boot" != qemu ] || [ -n "${THPBENCH_QEMU:-}" ] || kp_need_cmd qemu-system-x86_64
+[[ $devices =~ ^[1-9][0-9]?$ ]] || kp_die "--devices must be 1..99"
+[ "$devices" = 1 ] || [ "$boot" = lava ] || kp_die "--devices: only with --lava"
+[ -z "$lava_lab" ] || [ "$boot" = lava ] || kp_die "--lava-lab: only with --lava"
+if [ "$boot" = lava ]; then
+	[ -n "$lava_lab" ] || kp_need_cmd lava-run
+	[ -z "$lava_lab" ] || [ -f "$lava_lab" ] || kp_die "--lava-lab $lava_lab: not found (lava-lab.sh start writes it)"
+	[ -z "$lava_lab" ] || lava_lab=$(cd "$(dirname "$lava_lab")" && pwd)/$(basename "$lava_lab")
+	kp_need_cmd busybox
+fi
 [ -x "$TB" ] || kp_die "harness/thpbench is not built (make)"
 
 # ---- Building one commit (kernel-patches/README.md, "Building one
@@ -388,8 +407,11 @@ initramfs_for()
 	kp_plain_dir "$outdir/initramfs" "the initramfs images are kept in a directory of the bisection's own"
 	kp_plain_file "$suite" "the bisection's copy of its suite"
 	tmpd=$(mktemp -d "$outdir/initramfs/.tmp-XXXXXX")
+	local bb=()
+	[ "$boot" != lava ] || bb=(--busybox "$(command -v busybox)")
 	kp_step "$S/mkinitramfs.sh" -o "$tmpd/r$1.gz" --suite "$suite" \
-		--thpbench "$sdir/harness/thpbench" --workloads "$sdir/workloads" --reps "$1" >&2
+		--thpbench "$sdir/harness/thpbench" --workloads "$sdir/workloads" --reps "$1" \
+		"${bb[@]}" >&2
 	mv -T "$tmpd/r$1.gz" "$initrd"
 	rmdir "$tmpd"
 }
@@ -601,6 +623,55 @@ measure()
 	finish_run "$rd" "$num" "$sha" "$r" "$role" "$(cat "$kdir/kernelrelease")" "$(kp_timings_word "$accel")"
 }
 
+# ---- A round of LAVA jobs (--lava): every line of `bisect next
+# --devices N` built in turn into runs/.tmp-NNNN (consecutive numbers),
+# then booted at once (lava-boot.sh), then each finished in order.
+lava_round()
+{
+	local line what sha r role num rd kdir brc specs=() todo=() t
+	local lab=()
+	scan_runs
+	num=$((10#$next_num))
+	for line in "$@"; do
+		read -r what sha r role <<< "$line"
+		[[ $sha =~ ^[0-9a-f]{40}$ ]] && [[ $r =~ ^[1-9][0-9]{0,5}$ ]] && [[ $role =~ ^(good|bad|step)$ ]] ||
+			kp_die "thpbench bisect next: '$line' is no commit, repetitions and role"
+		rd=$outdir/runs/.tmp-$(printf '%04d' "$num")
+		rm -rf "$rd"
+		mkdir "$rd"
+		printf '%s\n' "$sha" > "$rd/commit"
+		kp_log "run $(printf '%04d' "$num"): $role ${sha:0:12}, $r repetitions: building"
+		brc=0
+		build_commit "$sha" > "$rd/kernel" 2> "$rd/build.err" || brc=$?
+		if [ "$brc" != 0 ]; then
+			skip_run "$rd" "$(printf '%04d' "$num")" "$sha" "$role" \
+				"build: $(grep -m1 'error:' "$rd/build.err" | sed -E 's#[^ :]*/trees/[^/ ]+/##' | cut -c1-200 || echo 'kernel build failed')"
+		else
+			kdir=$(tail -n 1 "$rd/kernel")
+			initramfs_for "$r"
+			specs+=(--job "$kdir/bzImage,$(cat "$kdir/kernelrelease"),$rd/console.log,$rd/lava,,$initrd")
+			todo+=("$(printf '%04d' "$num") $sha $r $role $kdir")
+		fi
+		num=$((num + 1))
+	done
+	[ ${#todo[@]} -gt 0 ] || return 0
+	kp_log "booting ${#todo[@]} kernels at once as LAVA jobs"
+	[ -z "$lava_lab" ] || lab=(--lab "$lava_lab")
+	kp_step "$S/lava-boot.sh" "${specs[@]}" "${lab[@]}" --timeout "$timeout" --accel tcg ||
+		kp_log "a LAVA job failed: its run is skipped (runs/.tmp-NNNN/lava/lava.log)"
+	for t in "${todo[@]}"; do
+		read -r num sha r role kdir <<< "$t"
+		rd=$outdir/runs/.tmp-$num
+		if ! "$S/extract-results.sh" "$rd/console.log" "$rd/results.json" > "$rd/status" 2>/dev/null; then
+			skip_run "$rd" "$num" "$sha" "$role" "boot: no complete results from the LAVA job (lava/lava.log)"
+			continue
+		fi
+		finish_run "$rd" "$num" "$sha" "$r" "$role" "$(cat "$kdir/kernelrelease")" tcg
+	done
+	lava_rounds=$((lava_rounds + 1))
+}
+lava_rounds=0
+
 if [ "$boot" = kexec ]; then
 	if [ -z "$resume" ]; then
 		kexec_unit
@@ -609,16 +680,23 @@ if [ "$boot" = kexec ]; then
 	fi
 fi
 while :; do
-	next=$("$TB" bisect next "$outdir") || kp_die "thpbench bisect next failed (see above)"
+	next=$("$TB" bisect next "$outdir" --devices "$devices") || kp_die "thpbench bisect next failed (see above)"
 	read -r what sha r role <<< "$next"
 	case $what in
-	measure) measure "$sha" "$r" "$role" ;;
+	measure)
+		if [ "$boot" = lava ]; then
+			mapfile -t lines <<< "$next"
+			lava_round "${lines[@]}"
+		else
+			measure "$sha" "$r" "$role"
+		fi ;;
 	done|nothing) break ;;
 	*) kp_die "cannot bisect: see the line above" ;;
 	esac
 done
 rc=0
 "$TB" bisect report "$outdir" || rc=$?
+[ "$boot" != lava ] || kp_log "LAVA: $lava_rounds rounds of up to $devices jobs at once (this invocation)"
 kp_log "everything is in $outdir"
 [ "$boot" != kexec ] || kexec_done "$rc"
 exit "$rc"

@@ -4,8 +4,8 @@
 # Boot one kernel with the thpbench initramfs as a LAVA job, run by
 # lava-run (LAVA's dispatcher, no server), and keep what it printed.
 #
-#   lava-boot.sh --job KERNEL,LABEL,CONSOLE,DIR[,DEVICE] [--job ...]
-#                --initrd INITRD [--append PARAMS] [--timeout SEC]
+#   lava-boot.sh --job KERNEL,LABEL,CONSOLE,DIR[,DEVICE[,INITRD]] [--job ...]
+#                [--initrd INITRD] [--append PARAMS] [--timeout SEC]
 #                [--accel tcg|kvm] [--lab LAB.ENV]
 #
 # Each --job is one LAVA job, all of them at once (N devices: N kernels
@@ -19,7 +19,9 @@
 # and CONSOLE: the device's console (thpbench lava console), which holds
 # the framed results.json for extract-results.sh, as boot.sh's log does.
 # DEVICE: the lava-run device file (default
-# configs/lava/devices/qemu-thpbench.yaml). The fields are split at
+# configs/lava/devices/qemu-thpbench.yaml); INITRD: the job's own
+# initramfs (default --initrd, which every job must then have). The
+# fields are split at
 # commas: no path may hold one. --accel kvm only drops the job's no_kvm:
 # the device file decides what qemu gets (a KVM device is another file).
 # --timeout: the test action's limit, in seconds (rounded up to minutes).
@@ -53,8 +55,8 @@ while [ $# -gt 0 ]; do
 	*) kp_die "unknown argument '$1' (see --help)" ;;
 	esac
 done
-[ ${#jobs[@]} -gt 0 ] && [ -n "$initrd" ] || kp_usage
-[ -f "$initrd" ] || kp_die "--initrd $initrd: not found"
+[ ${#jobs[@]} -gt 0 ] || kp_usage
+[ -z "$initrd" ] || [ -f "$initrd" ] || kp_die "--initrd $initrd: not found"
 case $timeout in ''|*[!0-9]*) kp_die "--timeout must be a whole number of seconds" ;; esac
 case $accel in tcg) nokvm=(--no-kvm) ;; kvm) nokvm=() ;; *) kp_die "--accel must be tcg or kvm" ;; esac
 if [ -n "$lab" ]; then
@@ -99,11 +101,11 @@ server_job()
 # One job: write it, run it, read its log. Its status in DIR/rc.
 one_job()
 {
-	local kernel=$1 label=$2 console=$3 dir=$4 device=$5 id rc=0
+	local kernel=$1 label=$2 console=$3 dir=$4 device=$5 ramdisk=$6 id rc=0
 	# lava-run names its scratch directory and the overlay's /lava-ID by
 	# the job id: unique among the jobs running at once on this host.
 	id=$(( $$ * 100 + RANDOM % 100 ))
-	kp_tb lava job --kernel "$(realpath "$kernel")" --ramdisk "$(realpath "$initrd")" \
+	kp_tb lava job --kernel "$(realpath "$kernel")" --ramdisk "$(realpath "$ramdisk")" \
 		--label "$label" --cmdline "console=ttyS0,115200${append:+ $append}" \
 		"${nokvm[@]}" --timeout $(( (timeout + 59) / 60 )) \
 		--name "thpbench-$label" -o "$dir/job.yaml" || { echo 2 > "$dir/rc"; return; }
@@ -122,30 +124,33 @@ one_job()
 
 specs=()
 for spec in "${jobs[@]}"; do
-	IFS=, read -r kernel label console dir device extra <<< "$spec"
-	[ -z "${extra:-}" ] || kp_die "--job $spec: more than five fields (a path with a comma?)"
+	IFS=, read -r kernel label console dir device rd extra <<< "$spec"
+	[ -z "${extra:-}" ] || kp_die "--job $spec: more than six fields (a path with a comma?)"
 	[ -n "$kernel" ] && [ -n "$label" ] && [ -n "$console" ] && [ -n "$dir" ] ||
-		kp_die "--job $spec: expected KERNEL,LABEL,CONSOLE,DIR[,DEVICE]"
+		kp_die "--job $spec: expected KERNEL,LABEL,CONSOLE,DIR[,DEVICE[,INITRD]]"
 	device=${device:-$default_device}
+	rd=${rd:-$initrd}
+	[ -n "$rd" ] || kp_die "--job $spec: no INITRD and no --initrd"
+	[ -f "$rd" ] || kp_die "--job $spec: initramfs $rd not found"
 	[ -f "$kernel" ] || kp_die "--job $spec: kernel $kernel not found"
 	[ -f "$device" ] || kp_die "--job $spec: device $device not found (configs/lava/devices/)"
 	mkdir -p "$dir"
 	dir=$(cd "$dir" && pwd)
 	rm -f "$dir/rc"
-	specs+=("$kernel,$label,$console,$dir,$device")
+	specs+=("$kernel,$label,$console,$dir,$device,$rd")
 done
 # This script is one process group (kp_step): a signal to it ends every
 # lava-run and qemu below.
 pids=()
 for spec in "${specs[@]}"; do
-	IFS=, read -r kernel label console dir device <<< "$spec"
-	one_job "$kernel" "$label" "$console" "$dir" "$device" &
+	IFS=, read -r kernel label console dir device rd <<< "$spec"
+	one_job "$kernel" "$label" "$console" "$dir" "$device" "$rd" &
 	pids+=($!)
 done
 for p in "${pids[@]}"; do wait "$p" || true; done
 bad=0
 for spec in "${specs[@]}"; do
-	IFS=, read -r kernel label console dir device <<< "$spec"
+	IFS=, read -r kernel label console dir device rd <<< "$spec"
 	rc=$(cat "$dir/rc" 2>/dev/null || echo 2)
 	[ "$rc" != 0 ] || continue
 	tail -n 20 "$console" >&2 2>/dev/null || true

@@ -108,9 +108,10 @@ r=$t_tmp/b2/report.json
 	fail "roi_usec: exit $rc, first bad $(jq -r .first_bad.sha "$r" 2>/dev/null) ($(tail -n 5 "$t_tmp/b2.out"))"
 [ "$(jq '[.steps[] | select(.step != null) | .repetitions] | max' "$r")" -gt 2 ] ||
 	fail "roi_usec steps took no more repetitions than the counter's"
-# Values of 1 and 3 ms read in ms, the unit once after an interval.
+# Values of about 1 and 3 ms read in ms (their digits are the noise's:
+# 25% of it), the unit once after an interval.
 t=$t_tmp/b2/report.txt
-grep -Eq '^  GOOD 1\.[0-9]+ ms \(.*BAD 3\.[0-9]+ ms' "$t" &&
+grep -Eq '^  GOOD [0-9]+\.[0-9]+ ms \(.*BAD [0-9]+\.[0-9]+ ms' "$t" &&
 	grep -Eq '^ +mean [0-9.]+ \[[0-9.]+, [0-9.]+\] ms$' "$t" || fail "roi_usec report: no ms values: $(grep -E 'GOOD|mean' "$t")"
 ! grep -Eq ' us\b|[0-9]{4,}\.[0-9]|-0\.00' "$t" || fail "roi_usec report: $(grep -E ' us\b|[0-9]{4,}\.[0-9]|-0\.00' "$t")"
 [ "$(awk 'length > 72' "$t" | wc -l)" = 0 ] || fail "roi_usec report: lines over 72 columns: $(awk 'length > 72' "$t")"

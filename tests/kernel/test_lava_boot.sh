@@ -11,7 +11,7 @@
 #    test step, and no_kvm for --accel tcg;
 #  - a job whose log says "job fail", or whose dispatcher exits non-zero,
 #    fails the run (exit 2) naming its log; the other job's files remain;
-#  - a --job with a sixth field (a comma in a path) is refused before any
+#  - a --job with a seventh field (a comma in a path) is refused before any
 #    job starts;
 #  - lava results prints tokens only, whatever the log holds.
 . "$(dirname "$0")/lib.sh"
@@ -97,8 +97,8 @@ FAKE_EXIT=A run_lb && fail "a dispatcher exiting 1 passed" ||
 	{ grep -q "kernel A failed (lava-run exit 1)" "$t_tmp/lb.err" && ok "lava-run exit 1: exit 2 naming A" ||
 		fail "lava-run exit 1: $(tail -2 "$t_tmp/lb.err")"; }
 rm -f "$FAKE_DIR"/job-*
-"$lb" --job "$t_tmp/bzA,A,$t_tmp/c,x,A.log,$t_tmp/jA" --initrd "$t_tmp/initrd.gz" > /dev/null 2> "$t_tmp/lb.err" &&
+"$lb" --job "$t_tmp/bzA,A,$t_tmp/c,x,y,A.log,$t_tmp/jA" --initrd "$t_tmp/initrd.gz" > /dev/null 2> "$t_tmp/lb.err" &&
 	fail "a comma in a path was taken" ||
-	{ grep -q "more than five fields" "$t_tmp/lb.err" && ! ls "$FAKE_DIR"/job-* > /dev/null 2>&1 &&
+	{ grep -q "more than six fields" "$t_tmp/lb.err" && ! ls "$FAKE_DIR"/job-* > /dev/null 2>&1 &&
 		ok "a comma in a path: refused, no job started" || fail "comma: $(cat "$t_tmp/lb.err")"; }
 finish

@@ -149,7 +149,7 @@ static void test_refused(void **state)
 	expect_refused(commits, "mremap:roi_usec", "threshold", "x", "qemu", "must be a number");
 	expect_refused(commits, "nope:roi_usec", NULL, NULL, "qemu", "no case 'nope'");
 	expect_refused(commits, "roi_usec", NULL, NULL, "qemu", "CASE:METRIC");
-	expect_refused(commits, "mremap:roi_usec", NULL, NULL, "grub", "boot must be qemu or kexec");
+	expect_refused(commits, "mremap:roi_usec", NULL, NULL, "grub", "boot must be qemu, kexec or lava");
 	expect_refused(G "\x1f" "d\x1f" "a\x1f" "s\n", "mremap:roi_usec", NULL, NULL, "qemu",
 		       "GOOD and at least one commit");
 	expect_refused(G "\x1f" "d\x1f" "a\x1f" "s\n" M "\x1f" "d\x1f" "a\x1f" "s\n",
