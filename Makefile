@@ -305,6 +305,11 @@ numa-e2e: all
 	bash tests/kernel/numa_e2e.sh
 	bash tests/kernel/numa_migrate_e2e.sh
 
+# The same history bisected with LAVA jobs on 1 device and on 2: the same
+# commit, fewer rounds (tests/kernel/bisect-e2e.sh, E2E_LAVA=2).
+bisect-lava-e2e: all
+	E2E_LAVA=2 bash tests/kernel/bisect-e2e.sh
+
 confirm-e2e: all
 	bash tests/kernel/confirm_e2e.sh
 

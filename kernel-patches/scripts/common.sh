@@ -245,6 +245,10 @@ kp_take_lock()
 # kp_usage (a usage error): on stderr, exit 2.
 kp_header() { awk 'NR < 4 { next } !/^#/ { exit } { sub(/^# ?/, ""); print }' "$0"; }
 kp_help() { kp_header; exit 0; }
+# A flow's one SUITE argument (guest, coverage, lava): the word given, once;
+# after the options, that there is one and it is a file.
+kp_one_suite() { [ -z "$suite" ] || kp_die "one suite at a time ('$suite' and '$1')"; suite=$1; }
+kp_suite_given() { [ -n "$suite" ] || kp_usage; [ -f "$suite" ] || kp_die "suite '$suite' not found"; }
 kp_usage() { kp_header >&2; exit 2; }
 
 # Does the kernel tree DIR define Kconfig symbol SYM (without CONFIG_)?

@@ -62,13 +62,11 @@ while [ $# -gt 0 ]; do
 	--selftests) selftests=1; shift ;;
 	-h|--help) kp_help ;;
 	-*) kp_die "unknown option '$1' (see --help)" ;;
-	*) [ -z "$suite" ] || kp_die "one suite at a time ('$suite' and '$1')"
-	   suite=$1; shift ;;
+	*) kp_one_suite "$1"; shift ;;
 	esac
 done
 [ -n "$suite" ] || [ "$selftests" = 0 ] || suite=$REPO_DIR/configs/selftests-vm.conf
-[ -n "$suite" ] || kp_usage
-[ -f "$suite" ] || kp_die "suite '$suite' not found"
+kp_suite_given
 if [ -n "$tree" ] && { [ -z "$base" ] || [ -z "$new" ]; }; then
 	kp_die "--tree needs --base REF and --new REF"
 fi

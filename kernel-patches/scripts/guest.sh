@@ -80,12 +80,10 @@ while [ $# -gt 0 ]; do
 	--) shift; extra=("$@"); break ;;
 	-h|--help) kp_help ;;
 	-*) kp_die "unknown option '$1' (see --help)" ;;
-	*) [ -z "$suite" ] || kp_die "one suite at a time ('$suite' and '$1')"
-	   suite=$1; shift ;;
+	*) kp_one_suite "$1"; shift ;;
 	esac
 done
-[ -n "$suite" ] || kp_usage
-[ -f "$suite" ] || kp_die "suite '$suite' not found"
+kp_suite_given
 count_arg --nodes "$nodes" 1
 case $arch in
 x86_64|x86) arch=x86_64 ;;

@@ -57,12 +57,10 @@ while [ $# -gt 0 ]; do
 	--jobs) jobs=${2:?}; shift 2 ;;
 	-h|--help) kp_help ;;
 	-*) kp_die "unknown option '$1' (see --help)" ;;
-	*) [ -z "$suite" ] || kp_die "one suite at a time ('$suite' and '$1')"
-	   suite=$1; shift ;;
+	*) kp_one_suite "$1"; shift ;;
 	esac
 done
-[ -n "$suite" ] || kp_usage
-[ -f "$suite" ] || kp_die "suite '$suite' not found"
+kp_suite_given
 [ -z "$series" ] || [ -d "$series" ] || kp_die "--series $series: not a directory of patches"
 [ -z "$series" ] || [ -z "$prebuilt" ] || kp_die "give --series or --kernel, not both"
 [ -f "$device" ] || kp_die "--device $device: not found"

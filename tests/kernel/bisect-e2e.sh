@@ -8,6 +8,9 @@
 #   E2E_K=N (default 11): the commit (1..15) that applies 000's patch
 #   E2E_BROKEN=N (default 7): the commit that does not build (N+1 fixes it)
 #   E2E_INT_AFTER=N (default 5): SIGINT once N runs are finished
+#   E2E_LAVA=N: instead of 1-3, the counter bisected with --lava (each
+#     boot a LAVA job, lava-run) on 1 device, then on N: both name commit
+#     K, N devices in fewer rounds (make bisect-lava-e2e: N = 2)
 #
 # A synthetic history on Debian's linux-source-6.1 (the tree of the A/B
 # flow): commit 0, the tarball as it is; commits 1..15 each add a comment
@@ -108,6 +111,31 @@ leftover()
 {
 	pgrep -af "qemu-system-x86_64.*$1|$REPO_DIR/build/ab/obj|cc1 .*$REPO_DIR/build/ab" | grep -v "^$$ " || true
 }
+
+# ---- E2E_LAVA=N: the counter with LAVA jobs, 1 device and N.
+if [ -n "${E2E_LAVA:-}" ]; then
+	case $E2E_LAVA in *[!0-9]*|''|0|1) echo "E2E_LAVA must be a number >= 2" >&2; exit 2 ;; esac
+	kernel-patches/scripts/install-deps.sh --lava || exit 2
+	for d in 1 "$E2E_LAVA"; do
+		o=$REPO_DIR/results/bisect-e2e-lava$d-$stamp
+		t0=$(date +%s)
+		rc=0
+		"$BISECT" --tree "$tree" --good "$(sha 0)" --bad e2e --suite "$SERIES/suite.conf" \
+			--metric mremap:vmstat.thp_split_pmd --lava --devices "$d" --out "$o" \
+			> "$WORK/lava$d.log" 2>&1 || rc=$?
+		got=$(jq -r .first_bad.sha "$o/report.json" 2>/dev/null)
+		r=$(sed -n 's/.*LAVA: \([0-9]*\) rounds.*/\1/p' "$WORK/lava$d.log")
+		eval "rounds_$d=\${r:-0}"
+		say "--lava --devices $d: exit $rc, first bad ${got:0:12}, ${r:-?} rounds, $(tally "$o/report.json" 2>/dev/null), $(( $(date +%s) - t0 )) s"
+		[ "$rc" = 0 ] && [ "$got" = "$want" ] || fail "--devices $d did not name commit $K (log $WORK/lava$d.log)"
+	done
+	eval "rn=\$rounds_$E2E_LAVA"
+	[ "$rn" -gt 0 ] && [ "$rn" -lt "$rounds_1" ] && say "ok: $rn rounds with $E2E_LAVA devices, $rounds_1 with 1" ||
+		fail "$E2E_LAVA devices took $rn rounds, 1 device $rounds_1"
+	[ "$fails" = 0 ] || { say "$fails check(s) failed"; exit 1; }
+	say "pass"
+	exit 0
+fi
 
 # ---- 1. The counter, interrupted and resumed.
 out1=$REPO_DIR/results/bisect-e2e-split-$stamp
