@@ -108,7 +108,8 @@ one_job()
 	kp_tb lava job --kernel "$(realpath "$kernel")" --ramdisk "$(realpath "$ramdisk")" \
 		--label "$label" --cmdline "console=ttyS0,115200${append:+ $append}" \
 		"${nokvm[@]}" --timeout $(( (timeout + 59) / 60 )) \
-		--name "thpbench-$label" -o "$dir/job.yaml" || { echo 2 > "$dir/rc"; return; }
+		--name "thpbench-$(printf '%s' "$label" | tr -c 'A-Za-z0-9._-' '_')" \
+		-o "$dir/job.yaml" || { echo 2 > "$dir/rc"; return; }
 	if [ -n "$lab" ]; then
 		server_job "$dir"
 		rc=$(cat "$dir/rc")

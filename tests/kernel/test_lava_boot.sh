@@ -8,7 +8,8 @@
 #    each job's results.json comes back byte for byte through the log
 #    (thpbench lava console, extract-results.sh);
 #  - the job has the kernel command line, the label, the prompt and the
-#    test step, and no_kvm for --accel tcg;
+#    test step, and no_kvm for --accel tcg; a label with a '+' (a kernel
+#    release built from a git tree) still makes a job (its name a token);
 #  - a job whose log says "job fail", or whose dispatcher exits non-zero,
 #    fails the run (exit 2) naming its log; the other job's files remain;
 #  - a --job with a seventh field (a comma in a path) is refused before any
@@ -56,6 +57,7 @@ mkdir -p "$FAKE_DIR"
 for k in A B; do
 	printf '{"schema": "thpbench-results/1", "side": "%s", "pad": "%s"}\n' "$k" "$(head -c 3000 /dev/zero | tr '\0' x)" > "$t_tmp/$k.json"
 	"$t_tmp/init" --emit "$t_tmp/$k.json" 0 > "$FAKE_DIR/block-$k"
+	cp "$FAKE_DIR/block-$k" "$FAKE_DIR/block-$k+"
 	fake_bzimage "$t_tmp/bz$k" "6.1.0-$k"
 done
 printf 'initramfs' > "$t_tmp/initrd.gz"
@@ -63,13 +65,13 @@ printf 'initramfs' > "$t_tmp/initrd.gz"
 run_lb()
 {
 	rm -f "$FAKE_DIR"/running-* "$FAKE_DIR"/overlap-*
-	"$lb" --job "$t_tmp/bzA,A,$t_tmp/cA.log,$t_tmp/jA" --job "$t_tmp/bzB,B,$t_tmp/cB.log,$t_tmp/jB" \
+	"$lb" --job "$t_tmp/bzA,A,$t_tmp/cA.log,$t_tmp/jA" --job "$t_tmp/bzB,B+,$t_tmp/cB.log,$t_tmp/jB" \
 		--initrd "$t_tmp/initrd.gz" --append "numa=fake=2" --timeout 90 --accel tcg \
 		> "$t_tmp/lb.out" 2> "$t_tmp/lb.err"
 }
 
 if run_lb; then ok "two jobs ran"; else fail "lava-boot.sh failed: $(tail -3 "$t_tmp/lb.err")"; fi
-[ -f "$FAKE_DIR/overlap-A" ] && [ -f "$FAKE_DIR/overlap-B" ] && ok "the two jobs ran at once" ||
+[ -f "$FAKE_DIR/overlap-A" ] && [ -f "$FAKE_DIR/overlap-B+" ] && ok "the two jobs ran at once" ||
 	fail "the jobs did not overlap"
 for k in A B; do
 	"$KP/scripts/extract-results.sh" "$t_tmp/c$k.log" "$t_tmp/got$k.json" > /dev/null 2>&1 &&
@@ -87,8 +89,8 @@ j=$FAKE_DIR/job-A.json
 grep -qx '0_thpbench mremap___reboot_ pass 15.5 __s' "$t_tmp/jA/cases.txt" &&
 	ok "lava results: tokens only, the ! tag read" || fail "cases.txt: $(head -3 "$t_tmp/jA/cases.txt" | tr '\n' '|')"
 
-FAKE_FAIL=B run_lb && fail "a job whose log says job fail passed" || {
-	grep -q "kernel B failed.*jB/lava.log" "$t_tmp/lb.err" && ok "job fail: exit 2 naming B's log" ||
+FAKE_FAIL=B+ run_lb && fail "a job whose log says job fail passed" || {
+	grep -q "kernel B+ failed.*jB/lava.log" "$t_tmp/lb.err" && ok "job fail: exit 2 naming B's log" ||
 		fail "job fail: $(tail -2 "$t_tmp/lb.err")"
 	grep -q "kernel A failed" "$t_tmp/lb.err" && fail "A was blamed too"
 	[ -s "$t_tmp/cA.log" ] || fail "A's console is gone after B failed"
