@@ -131,9 +131,7 @@ lava)
 	[ "$arch" = x86_64 ] || kp_die "--backend lava: x86_64 guests only for now (the qemu device file is x86)"
 	[ "$profile" = 0 ] && [ "$coverage" = 0 ] ||
 		kp_die "--backend lava: --profile and --coverage need the qemu backend"
-	[ -f "$lava_device" ] || kp_die "--lava-device $lava_device: not found"
-	[ -z "$lava_lab" ] || [ -f "$lava_lab" ] || kp_die "--lava-lab $lava_lab: not found (lava-lab.sh start writes it)"
-	[ -z "$lava_lab" ] || lava_lab=$(cd "$(dirname "$lava_lab")" && pwd)/$(basename "$lava_lab") ;;
+	[ -f "$lava_device" ] || kp_die "--lava-device $lava_device: not found" ;;
 *) kp_die "--backend must be qemu, kexec or lava" ;;
 esac
 case $devices in ''|*[!0-9]*|0) kp_die "--devices must be a whole number >= 1" ;; esac
@@ -208,6 +206,7 @@ deps=()
 [ "$backend" != lava ] || deps=(--lava)
 "$S/install-deps.sh" "${deps[@]}" || kp_die "missing Debian packages (see above)"
 kp_need_cmd make gcc git setsid
+[ "$backend" != lava ] || kp_lava_ready "$lava_lab"
 [ -n "${THPBENCH_QEMU:-}" ] || kp_need_cmd "$qemu_bin"
 
 # The results directory, and what every way out does (common.sh): a run

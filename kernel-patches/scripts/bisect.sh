@@ -365,12 +365,7 @@ kp_need_cmd git setsid
 [[ $devices =~ ^[1-9][0-9]?$ ]] || kp_die "--devices must be 1..99"
 [ "$devices" = 1 ] || [ "$boot" = lava ] || kp_die "--devices: only with --lava"
 [ -z "$lava_lab" ] || [ "$boot" = lava ] || kp_die "--lava-lab: only with --lava"
-if [ "$boot" = lava ]; then
-	[ -n "$lava_lab" ] || kp_need_cmd lava-run
-	[ -z "$lava_lab" ] || [ -f "$lava_lab" ] || kp_die "--lava-lab $lava_lab: not found (lava-lab.sh start writes it)"
-	[ -z "$lava_lab" ] || lava_lab=$(cd "$(dirname "$lava_lab")" && pwd)/$(basename "$lava_lab")
-	kp_need_cmd busybox
-fi
+[ "$boot" != lava ] || kp_lava_ready "$lava_lab"
 [ -x "$TB" ] || kp_die "harness/thpbench is not built (make)"
 
 # ---- Building one commit (kernel-patches/README.md, "Building one
@@ -578,15 +573,14 @@ kexec_done()
 	kexec_go "$BOOT_DIR/vmlinuz-$orig" "$orig" "$initrd" "$1"
 }
 
-# One boot (or skip) of commit $1 at $2 repetitions, role $3, into the
-# next runs/NNNN: built in runs/.tmp-NNNN and renamed when complete.
-measure()
+# Commit $1 at $2 repetitions, role $3 (a line of `bisect next`), built
+# into runs/.tmp-$4: 0 with its kernel directory in $rd/kernel's last
+# line, 1 when it did not build (then a skip, runs/$4).
+build_run()
 {
-	local sha=$1 r=$2 role=$3 num rd kdir subj tee_pid brc
+	local sha=$1 r=$2 role=$3 num=$4 subj tee_pid brc=0
 	[[ $sha =~ ^[0-9a-f]{40}$ ]] && [[ $r =~ ^[1-9][0-9]{0,5}$ ]] && [[ $role =~ ^(good|bad|step)$ ]] ||
 		kp_die "thpbench bisect next: '$sha $r $role' is no commit, repetitions and role"
-	scan_runs
-	num=$next_num
 	rd=$outdir/runs/.tmp-$num
 	rm -rf "$rd"
 	mkdir "$rd"
@@ -599,15 +593,23 @@ measure()
 	# they come and are kept in build.err, for the reason of a skip.
 	exec 4> >(tee "$rd/build.err" >&2)
 	tee_pid=$!
-	brc=0
 	build_commit "$sha" > "$rd/kernel" 2>&4 || brc=$?
 	exec 4>&-
 	wait "$tee_pid" 2>/dev/null || true
-	if [ "$brc" != 0 ]; then
-		skip_run "$rd" "$num" "$sha" "$role" \
-			"build: $(grep -m1 'error:' "$rd/build.err" | sed -E 's#[^ :]*/trees/[^/ ]+/##' | cut -c1-200 || echo 'kernel build failed')"
-		return 0
-	fi
+	[ "$brc" != 0 ] || return 0
+	skip_run "$rd" "$num" "$sha" "$role" \
+		"build: $(grep -m1 'error:' "$rd/build.err" | sed -E 's#[^ :]*/trees/[^/ ]+/##' | cut -c1-200 || echo 'kernel build failed')"
+	return 1
+}
+
+# One boot (or skip) of commit $1 at $2 repetitions, role $3, into the
+# next runs/NNNN: built in runs/.tmp-NNNN and renamed when complete.
+measure()
+{
+	local sha=$1 r=$2 role=$3 num rd kdir
+	scan_runs
+	num=$next_num
+	build_run "$sha" "$r" "$role" "$num" || return 0
 	kdir=$(tail -n 1 "$rd/kernel")
 	if [ "$boot" = kexec ]; then
 		kdir=$(kexec_kernel_dir "$kdir") || exit 2
@@ -628,31 +630,18 @@ measure()
 # then booted at once (lava-boot.sh), then each finished in order.
 lava_round()
 {
-	local line what sha r role num rd kdir brc specs=() todo=() t
-	local lab=()
+	local line what sha r role num n rd kdir specs=() todo=() t lab=()
 	scan_runs
-	num=$((10#$next_num))
+	n=$((10#$next_num))
 	for line in "$@"; do
 		read -r what sha r role <<< "$line"
-		[[ $sha =~ ^[0-9a-f]{40}$ ]] && [[ $r =~ ^[1-9][0-9]{0,5}$ ]] && [[ $role =~ ^(good|bad|step)$ ]] ||
-			kp_die "thpbench bisect next: '$line' is no commit, repetitions and role"
-		rd=$outdir/runs/.tmp-$(printf '%04d' "$num")
-		rm -rf "$rd"
-		mkdir "$rd"
-		printf '%s\n' "$sha" > "$rd/commit"
-		kp_log "run $(printf '%04d' "$num"): $role ${sha:0:12}, $r repetitions: building"
-		brc=0
-		build_commit "$sha" > "$rd/kernel" 2> "$rd/build.err" || brc=$?
-		if [ "$brc" != 0 ]; then
-			skip_run "$rd" "$(printf '%04d' "$num")" "$sha" "$role" \
-				"build: $(grep -m1 'error:' "$rd/build.err" | sed -E 's#[^ :]*/trees/[^/ ]+/##' | cut -c1-200 || echo 'kernel build failed')"
-		else
-			kdir=$(tail -n 1 "$rd/kernel")
-			initramfs_for "$r"
-			specs+=(--job "$kdir/bzImage,$(cat "$kdir/kernelrelease"),$rd/console.log,$rd/lava,,$initrd")
-			todo+=("$(printf '%04d' "$num") $sha $r $role $kdir")
-		fi
-		num=$((num + 1))
+		num=$(printf '%04d' "$n")
+		n=$((n + 1))
+		build_run "$sha" "$r" "$role" "$num" || continue
+		kdir=$(tail -n 1 "$rd/kernel")
+		initramfs_for "$r"
+		specs+=(--job "$kdir/bzImage,$(cat "$kdir/kernelrelease"),$rd/console.log,$rd/lava,,$initrd")
+		todo+=("$num $sha $r $role $kdir")
 	done
 	[ ${#todo[@]} -gt 0 ] || return 0
 	kp_log "booting ${#todo[@]} kernels at once as LAVA jobs"

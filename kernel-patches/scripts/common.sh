@@ -92,9 +92,27 @@ kp_series_check_size()
 KP_TB=$REPO_DIR/harness/thpbench
 kp_tb()
 {
+	kp_tb_built
+	"$KP_TB" "$@"
+}
+# Built once, before anything calls kp_tb from several jobs at once (two
+# makes writing one archive corrupt it).
+kp_tb_built()
+{
 	[ -x "$KP_TB" ] || make -s -C "$REPO_DIR" harness/thpbench >&2 ||
 		kp_die "cannot build harness/thpbench (make)"
-	"$KP_TB" "$@"
+}
+# What the LAVA boot backend needs, checked before any kernel is built:
+# busybox for the initramfs, and lava-run, or the lab file $1 that
+# lava-lab.sh wrote (lava-boot.sh --lab reads it).
+kp_lava_ready()
+{
+	kp_need_cmd busybox
+	if [ -z "$1" ]; then
+		kp_need_cmd lava-run
+	else
+		[ -f "$1" ] || kp_die "--lava-lab $1: not found (lava-lab.sh start writes it)"
+	fi
 }
 
 # Check a series directory as untrusted input (names, size, every path

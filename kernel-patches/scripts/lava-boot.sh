@@ -142,6 +142,7 @@ for spec in "${jobs[@]}"; do
 done
 # This script is one process group (kp_step): a signal to it ends every
 # lava-run and qemu below.
+kp_tb_built
 pids=()
 for spec in "${specs[@]}"; do
 	IFS=, read -r kernel label console dir device rd <<< "$spec"
