@@ -39,7 +39,7 @@ static void usage(FILE *f)
 		"                    [--timeout SEC] [--order interleave|shuffle|sequential]\n"
 		"                    [--kernel-id ID] [--progress auto|tty|lines|none]\n"
 		"                    [--wait[=SECONDS]] [--background]\n"
-		"                    [--profile[=task|system]] [--profile-keep]\n"
+		"                    [--profile[=task|system]] [--profile-keep] [--profile-freq HZ]\n"
 		"                    [--kernel-gcov[=DIR]]\n"
 		"                    [--mthp 16K,64K,2M] [--mthp-shmem MODE]\n"
 		"                    [--memory-state fresh,compacted,fragmented,pinned] [--fragment-share F]\n"
@@ -66,6 +66,7 @@ static int parse_opts(int argc, char **argv, struct session_opts *o)
 		{ "background", no_argument, NULL, 'B' },
 		{ "profile", optional_argument, NULL, 'p' },
 		{ "profile-keep", no_argument, NULL, 'k' },
+		{ "profile-freq", required_argument, NULL, 'F' },
 		{ "kernel-gcov", optional_argument, NULL, 'G' },
 		{ "mthp", required_argument, NULL, 'A' },
 		{ "mthp-shmem", required_argument, NULL, 'A' },
@@ -89,6 +90,12 @@ static int parse_opts(int argc, char **argv, struct session_opts *o)
 		case 'B': o->background = true; break;
 		case 'p': o->profile = optarg ? optarg : "task"; break;
 		case 'k': o->profile_keep = true; break;
+		case 'F':
+			if (parse_long(optarg, &o->profile_freq) || o->profile_freq < 1 ||
+			    o->profile_freq > PROFILE_FREQ_MAX)
+				tb_die("--profile-freq: \"%s\" is not a sample rate of 1 to %d a second",
+				       optarg, PROFILE_FREQ_MAX);
+			break;
 		case 'G': o->kernel_gcov = optarg ? optarg : KGCOV_DEFAULT_ROOT; break;
 		case 'e': o->events = optarg; break;
 		case 'l': o->label = optarg; break;

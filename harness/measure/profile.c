@@ -120,15 +120,20 @@ static void send_cmd(struct profiler *pf, const char *cmd)
 }
 
 static void build_argv(const struct profile_spec *spec, pid_t target,
-		       const char *data, char **argv, char *pidbuf, size_t len)
+		       const char *data, char **argv, char *pidbuf, size_t len,
+		       char *freqbuf, size_t flen)
 {
 	size_t n = 0;
+
+	snprintf(freqbuf, flen, "%ld", spec->freq ? spec->freq : PROFILE_FREQ);
 
 	argv[n++] = (char *)profile_perf(spec);
 	argv[n++] = "record";
 	argv[n++] = "-q";
 	argv[n++] = "-e";
 	argv[n++] = (char *)profile_event();
+	argv[n++] = "-F";
+	argv[n++] = freqbuf;
 	argv[n++] = "-g";
 	argv[n++] = "-D";
 	argv[n++] = "-1";
@@ -184,8 +189,8 @@ static pid_t spawn_perf(char **argv, int ctl, int ack, int logfd)
 int profiler_start(struct profiler *pf, const struct profile_spec *spec,
 		   pid_t target, const char *base, char *err, size_t errlen)
 {
-	char data[4096 + 8], pidbuf[24], logp[4096 + 8];
-	char *argv[20];
+	char data[4096 + 8], pidbuf[24], freqbuf[24], logp[4096 + 8];
+	char *argv[24];
 	int ctl[2], ack[2], logfd;
 
 	memset(pf, 0, sizeof(*pf));
@@ -201,7 +206,8 @@ int profiler_start(struct profiler *pf, const struct profile_spec *spec,
 		goto nopipe;
 	}
 	logfd = open(logp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	build_argv(spec, target, data, argv, pidbuf, sizeof(pidbuf));
+	build_argv(spec, target, data, argv, pidbuf, sizeof(pidbuf), freqbuf,
+		   sizeof(freqbuf));
 	pf->pid = spawn_perf(argv, ctl[0], ack[1], logfd);
 	close(ctl[0]);
 	close(ack[1]);
@@ -358,8 +364,9 @@ void profiler_finish(struct profiler *pf, const struct profile_spec *spec,
 
 json_t *profile_meta(const struct profile_spec *spec)
 {
-	return json_pack("{s:s, s:s, s:s, s:s}", "mode",
+	return json_pack("{s:s, s:s, s:I, s:s, s:s}", "mode",
 			 profile_mode_name(spec->mode), "event", profile_event(),
+			 "freq", (json_int_t)(spec->freq ? spec->freq : PROFILE_FREQ),
 			 "perf", profile_perf(spec), "kallsyms",
 			 spec->kallsyms ? spec->kallsyms : "/proc/kallsyms");
 }

@@ -39,6 +39,15 @@
 /* What a repetition keeps: functions at >= 0.5% self or total, 40 at most. */
 #define PROFILE_FLOOR_PCT 0.5
 #define PROFILE_MAX_FNS 40
+/*
+ * Samples a second (perf record -F): perf's own default, given
+ * explicitly so a perfconfig cannot change it; at most the kernel's
+ * perf_event_max_sample_rate default, 100000 (cpu-clock's shortest
+ * period is 10 us). The A/B's profile boots sample at the most, in
+ * qemu -icount time (docs/profiles.md).
+ */
+#define PROFILE_FREQ 4000
+#define PROFILE_FREQ_MAX 100000
 
 enum profile_mode {
 	PROFILE_OFF,
@@ -51,6 +60,7 @@ struct profile_spec {
 	const char *perf;	/* the perf binary; NULL: $THPBENCH_PERF or "perf" */
 	const char *kallsyms;	/* NULL: /proc/kallsyms */
 	bool keep_data;
+	long freq;		/* perf record -F; 0: PROFILE_FREQ */
 	double floor_pct;	/* functions below it in a rep are not stored */
 	size_t max_fns;
 };

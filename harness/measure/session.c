@@ -651,6 +651,7 @@ static int setup_profile(struct session *ss, char *err, size_t errlen)
 	}
 	ss->prof = (struct profile_spec){
 		.mode = (enum profile_mode)mode, .keep_data = ss->o->profile_keep,
+		.freq = ss->o->profile_freq,
 		.kallsyms = mode == PROFILE_OFF ? NULL :
 			profile_kallsyms(getenv("THPBENCH_KALLSYMS"), kallsyms,
 					 sizeof(kallsyms)),
@@ -659,8 +660,9 @@ static int setup_profile(struct session *ss, char *err, size_t errlen)
 	if (mode != PROFILE_OFF && !ss->o->outdir && ss->o->cmd)
 		tb_warn("--profile: no results directory (-o DIR) to keep the profiles in: not profiling");
 	if (mode != PROFILE_OFF)
-		tb_warn("profile: %s, %s mode, event %s", profile_perf(&ss->prof),
-			profile_mode_name(ss->prof.mode), profile_event());
+		tb_warn("profile: %s, %s mode, event %s at %ld Hz",
+			profile_perf(&ss->prof), profile_mode_name(ss->prof.mode),
+			profile_event(), ss->prof.freq ? ss->prof.freq : PROFILE_FREQ);
 	return 0;
 }
 

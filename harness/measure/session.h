@@ -71,6 +71,7 @@ struct session_opts {
 	bool background;	/* idle intervals for coverage (background.h); or the suite's */
 	const char *profile;	/* task|system|off (profile.h); NULL: the suite's */
 	bool profile_keep;	/* keep each repetition's perf.data */
+	long profile_freq;	/* samples a second (perf -F); 0: PROFILE_FREQ */
 	const char *kernel_gcov;	/* gcov tree root (kgcov.h); NULL: off */
 	double timeout_s;	/* < 0: the suite's */
 	double wait_s;		/* for the settings lock: 0 no, < 0 for ever */
