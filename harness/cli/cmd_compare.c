@@ -10,6 +10,7 @@
 #include "compare/compare.h"
 #include "compare/compare_format.h"
 #include "compare/compare_print.h"
+#include "compare/compare_profile.h"
 #include "results/kcidb.h"
 #include "results/store.h"
 #include "util/util.h"
@@ -23,6 +24,9 @@ struct cli {
 	char **metrics;
 	size_t nmetrics;
 	char *command;
+	const char *prof_a, *prof_b;	/* --profile-a, --profile-b */
+	struct tb_results pa, pb;	/* loaded from them */
+	bool have_pa, have_pb;
 };
 
 static void usage(FILE *f)
@@ -52,6 +56,10 @@ static void usage(FILE *f)
 	      "      --fail-on regression   exit 1 when any verdict is a regression\n"
 	      "      --force             compare despite environment differences\n"
 	      "      --chart FILE        a chart the cover format names, repeatable\n"
+	      "      --profile-a FILE --profile-b FILE\n"
+	      "                          \"where the time went\" from these two results\n"
+	      "                          files (an A/B's profile boots), each pair's\n"
+	      "                          from their pair of the same case\n"
 	      "  -h, --help\n", f);
 }
 
@@ -177,6 +185,8 @@ enum {
 	OPT_GAUGES,
 	OPT_CHART,
 	OPT_ORIGIN,
+	OPT_PROF_A,
+	OPT_PROF_B,
 };
 
 static const struct option long_opts[] = {
@@ -194,6 +204,8 @@ static const struct option long_opts[] = {
 	{ "judge-gauges", no_argument, NULL, OPT_GAUGES },
 	{ "chart", required_argument, NULL, OPT_CHART },
 	{ "origin", required_argument, NULL, OPT_ORIGIN },
+	{ "profile-a", required_argument, NULL, OPT_PROF_A },
+	{ "profile-b", required_argument, NULL, OPT_PROF_B },
 	{ "help", no_argument, NULL, 'h' },
 	{ 0 },
 };
@@ -264,6 +276,12 @@ static int parse_opt(struct cli *c, int opt, const char *arg)
 		}
 		c->o.origin = arg;
 		return 0;
+	case OPT_PROF_A:
+		c->prof_a = arg;
+		return 0;
+	case OPT_PROF_B:
+		c->prof_b = arg;
+		return 0;
 	}
 	return -1;
 bad:
@@ -297,6 +315,10 @@ static int parse_args(struct cli *c, int argc, char **argv)
 		tb_err("compare --by: expected exactly one RESULTS.json");
 		return -1;
 	}
+	if (!c->prof_a != !c->prof_b) {
+		tb_err("compare: --profile-a and --profile-b go together (the profiles of A and of B)");
+		return -1;
+	}
 	if (c->o.base_value && c->o.by == COMPARE_FILES) {
 		tb_err("compare: --base only applies with --by");
 		return -1;
@@ -323,6 +345,29 @@ static void print_refusal(const struct comparison *cmp, const char *err)
 	}
 }
 
+/* --profile-a/-b: load both and hand them to the comparison. */
+static int attach_profiles(struct cli *c, struct comparison *cmp)
+{
+	struct tb_results *pa = &c->pa, *pb = &c->pb;
+	char err[1024];
+
+	if (store_load(c->prof_a, pa, err, sizeof(err))) {
+		tb_err("--profile-a: %s", err);
+		return -1;
+	}
+	c->have_pa = true;
+	if (store_load(c->prof_b, pb, err, sizeof(err))) {
+		tb_err("--profile-b: %s", err);
+		return -1;
+	}
+	c->have_pb = true;
+	if (compare_attach_profile(cmp, pa, pb, err, sizeof(err))) {
+		tb_err("--profile-a %s --profile-b %s: %s", c->prof_a, c->prof_b, err);
+		return -1;
+	}
+	return 0;
+}
+
 static int run(struct cli *c, FILE *out)
 {
 	struct tb_results ra, rb;
@@ -343,12 +388,18 @@ static int run(struct cli *c, FILE *out)
 			  sizeof(err))) {
 		print_refusal(&cmp, err);
 		rc = TB_EXIT_ERROR;
+	} else if (c->prof_a && attach_profiles(c, &cmp)) {
+		rc = TB_EXIT_ERROR;
 	} else {
 		compare_print(&cmp, c->format, out);
 		if (c->fail_on_regression && compare_count(&cmp, VERDICT_REGRESSION))
 			rc = TB_EXIT_VERDICT;
 	}
 	compare_free(&cmp);
+	if (c->have_pa)
+		results_free(&c->pa);
+	if (c->have_pb)
+		results_free(&c->pb);
 	results_free(&ra);
 	if (c->o.new_path)
 		results_free(&rb);

@@ -620,6 +620,10 @@ void compare_free(struct comparison *c)
 		free(c->diffs[i].b);
 	}
 	free(c->diffs);
+	if (c->prof) {
+		compare_free(c->prof);
+		free(c->prof);
+	}
 	memset(c, 0, sizeof(*c));
 }
 

@@ -168,6 +168,8 @@ struct comparison {
 	struct compare_diff *diffs;
 	size_t ndiffs, dcap;
 	bool blocking;		/* some diff invalidates the comparison */
+	struct comparison *prof;	/* where the profile shares come from
+					 * (compare_profile.h); NULL: these pairs */
 };
 
 /*

@@ -28,12 +28,33 @@ static void display(const char *metric, char *buf, size_t len)
 		 metric + strlen(SELF) + 2);
 }
 
-static const char *event_of(const struct tb_results *r)
+/*
+ * d's event and rate from r's meta.profile; false when r has none. The
+ * event is printed in reports: only perf's event-name characters.
+ */
+static bool event_of(const struct tb_results *r, struct profile_diff *d)
 {
 	const json_t *p = r && r->meta ? json_object_get(r->meta, "profile") : NULL;
 	const char *e = json_string_value(json_object_get(p, "event"));
+	json_int_t hz = json_integer_value(json_object_get(p, "freq"));
 
-	return e ? e : NULL;
+	if (!e)
+		return false;
+	if (!*e || strspn(e, "abcdefghijklmnopqrstuvwxyz0123456789-_:/=,") != strlen(e))
+		e = "?";
+	snprintf(d->event, sizeof(d->event), "%s", e);
+	d->freq = hz > 0 ? (long)hz : 0;
+	return true;
+}
+
+/* "cpu-clock samples" or "cpu-clock samples at 4000 Hz". */
+static const char *samples_of(const struct profile_diff *d, char *buf, size_t len)
+{
+	if (d->freq)
+		snprintf(buf, len, "%s samples at %ld Hz", d->event, d->freq);
+	else
+		snprintf(buf, len, "%s samples", d->event);
+	return buf;
 }
 
 /* The summary and mean interval of a metric a case has on its own. */
@@ -126,15 +147,50 @@ static void absent_rows(const struct comparison *c, const struct tb_case *has,
 	}
 }
 
+/* The pair of c->prof that ran what p ran (the same title). */
+static const struct compare_pair *prof_pair(const struct comparison *c,
+					    const struct compare_pair *p)
+{
+	size_t i;
+
+	for (i = 0; i < c->prof->npairs; i++)
+		if (!strcmp(c->prof->pairs[i].title, p->title))
+			return &c->prof->pairs[i];
+	return NULL;
+}
+
+int compare_attach_profile(struct comparison *c, const struct tb_results *pa,
+			   const struct tb_results *pb, char *err, size_t errlen)
+{
+	struct compare_opts o = c->opts;
+	char why[900];
+
+	o.metrics = NULL;	/* --metric selects the main tables' rows */
+	o.nmetrics = 0;
+	c->prof = xcalloc(1, sizeof(*c->prof));
+	if (!compare_build(c->prof, pa, pb, &o, why, sizeof(why)))
+		return 0;
+	snprintf(err, errlen, "the profiles' files: %s", why);
+	compare_free(c->prof);
+	free(c->prof);
+	c->prof = NULL;
+	return -1;
+}
+
 bool compare_profile_build(const struct comparison *c,
 			   const struct compare_pair *p, struct profile_diff *d)
 {
 	size_t i, k = 0;
 
+	if (c->prof) {
+		const struct compare_pair *q = prof_pair(c, p);
+
+		memset(d, 0, sizeof(*d));
+		return q && compare_profile_build(c->prof, q, d);
+	}
 	memset(d, 0, sizeof(*d));
-	d->event = event_of(c->ra);
-	if (!d->event)
-		d->event = event_of(c->rb);
+	if (!event_of(c->ra, d))
+		event_of(c->rb, d);
 	for (i = 0; i < p->nm; i++)
 		if (is_self(p->m[i].name))
 			k++;
@@ -154,8 +210,8 @@ bool compare_profile_build(const struct comparison *c,
 			both_row(c, &p->m[i], k, d);
 	absent_rows(c, p->a, p->only_a, p->nonly_a, true, d);
 	absent_rows(c, p->b, p->only_b, p->nonly_b, false, d);
-	if (!d->event)
-		d->event = "?";
+	if (!d->event[0])
+		snprintf(d->event, sizeof(d->event), "?");
 	return true;
 }
 
@@ -184,14 +240,14 @@ void compare_profile_text(FILE *out, const struct comparison *c,
 			  const struct compare_pair *p)
 {
 	struct profile_diff d;
-	char a[32], b[32], iv[80], pb[32];
+	char a[32], b[32], iv[80], pb[32], ev[96];
 	size_t i;
 
 	if (!compare_profile_build(c, p, &d))
 		return;
-	fprintf(out, "  where the time went (%s samples, self %% of a repetition's samples;\n"
+	fprintf(out, "  where the time went (%s, self %% of a repetition's samples;\n"
 		"  B - A in points, CI and p Bonferroni over %zu functions; absent: no sample):\n",
-		d.event, d.family);
+		samples_of(&d, ev, sizeof(ev)), d.family);
 	fprintf(out, "    %-40s %8s %8s  %-26s %s\n", "function", p->a_name,
 		p->b_name, "change [CI] / present side's CI", "p");
 	for (i = 0; i < d.n; i++) {
@@ -213,14 +269,14 @@ void compare_profile_cover(FILE *out, const struct comparison *c,
 			   const struct compare_pair *p, bool ab)
 {
 	struct profile_diff d;
-	char a[32], b[32], iv[80], line[200], head[200];
+	char a[32], b[32], iv[80], line[200], head[240], ev[96];
 	size_t i;
 
 	if (!compare_profile_build(c, p, &d))
 		return;
 	fputc('\n', out);
-	snprintf(head, sizeof(head), "where the time went (%s samples, self %%, %s -> %s, %g%% CI):",
-		 d.event, ab ? "A" : "base", ab ? "B" : "new",
+	snprintf(head, sizeof(head), "where the time went (%s, self %%, %s -> %s, %g%% CI):",
+		 samples_of(&d, ev, sizeof(ev)), ab ? "A" : "base", ab ? "B" : "new",
 		 c->opts.confidence * 100);
 	compare_email_wrap(out, "  ", "  ", head);
 	for (i = 0; i < d.n; i++) {
@@ -258,8 +314,9 @@ json_t *compare_profile_json(const struct comparison *c,
 						r->absent_b ? "b" : "none"));
 		json_array_append_new(rows, row);
 	}
-	o = json_pack("{s:s, s:I, s:o}", "event", d.event, "family",
-		      (json_int_t)d.family, "functions", rows);
+	o = json_pack("{s:s, s:I, s:I, s:o}", "event", d.event, "freq",
+		      (json_int_t)d.freq, "family", (json_int_t)d.family,
+		      "functions", rows);
 	return o;
 }
 

@@ -41,10 +41,22 @@ struct profile_diff {
 	struct profile_row rows[PROFILE_ROWS];
 	size_t n;
 	size_t family;		/* k: self shares present on both sides */
-	const char *event;	/* A's meta.profile.event, or "?" */
+	char event[48];		/* A's meta.profile.event, or "?" */
+	long freq;		/* its meta.profile.freq; 0: not recorded */
 };
 
-/* Fill d for pair p; false when neither side was profiled. */
+/*
+ * Take the profiles from another pair of files (the A/B's profile boots,
+ * docs/profiles.md): c->prof becomes their comparison, with c's options
+ * but every metric, and each pair's block comes from c->prof's pair with
+ * the same title (none: no block). -1 with err set when those files do
+ * not compare (compare_build()); c is then unchanged.
+ */
+int compare_attach_profile(struct comparison *c, const struct tb_results *pa,
+			   const struct tb_results *pb, char *err, size_t errlen);
+
+/* Fill d for pair p (from c->prof when attached); false when neither side
+ * was profiled. */
 bool compare_profile_build(const struct comparison *c,
 			   const struct compare_pair *p, struct profile_diff *d);
 

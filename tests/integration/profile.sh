@@ -37,6 +37,8 @@ check "spin_one is absent from every rep of 'three-only'" jqe '
 	 | has("prof.self.u:spin_one") or has("prof.total.u:spin_one")] | length == 3 and all(. == false)' "$R"
 check "meta.profile records the mode and event" jqe \
 	'.meta.profile.mode == "task" and (.meta.profile.event == "cpu-clock" or .meta.profile.event == "cycles")' "$R"
+check "meta.profile records perf's default rate, given explicitly" jqe '.meta.profile.freq == 4000' "$R"
+check "the run says the rate it samples at" grep -Eq 'event (cpu-clock|cycles) at 4000 Hz' "$TMPD/err"
 check "each rep has samples" jqe '[.cases[].runs[].metrics["prof.samples"]] | length == 6 and all(. > 0)' "$R"
 n=$(ls "$TMPD"/p/profile/*/rep*.folded 2>/dev/null | wc -l)
 check "a folded stack file per repetition (6, got $n)" test "$n" -eq 6
@@ -63,7 +65,24 @@ check "plot draws the profile chart (png and its data)" \
 	sh -c "[ -n '$P' ] && ls $TMPD/plots/*-profile.png > /dev/null"
 check "the chart's data: spin_one present in A, absent (NaN, no bar) in B" \
 	awk '!/^#/ && $2 > 0 && $5 ~ /NaN/ { ok = 1 } END { exit !ok }' "$P"
-$TB run -o "$TMPD/np" -r 2 --warmup 0 --progress none -- workloads/prof_split --rounds 20 >/dev/null 2>&1
+$TB run -o "$TMPD/f" -r 3 --warmup 0 --progress none --profile --profile-freq 1000 -- \
+	workloads/prof_split --rounds 20 >/dev/null 2>&1
+check "--profile-freq 1000 is recorded" jqe '.meta.profile.freq == 1000' "$TMPD/f/results.json"
+for bad in 0 100001 1k; do
+	$TB run -o "$TMPD/bad" -r 1 --profile --profile-freq $bad -- /bin/true > /dev/null 2> "$TMPD/bad.err"
+	check "--profile-freq $bad: exit 2 naming the option" sh -c "[ $? -eq 2 ] && grep -q 'profile-freq' $TMPD/bad.err"
+done
+$TB run -o "$TMPD/np" -r 3 --warmup 0 --progress none -- workloads/prof_split --rounds 20 >/dev/null 2>&1
 check "without --profile no prof.* metric" jqe \
 	'[.cases[].runs[].metrics | keys[] | select(startswith("prof."))] | length == 0' "$TMPD/np/results.json"
+# The A/B's profile boots: the block of an unprofiled pair from two other files.
+$TB compare "$TMPD/np/results.json" "$TMPD/np/results.json" > "$TMPD/c0" 2>&1
+check "an unprofiled pair has no block" sh -c "! grep -q 'where the time went' $TMPD/c0"
+$TB compare "$TMPD/np/results.json" "$TMPD/np/results.json" --profile-a "$TMPD/f/results.json" \
+	--profile-b "$TMPD/f/results.json" > "$TMPD/c1" 2>&1
+check "--profile-a/-b: the block from the profiled files, at their rate" \
+	grep -Eq 'where the time went \((cpu-clock|cycles) samples at 1000 Hz' "$TMPD/c1"
+$TB compare "$TMPD/np/results.json" "$TMPD/np/results.json" --profile-a "$TMPD/f/results.json" \
+	> /dev/null 2> "$TMPD/c2"
+check "--profile-a alone: exit 2" sh -c "[ $? -eq 2 ] && grep -q 'go together' $TMPD/c2"
 finish

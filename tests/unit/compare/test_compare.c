@@ -20,6 +20,7 @@
 #include "compare/compare.h"
 #include "compare/compare_format.h"
 #include "compare/compare_print.h"
+#include "compare/compare_profile.h"
 #include "stats/stats.h"
 #include "results/store.h"
 #include "stats/metric_info.h"
@@ -293,6 +294,115 @@ static void test_pair_files(void **state)
 	/* the same data, lower is declared better for gbps: no change stays */
 	results_free(&a);
 	results_free(&b);
+}
+
+/* ---- profiles from other files (compare_attach_profile) ---- */
+
+/* A case whose runs have roi_usec and, when fn1, self shares of fn1 and
+ * "common" (percent), like a profiled run's prof.* metrics. */
+static void add_prof_case(struct tb_results *r, const char *wl, const char *label,
+			  const char *fn1, double share1, double common)
+{
+	struct tb_case *c = add_case(r, wl, wl, "always", label, NULL);
+	size_t i;
+
+	for (i = 0; i < 5; i++) {
+		struct tb_run *run = case_add_run(c);
+
+		run->status = RUN_OK;
+		metric_set_put(&run->metrics, "roi_usec", 1000 * (1 + noise5[i]));
+		if (!fn1)
+			continue;
+		metric_set_put(&run->metrics, "prof.samples", 100);
+		metric_set_put(&run->metrics, fn1, share1 * (1 + noise5b[i]));
+		metric_set_put(&run->metrics, "prof.self.k:common", common * (1 + noise5[i]));
+	}
+}
+
+static const struct profile_row *prof_row(const struct profile_diff *d,
+					  const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < d->n; i++)
+		if (!strcmp(d->rows[i].name, name))
+			return &d->rows[i];
+	return NULL;
+}
+
+static void test_profile_attached(void **state)
+{
+	struct tb_results a = { 0 }, b = { 0 }, pa = { 0 }, pb = { 0 }, px = { 0 };
+	struct comparison c;
+	struct compare_opts o;
+	struct profile_diff d;
+	const struct profile_row *r;
+	char err[512];
+
+	(void)state;
+	put_env(&a, "box", "madvise", "6.1");
+	put_env(&b, "box", "madvise", "6.2");
+	put_env(&pa, "box", "madvise", "6.1");
+	put_env(&pb, "box", "madvise", "6.2");
+	put_env(&px, "box", "madvise", "6.2");
+	/* the measured boots: no profile */
+	add_prof_case(&a, "mremap", "A", NULL, 0, 0);
+	add_prof_case(&b, "mremap", "B", NULL, 0, 0);
+	/* the profile boots: A moves PMDs, B moves PTEs; both in "common" */
+	add_prof_case(&pa, "mremap", "A", "prof.self.k:move_huge_pmd", 60, 20);
+	add_prof_case(&pb, "mremap", "B", "prof.self.k:move_ptes", 40, 30);
+	json_object_set_new(pa.meta, "profile",
+			    json_pack("{ss sI}", "event", "cpu-clock", "freq", (json_int_t)100000));
+	compare_opts_init(&o);
+	o.base_path = "a.json";
+	o.new_path = "b.json";
+	assert_int_equal(compare_build(&c, &a, &b, &o, err, sizeof(err)), 0);
+	/* not attached: the measured files have no profile */
+	assert_false(compare_profile_build(&c, &c.pairs[0], &d));
+	assert_int_equal(compare_attach_profile(&c, &pa, &pb, err, sizeof(err)), 0);
+	assert_true(compare_profile_build(&c, &c.pairs[0], &d));
+	assert_string_equal(d.event, "cpu-clock");
+	assert_int_equal(d.freq, 100000);
+	r = prof_row(&d, "[k] move_huge_pmd");
+	assert_non_null(r);
+	assert_true(r->absent_b && !r->absent_a);
+	assert_true(fabs(r->a.mean - 60) < 1);
+	r = prof_row(&d, "[k] move_ptes");
+	assert_non_null(r);
+	assert_true(r->absent_a && !r->absent_b);
+	r = prof_row(&d, "[k] common");
+	assert_non_null(r);
+	assert_false(r->absent_a || r->absent_b);
+	assert_true(fabs(r->diff - 10) < 0.5);
+	assert_true(r->lo > 0 && r->significant);
+	/* the measured tables are the measured files': roi_usec of a and b */
+	assert_int_equal(find_metric(&c, "mremap", "roi_usec")->a.n, 5);
+	compare_free(&c);
+
+	/* profile files whose cases do not pair: refused, c unchanged */
+	add_prof_case(&px, "other", "B", "prof.self.k:move_ptes", 40, 30);
+	assert_int_equal(compare_build(&c, &a, &b, &o, err, sizeof(err)), 0);
+	assert_int_equal(compare_attach_profile(&c, &pa, &px, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "profiles"));
+	assert_null(c.prof);
+	/* profiles of another case only: attached, but no block for mremap */
+	assert_int_equal(compare_attach_profile(&c, &px, &px, err, sizeof(err)), 0);
+	assert_false(compare_profile_build(&c, &c.pairs[0], &d));
+	compare_free(&c);
+
+	/* a hostile event name is not printed */
+	json_object_set_new(pa.meta, "profile",
+			    json_pack("{ss}", "event", "cpu-clock;$(reboot)"));
+	assert_int_equal(compare_build(&c, &pa, &pb, &o, err, sizeof(err)), 0);
+	assert_true(compare_profile_build(&c, &c.pairs[0], &d));
+	assert_string_equal(d.event, "?");
+	assert_int_equal(d.freq, 0);
+	compare_free(&c);
+	results_free(&a);
+	results_free(&b);
+	results_free(&pa);
+	results_free(&pb);
+	results_free(&px);
 }
 
 static void test_env_refusal(void **state)
@@ -1361,6 +1471,7 @@ int main(void)
 		cmocka_unit_test(test_fault_counts_direction),
 		cmocka_unit_test(test_metric_overrides),
 		cmocka_unit_test(test_pair_files),
+		cmocka_unit_test(test_profile_attached),
 		cmocka_unit_test(test_empty_side),
 		cmocka_unit_test(test_numbers_round_trip),
 		cmocka_unit_test(test_env_refusal),
