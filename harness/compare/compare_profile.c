@@ -177,6 +177,63 @@ int compare_attach_profile(struct comparison *c, const struct tb_results *pa,
 	return -1;
 }
 
+static bool in_rows(const struct profile_diff *d, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < d->n; i++)
+		if (!strcmp(d->rows[i].name, name))
+			return true;
+	return false;
+}
+
+/* Keep o in the side's list (*n of them, by mean), if among the largest. */
+static void keep_only(struct profile_only *list, size_t *n,
+		      const struct profile_only *o)
+{
+	size_t at = *n, i;
+
+	for (i = 0; i < *n; i++)
+		if (o->mean > list[i].mean) {
+			at = i;
+			break;
+		}
+	if (at >= PROFILE_ONLY)
+		return;
+	if (*n < PROFILE_ONLY)
+		(*n)++;
+	memmove(&list[at + 1], &list[at], (*n - 1 - at) * sizeof(list[0]));
+	list[at] = *o;
+}
+
+/* The functions of names (one side's only) the rows do not show. */
+static void only_list(const struct tb_case *has, char **names, size_t n,
+		      struct profile_only *list, size_t *nl,
+		      const struct profile_diff *d)
+{
+	double *v = xcalloc(MAX_RUNS, sizeof(*v));
+	struct profile_only o;
+	size_t i, k, nv;
+
+	for (i = 0; i < n; i++) {
+		if (!is_self(names[i]))
+			continue;
+		memset(&o, 0, sizeof(o));
+		display(names[i], o.name, sizeof(o.name));
+		if (in_rows(d, o.name))
+			continue;
+		nv = case_metric_values(has, names[i], v, MAX_RUNS);
+		for (k = 0; k < nv; k++) {
+			o.mean += v[k] / (double)nv;
+			o.seen += v[k] > 0;
+		}
+		o.reps = nv;
+		if (o.seen)
+			keep_only(list, nl, &o);
+	}
+	free(v);
+}
+
 bool compare_profile_build(const struct comparison *c,
 			   const struct compare_pair *p, struct profile_diff *d)
 {
@@ -210,6 +267,8 @@ bool compare_profile_build(const struct comparison *c,
 			both_row(c, &p->m[i], k, d);
 	absent_rows(c, p->a, p->only_a, p->nonly_a, true, d);
 	absent_rows(c, p->b, p->only_b, p->nonly_b, false, d);
+	only_list(p->a, p->only_a, p->nonly_a, d->only_a, &d->nonly_a, d);
+	only_list(p->b, p->only_b, p->nonly_b, d->only_b, &d->nonly_b, d);
 	if (!d->event[0])
 		snprintf(d->event, sizeof(d->event), "?");
 	return true;
@@ -234,6 +293,26 @@ static void interval_of(const struct profile_row *r, char *buf, size_t len)
 		snprintf(buf, len, "%+.1f", r->diff);
 	else
 		snprintf(buf, len, "%+.1f [%+.1f, %+.1f]", r->diff, r->lo, r->hi);
+}
+
+/* "only in A (no sample in B): [k] f 0.3% (1 of 15 reps), ..." */
+static void print_only(FILE *out, const char *ind, const char *side,
+		       const char *other, const struct profile_only *list,
+		       size_t n)
+{
+	char buf[1400];
+	size_t i, len;
+
+	if (!n)
+		return;
+	len = (size_t)snprintf(buf, sizeof(buf), "only in %s (no sample in %s):",
+			       side, other);
+	for (i = 0; i < n && len < sizeof(buf); i++)
+		len += (size_t)snprintf(buf + len, sizeof(buf) - len,
+					"%s %.60s %.1f%% (%zu of %zu reps)",
+					i ? "," : "", list[i].name, list[i].mean,
+					list[i].seen, list[i].reps);
+	compare_email_wrap(out, ind, "      ", buf);
 }
 
 void compare_profile_text(FILE *out, const struct comparison *c,
@@ -263,6 +342,8 @@ void compare_profile_text(FILE *out, const struct comparison *c,
 			r->name, share(&r->a, r->absent_a, a, sizeof(a)),
 			share(&r->b, r->absent_b, b, sizeof(b)), iv, pb);
 	}
+	print_only(out, "    ", p->a_name, p->b_name, d.only_a, d.nonly_a);
+	print_only(out, "    ", p->b_name, p->a_name, d.only_b, d.nonly_b);
 }
 
 void compare_profile_cover(FILE *out, const struct comparison *c,
@@ -289,6 +370,20 @@ void compare_profile_cover(FILE *out, const struct comparison *c,
 			 share(&r->b, r->absent_b, b, sizeof(b)), iv);
 		fprintf(out, "%.72s\n", line);
 	}
+	print_only(out, "    ", ab ? "A" : "base", ab ? "B" : "new", d.only_a, d.nonly_a);
+	print_only(out, "    ", ab ? "B" : "new", ab ? "A" : "base", d.only_b, d.nonly_b);
+}
+
+static json_t *only_json(const struct profile_only *list, size_t n)
+{
+	json_t *a = json_array();
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		json_array_append_new(a, json_pack("{s:s, s:f, s:I, s:I}",
+			"function", list[i].name, "mean", list[i].mean,
+			"seen", (json_int_t)list[i].seen, "reps", (json_int_t)list[i].reps));
+	return a;
 }
 
 json_t *compare_profile_json(const struct comparison *c,
@@ -314,9 +409,10 @@ json_t *compare_profile_json(const struct comparison *c,
 						r->absent_b ? "b" : "none"));
 		json_array_append_new(rows, row);
 	}
-	o = json_pack("{s:s, s:I, s:I, s:o}", "event", d.event, "freq",
+	o = json_pack("{s:s, s:I, s:I, s:o, s:o, s:o}", "event", d.event, "freq",
 		      (json_int_t)d.freq, "family", (json_int_t)d.family,
-		      "functions", rows);
+		      "functions", rows, "only_a", only_json(d.only_a, d.nonly_a),
+		      "only_b", only_json(d.only_b, d.nonly_b));
 	return o;
 }
 

@@ -27,6 +27,19 @@
 #include "compare.h"
 
 #define PROFILE_ROWS 8
+#define PROFILE_ONLY 6
+
+/*
+ * A function one side never sampled and the rows leave out (under 0.5%,
+ * or past the PROFILE_ROWS): a mechanism one kernel uses and the other
+ * does not is a finding however small its share (000's A moves each PMD
+ * in move_huge_pmd, well under 1% of its region under icount).
+ */
+struct profile_only {
+	char name[160];
+	double mean;		/* self %, over all the side's repetitions */
+	size_t seen, reps;	/* repetitions with a sample of it, of all */
+};
 
 struct profile_row {
 	char name[160];		/* "[k] move_huge_pmd", "main" */
@@ -43,6 +56,8 @@ struct profile_diff {
 	size_t family;		/* k: self shares present on both sides */
 	char event[48];		/* A's meta.profile.event, or "?" */
 	long freq;		/* its meta.profile.freq; 0: not recorded */
+	struct profile_only only_a[PROFILE_ONLY], only_b[PROFILE_ONLY];
+	size_t nonly_a, nonly_b;	/* by mean, largest first */
 };
 
 /*

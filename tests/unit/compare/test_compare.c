@@ -353,6 +353,9 @@ static void test_profile_attached(void **state)
 	add_prof_case(&pb, "mremap", "B", "prof.self.k:move_ptes", 40, 30);
 	json_object_set_new(pa.meta, "profile",
 			    json_pack("{ss sI}", "event", "cpu-clock", "freq", (json_int_t)100000));
+	/* seen in one repetition of A, under the rows' floor: listed "only in A" */
+	for (size_t i = 0; i < pa.cases[0].nruns; i++)
+		metric_set_put(&pa.cases[0].runs[i].metrics, "prof.self.k:rare", i ? 0 : 1.5);
 	compare_opts_init(&o);
 	o.base_path = "a.json";
 	o.new_path = "b.json";
@@ -375,6 +378,13 @@ static void test_profile_attached(void **state)
 	assert_false(r->absent_a || r->absent_b);
 	assert_true(fabs(r->diff - 10) < 0.5);
 	assert_true(r->lo > 0 && r->significant);
+	assert_null(prof_row(&d, "[k] rare"));
+	assert_int_equal(d.nonly_a, 1);
+	assert_int_equal(d.nonly_b, 0);
+	assert_string_equal(d.only_a[0].name, "[k] rare");
+	assert_int_equal(d.only_a[0].seen, 1);
+	assert_int_equal(d.only_a[0].reps, 5);
+	assert_true(fabs(d.only_a[0].mean - 0.3) < 1e-9);
 	/* the measured tables are the measured files': roi_usec of a and b */
 	assert_int_equal(find_metric(&c, "mremap", "roi_usec")->a.n, 5);
 	compare_free(&c);
