@@ -38,13 +38,18 @@
 #                       kernel-patches/scripts/lava-lab.sh; its scheduler
 #                       picks among the devices of type qemu; --devices N
 #                       jobs are in its queue at once)
-#   --profile           a perf profile of every repetition in the guest
-#                       (thpbench run --profile; Debian's perf and the
-#                       kernels' System.map go into the initramfs, and the
-#                       kernels are built with their symbol table,
-#                       CONFIG_KALLSYMS: another cache key); the
-#                       cover letter gets "where the time went"
-#                       (docs/profiles.md)
+#   --profile           after the A/B, one more boot per kernel whose
+#                       repetitions are profiled (thpbench run --profile
+#                       --profile-freq 100000; Debian's perf and the
+#                       kernels' System.map in a second initramfs; the
+#                       kernels built with their symbol table,
+#                       CONFIG_KALLSYMS: another cache key). Under TCG that
+#                       boot runs with qemu -icount shift=3 on one vCPU, so
+#                       guest time is instructions and a sample is 1250 of
+#                       them: in real time TCG's stalls get the samples.
+#                       The measured boots are not profiled. The cover
+#                       letter gets "where the time went" from the profile
+#                       boots (docs/profiles.md)
 #   --coverage          after the A/B, kernel B built again with gcov (its
 #                       own cache key; the A/B kernels are not instrumented)
 #                       and booted once: which kernel lines the suite ran and
@@ -82,6 +87,10 @@ timeout=1800 outdir='' jobs=$(nproc) fail_on='' config=tinyconfig name=''
 tree='' base='' new='' preA='' preB='' kexec=0 objdir='' tree_arg='' series_arg=''
 arch=x86_64 profile=0 coverage=0 coverage_line='' backend=qemu devices=1
 lava_device=$REPO_DIR/configs/lava/devices/qemu-thpbench.yaml lava_lab=''
+# The profile boots' sample rate: perf's most (profile.h PROFILE_FREQ_MAX).
+PROFILE_FREQ=100000
+# ... in guest time of 2^3 ns per instruction (-icount shift=3, TCG).
+PROFILE_ICOUNT_SHIFT=3
 
 # The arguments as typed, and where each --out sat (see ab_command).
 ab_args=("$@")
@@ -316,20 +325,25 @@ if [ "$kexec" = 1 ]; then
 	done
 	files+=(--kexec "A:$kA/bzImage:$relA" --kexec "B:$kB/bzImage:$relB")
 fi
-prof=()
+prof=() pfiles=()
 if [ "$profile" = 1 ]; then
 	kp_need_cmd perf
 	for k in A B; do
 		eval "kdir=\$k$k rel=\$rel$k"
 		[ -f "$kdir/System.map" ] || kp_die "--profile: kernel $k has no System.map ($kdir)"
-		files+=(--file "$kdir/System.map:/boot/System.map-$rel")
+		pfiles+=(--file "$kdir/System.map:/boot/System.map-$rel")
 	done
-	prof=(--perf "$(command -v perf)" -- --profile)
+	prof=(--perf "$(command -v perf)" -- --profile --profile-freq "$PROFILE_FREQ")
 fi
 [ "$backend" != lava ] || files+=(--busybox "$(command -v busybox)")
 "$S/mkinitramfs.sh" -o "$outdir/initramfs.gz" --suite "$suite" \
 	--thpbench "$sdir/harness/thpbench" --workloads "$sdir/workloads" --arch "$arch" \
-	"${rargs[@]}" "${files[@]}" "${prof[@]}"
+	"${rargs[@]}" "${files[@]}"
+# The profile boots' own archive: the measured boots carry no perf.
+[ "$profile" = 0 ] ||
+	"$S/mkinitramfs.sh" -o "$outdir/initramfs-profile.gz" --suite "$suite" \
+		--thpbench "$sdir/harness/thpbench" --workloads "$sdir/workloads" --arch "$arch" \
+		"${rargs[@]}" "${files[@]}" "${pfiles[@]}" "${prof[@]}"
 cp "$suite" "$outdir/suite.conf"
 took initramfs
 
@@ -532,6 +546,52 @@ else
 	done
 fi
 
+# 3b. --profile: one more boot per kernel, profiled (docs/profiles.md).
+# Under TCG the guest's clock is the host's, and a vCPU that stalls in
+# qemu (a softmmu TLB refill after each flush, an MMIO exit) lets it run
+# on: the next sample then stands for the whole stall, so a real-time
+# profile of a TCG guest shows where qemu is slow (000's A: a 3 ms region
+# got 1-6 samples). With -icount shift=N guest time advances 2^N ns per
+# instruction executed, and a cpu-clock sample at 100 kHz (perf's most:
+# cpu-clock's shortest period is 10 us) is one every 10000 / 2^N
+# instructions: the kernel's own work. shift=0 gave A's region 5-6 samples
+# (all at the same places in every repetition: icount is deterministic);
+# shift=3, a sample every 1250 instructions. icount runs one TCG thread
+# and an x86 guest with two vCPUs hangs bringing up the second under it
+# (seen with qemu 7.2), so one vCPU. KVM: the same accelerator and vCPUs
+# as the measured boots.
+profile_boots()
+{
+	local k img rel popts=() psmp=$smp paccel=$accel pdesc
+	if [ "$accel" = tcg ]; then
+		popts=(--qemu-opt -icount --qemu-opt "shift=$PROFILE_ICOUNT_SHIFT")
+		psmp=1
+		pdesc="qemu -icount shift=$PROFILE_ICOUNT_SHIFT (guest time: $((1 << PROFILE_ICOUNT_SHIFT)) ns per instruction), 1 vCPU"
+	else
+		pdesc="qemu $accel, $smp vCPUs"
+	fi
+	for k in A B; do
+		if [ "$k" = A ]; then img=$kA/bzImage rel=$relA; else img=$kB/bzImage rel=$relB; fi
+		kp_log "profile boot: kernel $k ($rel), $pdesc"
+		kp_step "$S/boot.sh" --kernel "$img" --initrd "$outdir/initramfs-profile.gz" \
+			--log "$outdir/console-profile-$k.log" --label "$rel" --boot 1 \
+			--accel "$paccel" --mem "$mem" --smp "$psmp" --timeout "$timeout" --arch "$arch" \
+			"${popts[@]}" ${kparams:+--append "$kparams"} > /dev/null ||
+			kp_die "profile boot of kernel $k failed; console: $outdir/console-profile-$k.log"
+		mkdir -p "$outdir/profile-$k"
+		"$S/extract-results.sh" "$outdir/console-profile-$k.log" \
+			"$outdir/profile-$k/results.json" > /dev/null ||
+			kp_die "no complete results from the profile boot of kernel $k (console: $outdir/console-profile-$k.log)"
+		kp_tb provenance "$outdir/profile-$k/results.json" \
+			--timings "profile boot: $pdesc; not the measured boots' timings" \
+			"${prov[@]}" side="$k" profile_boot:=true
+		took "profile boot $k"
+	done
+	profile_desc=$pdesc
+}
+profile_desc=''
+[ "$profile" = 0 ] || profile_boots
+
 # 4. Merge, compare, plot.
 for k in A B; do
 	bfiles=()
@@ -547,6 +607,8 @@ done
 	printf '  suite %s, %d boot(s) each, interleaved A B A B%s\n' "$(basename "$suite")" "$boots" \
 		"$([ "$kexec" = 0 ] || echo ', one guest, kexec from each kernel into the next')"
 	printf '  %s, accel=%s (%s), %s RAM, %s vCPUs\n' "$(basename "$QEMU_BIN")" "$accel" "$accel_line" "$mem" "$smp"
+	[ -z "$profile_desc" ] ||
+		printf '  profiles: one more boot per kernel, %s (profile-A/, profile-B/)\n' "$profile_desc"
 	if [ "$accel" = tcg ]; then
 		printf '  NOTE: TCG emulates the CPU: event counts (vmstat.*, page-faults) are\n'
 		printf '  exact, but times and GB/s are emulated, not hardware timings; they\n'
@@ -555,10 +617,12 @@ done
 	printf '\n'
 } > "$outdir/header.txt"
 
-cargs=()
+cargs=() pargs=()
 [ -z "$fail_on" ] || cargs=(--fail-on "$fail_on")
+[ "$profile" = 0 ] ||
+	pargs=(--profile-a "$outdir/profile-A/results.json" --profile-b "$outdir/profile-B/results.json")
 rc=0
-"$tb" compare "$outdir/A.json" "$outdir/B.json" "${cargs[@]}" > "$outdir/compare.out" 2>&1 || rc=$?
+"$tb" compare "$outdir/A.json" "$outdir/B.json" "${cargs[@]}" "${pargs[@]}" > "$outdir/compare.out" 2>&1 || rc=$?
 if [ "$rc" -ge 2 ]; then
 	cat "$outdir/compare.out" >&2
 	kp_die "thpbench compare failed (exit $rc); inputs kept in $outdir"
@@ -567,7 +631,7 @@ cat "$outdir/header.txt" "$outdir/compare.out" > "$outdir/comparison.txt"
 rm -f "$outdir/compare.out"
 {
 	sed 's/^/    /' "$outdir/header.txt"
-	"$tb" compare "$outdir/A.json" "$outdir/B.json" --format md 2>/dev/null || true
+	"$tb" compare "$outdir/A.json" "$outdir/B.json" --format md "${pargs[@]}" 2>/dev/null || true
 } > "$outdir/comparison.md"
 if [ "$boots" -ge 3 ]; then
 	{
@@ -578,15 +642,31 @@ if [ "$boots" -ge 3 ]; then
 fi
 "$tb" plot "$outdir/A.json" "$outdir/B.json" -o "$outdir/plots" \
 	> "$outdir/plot.log" 2>&1 || kp_log "warning: thpbench plot failed; see $outdir/plot.log"
+# The profile chart from the profile boots (their other charts are of
+# icount timings: not kept).
+if [ "$profile" = 1 ]; then
+	"$tb" plot "$outdir/profile-A/results.json" "$outdir/profile-B/results.json" \
+		-o "$outdir/plots-profile" >> "$outdir/plot.log" 2>&1 ||
+		kp_log "warning: thpbench plot of the profile boots failed; see $outdir/plot.log"
+	for f in "$outdir"/plots-profile/*-profile.*; do
+		[ ! -f "$f" ] || mv "$f" "$outdir/plots/"
+	done
+	rm -rf "$outdir/plots-profile"
+fi
 # The block for a cover letter: what changed, the environment, how to
 # reproduce it, the charts (72 columns, plain text).
 charts=()
 for f in "$outdir"/plots/*-change.png "$outdir"/plots/*-dist.png "$outdir"/plots/*-profile.png; do
 	[ ! -f "$f" ] || charts+=(--chart "plots/$(basename "$f")")
 done
-"$tb" compare "$outdir/A.json" "$outdir/B.json" --format cover "${charts[@]}" \
+"$tb" compare "$outdir/A.json" "$outdir/B.json" --format cover "${charts[@]}" "${pargs[@]}" \
 	> "$outdir/cover-letter.txt" 2>> "$outdir/plot.log" ||
 	kp_log "warning: no cover letter (thpbench compare --format cover failed; see $outdir/plot.log)"
+[ -z "$profile_desc" ] || {
+	printf '\nProfiles: one more boot per kernel, each repetition profiled by perf\n'
+	printf '(%s Hz); the timings above are from the measured boots, which\n' "$PROFILE_FREQ"
+	printf 'were not profiled. Profile boots: %s.\n' "$profile_desc" | fold -s -w 72 | sed 's/ *$//'
+} >> "$outdir/cover-letter.txt"
 took "compare and plot"
 # Coverage: kernel B again, with gcov, one boot (coverage.sh); its
 # sentence goes into the cover letter.

@@ -386,8 +386,14 @@ if [ "$arch" = arm64 ]; then
 	{ grep -v -w -F -f "$work/arm64-syms" "$frag" || true; cat "$afrag"; } > "$work/fragment"
 	frag=$work/fragment
 fi
+# An extra fragment's x86-only lines (those thpbench-arm64.config
+# replaces) are left out of an arm64 kernel too.
 for x in "${extras[@]}"; do
-	cat "$frag" "$KP_DIR/thpbench-$x.config" > "$work/fragment.$x"
+	if [ "$arch" = arm64 ]; then
+		{ cat "$frag"; grep -v -w -F -f "$work/arm64-syms" "$KP_DIR/thpbench-$x.config" || true; } > "$work/fragment.$x"
+	else
+		cat "$frag" "$KP_DIR/thpbench-$x.config" > "$work/fragment.$x"
+	fi
 	frag=$work/fragment.$x
 done
 if [ -n "$series" ]; then
