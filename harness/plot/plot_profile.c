@@ -65,7 +65,8 @@ static void write_tics(FILE *f, const struct profile_diff *d)
 		gp_text(f, label, GP_TIC);
 		fprintf(f, " %zu", i);
 	}
-	fprintf(f, ")\nset xrange [-0.6:%.1f]\n", (double)d->n - 0.4);
+	/* Slanted: kernel function names are long, eight of them collide. */
+	fprintf(f, ") rotate by 30 right\nset xrange [-0.6:%.1f]\n", (double)d->n - 0.4);
 }
 
 static void write_plot(FILE *f, const struct compare_pair *p, const char *dat)
@@ -73,7 +74,7 @@ static void write_plot(FILE *f, const struct compare_pair *p, const char *dat)
 	fputs("set style fill solid 0.8 border lc rgb '#333333'\nset boxwidth 0.35\n"
 	      "set grid ytics lc rgb '#dddddd'\nset border 3\nset tics out nomirror\n"
 	      "set ylabel 'self share of the samples, % (interval: the mean''s)'\n"
-	      "set yrange [0:*]\nset bmargin 5\nset key top right\n", f);
+	      "set yrange [0:*]\nset bmargin 9\nset lmargin 16\nset rmargin 4\nset key top right\n", f);
 	fputs("plot ", f);
 	gp_text(f, dat, GP_SINGLE);
 	fputs(" using ($1-0.18):2:3:4:(0.35) with boxerrorbars fs empty lc rgb '#0072b2' lw 2 title ", f);
@@ -89,12 +90,14 @@ int plot_profile_chart(const struct comparison *c, const struct compare_pair *p,
 {
 	struct profile_diff d;
 	struct gp_chart ch;
-	char what[512], dat[512];
+	char what[512], dat[512], rate[48] = "";
 
 	if (!compare_profile_build(c, p, &d) || !d.n)
 		return 0;
-	snprintf(what, sizeof(what), "where the time went: %s\n%s vs %s, event %s",
-		 p->title, p->a_name, p->b_name, d.event);
+	if (d.freq)
+		snprintf(rate, sizeof(rate), " at %ld Hz", d.freq);
+	snprintf(what, sizeof(what), "where the time went: %s\n%s vs %s, event %s%s",
+		 p->title, p->a_name, p->b_name, d.event, rate);
 	if (gp_open(&ch, ps, dir, stem, what, err, errlen))
 		return -1;
 	if (write_dat(&ch, &d, dat, sizeof(dat), err, errlen)) {
