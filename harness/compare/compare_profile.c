@@ -80,26 +80,35 @@ static double order_key(const struct profile_row *r)
 	return fabs(r->diff);
 }
 
+/*
+ * Put el at index at of arr (*n elements of size, cap at most, largest
+ * first): those after it move down, the last falls out when full; an
+ * index past cap keeps nothing. The rows and the "only in" lists both.
+ */
+static void ranked_insert(void *arr, size_t *n, size_t cap, size_t size,
+			  size_t at, const void *el)
+{
+	char *a = arr;
+
+	if (at >= cap)
+		return;
+	if (*n < cap)
+		(*n)++;
+	memmove(a + (at + 1) * size, a + at * size, (*n - 1 - at) * size);
+	memcpy(a + at * size, el, size);
+}
+
 static void keep_row(struct profile_diff *d, const struct profile_row *r)
 {
-	size_t i, at = d->n;
+	size_t at = 0;
 
 	if (r->absent_a ? r->b.mean < FLOOR_PCT :
 	    r->absent_b ? r->a.mean < FLOOR_PCT :
 	    (r->a.mean < FLOOR_PCT && r->b.mean < FLOOR_PCT))
 		return;
-	for (i = 0; i < d->n; i++)
-		if (order_key(r) > order_key(&d->rows[i])) {
-			at = i;
-			break;
-		}
-	if (at >= PROFILE_ROWS)
-		return;
-	if (d->n < PROFILE_ROWS)
-		d->n++;
-	memmove(&d->rows[at + 1], &d->rows[at],
-		(d->n - 1 - at) * sizeof(d->rows[0]));
-	d->rows[at] = *r;
+	while (at < d->n && order_key(r) <= order_key(&d->rows[at]))
+		at++;
+	ranked_insert(d->rows, &d->n, PROFILE_ROWS, sizeof(*r), at, r);
 }
 
 static void both_row(const struct comparison *c, const struct compare_metric *m,
@@ -191,19 +200,11 @@ static bool in_rows(const struct profile_diff *d, const char *name)
 static void keep_only(struct profile_only *list, size_t *n,
 		      const struct profile_only *o)
 {
-	size_t at = *n, i;
+	size_t at = 0;
 
-	for (i = 0; i < *n; i++)
-		if (o->mean > list[i].mean) {
-			at = i;
-			break;
-		}
-	if (at >= PROFILE_ONLY)
-		return;
-	if (*n < PROFILE_ONLY)
-		(*n)++;
-	memmove(&list[at + 1], &list[at], (*n - 1 - at) * sizeof(list[0]));
-	list[at] = *o;
+	while (at < *n && o->mean <= list[at].mean)
+		at++;
+	ranked_insert(list, n, PROFILE_ONLY, sizeof(*o), at, o);
 }
 
 /* The functions of names (one side's only) the rows do not show. */
@@ -213,7 +214,8 @@ static void only_list(const struct tb_case *has, char **names, size_t n,
 {
 	double *v = xcalloc(MAX_RUNS, sizeof(*v));
 	struct profile_only o;
-	size_t i, k, nv;
+	struct summary s;
+	size_t i, k;
 
 	for (i = 0; i < n; i++) {
 		if (!is_self(names[i]))
@@ -222,12 +224,11 @@ static void only_list(const struct tb_case *has, char **names, size_t n,
 		display(names[i], o.name, sizeof(o.name));
 		if (in_rows(d, o.name))
 			continue;
-		nv = case_metric_values(has, names[i], v, MAX_RUNS);
-		for (k = 0; k < nv; k++) {
-			o.mean += v[k] / (double)nv;
+		o.reps = case_metric_values(has, names[i], v, MAX_RUNS);
+		for (k = 0; k < o.reps; k++)
 			o.seen += v[k] > 0;
-		}
-		o.reps = nv;
+		stats_summary(v, o.reps, &s);
+		o.mean = s.mean;
 		if (o.seen)
 			keep_only(list, nl, &o);
 	}
@@ -239,13 +240,12 @@ bool compare_profile_build(const struct comparison *c,
 {
 	size_t i, k = 0;
 
+	memset(d, 0, sizeof(*d));
 	if (c->prof) {
 		const struct compare_pair *q = prof_pair(c, p);
 
-		memset(d, 0, sizeof(*d));
 		return q && compare_profile_build(c->prof, q, d);
 	}
-	memset(d, 0, sizeof(*d));
 	if (!event_of(c->ra, d))
 		event_of(c->rb, d);
 	for (i = 0; i < p->nm; i++)
