@@ -336,14 +336,12 @@ if [ "$profile" = 1 ]; then
 	prof=(--perf "$(command -v perf)" -- --profile --profile-freq "$PROFILE_FREQ")
 fi
 [ "$backend" != lava ] || files+=(--busybox "$(command -v busybox)")
-"$S/mkinitramfs.sh" -o "$outdir/initramfs.gz" --suite "$suite" \
-	--thpbench "$sdir/harness/thpbench" --workloads "$sdir/workloads" --arch "$arch" \
-	"${rargs[@]}" "${files[@]}"
+initramfs=("$S/mkinitramfs.sh" --suite "$suite" --thpbench "$sdir/harness/thpbench"
+	--workloads "$sdir/workloads" --arch "$arch" "${rargs[@]}" "${files[@]}")
+"${initramfs[@]}" -o "$outdir/initramfs.gz"
 # The profile boots' own archive: the measured boots carry no perf.
 [ "$profile" = 0 ] ||
-	"$S/mkinitramfs.sh" -o "$outdir/initramfs-profile.gz" --suite "$suite" \
-		--thpbench "$sdir/harness/thpbench" --workloads "$sdir/workloads" --arch "$arch" \
-		"${rargs[@]}" "${files[@]}" "${pfiles[@]}" "${prof[@]}"
+	"${initramfs[@]}" -o "$outdir/initramfs-profile.gz" "${pfiles[@]}" "${prof[@]}"
 cp "$suite" "$outdir/suite.conf"
 took initramfs
 
@@ -414,15 +412,18 @@ mapfile -d '' kpairsB < <(kernel_pairs "$kB" "$relB" kernel)
 
 # 3. Boots, interleaved A B A B ...
 # One qemu run: kernel $1, boot $2, console $3, more kernel parameters $4,
-# time limit $5.
+# time limit $5; a profile boot (profile_boots) gives the initramfs $6,
+# the vCPUs $7 and more boot.sh arguments after them.
 qemu_run()
 {
-	local k=$1 i=$2 console=$3 more=$4 limit=$5 img rel line
+	local k=$1 i=$2 console=$3 more=$4 limit=$5 initrd=${6:-$outdir/initramfs.gz}
+	local vcpus=${7:-$smp} img rel line
+	shift $(( $# < 7 ? $# : 7 ))
 	if [ "$k" = A ]; then img=$kA/bzImage rel=$relA; else img=$kB/bzImage rel=$relB; fi
-	kp_step "$S/boot.sh" --kernel "$img" --initrd "$outdir/initramfs.gz" \
+	kp_step "$S/boot.sh" --kernel "$img" --initrd "$initrd" \
 		--log "$console" --label "$rel" --boot "$i" \
-		--accel "$accel" --mem "$mem" --smp "$smp" --timeout "$limit" --arch "$arch" \
-		--append "$kparams$more" > "$outdir/.accel" ||
+		--accel "$accel" --mem "$mem" --smp "$vcpus" --timeout "$limit" --arch "$arch" \
+		--append "$kparams$more" "$@" > "$outdir/.accel" ||
 		kp_die "boot of kernel $k failed; console: $console"
 	line=$(head -n 1 "$outdir/.accel")
 	rm -f "$outdir/.accel"
@@ -437,21 +438,29 @@ qemu_run()
 	fi
 }
 
-# Results of kernel $1, boot $2 out of console $3 (a kexec chain's step $4).
-collect()
+# Results of kernel $2 out of console $4 (a kexec chain's step $6) into
+# directory $1, named $3 in messages, meta.timings $5, more provenance
+# pairs after them.
+collect_into()
 {
-	local k=$1 i=$2 console=$3 sel=() status
-	[ -z "${4:-}" ] || sel=(--step "$4")
-	mkdir -p "$outdir/$k-$i"
-	status=$("$S/extract-results.sh" "${sel[@]}" "$console" \
-		"$outdir/$k-$i/results.json") ||
-		kp_die "no complete results from kernel $k, boot $i (console: $console)"
+	local dir=$1 k=$2 what=$3 console=$4 timings=$5 sel=() status
+	[ -z "$6" ] || sel=(--step "$6")
+	shift 6
+	mkdir -p "$dir"
+	status=$("$S/extract-results.sh" "${sel[@]}" "$console" "$dir/results.json") ||
+		kp_die "no complete results from kernel $k, $what (console: $console)"
 	[ "$status" = status=0 ] ||
-		kp_log "warning: thpbench in the guest exited with ${status#status=} (kernel $k, boot $i); see console-$k-$i.log"
+		kp_log "warning: thpbench in the guest exited with ${status#status=} (kernel $k, $what); see $console"
 	local kpairs=("${kpairsA[@]}")
 	[ "$k" = A ] || kpairs=("${kpairsB[@]}")
-	kp_tb provenance "$outdir/$k-$i/results.json" --timings "$(kp_timings_word "$accel")" \
-		"${prov[@]}" side="$k" boot:="$i" "${kpairs[@]}"
+	kp_tb provenance "$dir/results.json" --timings "$timings" \
+		"${prov[@]}" side="$k" "${kpairs[@]}" "$@"
+}
+# Kernel $1, boot $2 out of console $3 (a kexec chain's step $4).
+collect()
+{
+	collect_into "$outdir/$1-$2" "$1" "boot $2" "$3" "$(kp_timings_word "$accel")" \
+		"${4:-}" boot:="$2"
 }
 
 # Kernel parameters the series needs (e.g. a boot-time 1 GiB hugetlb pool:
@@ -562,7 +571,7 @@ fi
 # as the measured boots.
 profile_boots()
 {
-	local k img rel popts=() psmp=$smp paccel=$accel pdesc
+	local k popts=() psmp=$smp pdesc
 	if [ "$accel" = tcg ]; then
 		popts=(--qemu-opt -icount --qemu-opt "shift=$PROFILE_ICOUNT_SHIFT")
 		psmp=1
@@ -571,20 +580,11 @@ profile_boots()
 		pdesc="qemu $accel, $smp vCPUs"
 	fi
 	for k in A B; do
-		if [ "$k" = A ]; then img=$kA/bzImage rel=$relA; else img=$kB/bzImage rel=$relB; fi
-		kp_log "profile boot: kernel $k ($rel), $pdesc"
-		kp_step "$S/boot.sh" --kernel "$img" --initrd "$outdir/initramfs-profile.gz" \
-			--log "$outdir/console-profile-$k.log" --label "$rel" --boot 1 \
-			--accel "$paccel" --mem "$mem" --smp "$psmp" --timeout "$timeout" --arch "$arch" \
-			"${popts[@]}" ${kparams:+--append "$kparams"} > /dev/null ||
-			kp_die "profile boot of kernel $k failed; console: $outdir/console-profile-$k.log"
-		mkdir -p "$outdir/profile-$k"
-		"$S/extract-results.sh" "$outdir/console-profile-$k.log" \
-			"$outdir/profile-$k/results.json" > /dev/null ||
-			kp_die "no complete results from the profile boot of kernel $k (console: $outdir/console-profile-$k.log)"
-		kp_tb provenance "$outdir/profile-$k/results.json" \
-			--timings "profile boot: $pdesc; not the measured boots' timings" \
-			"${prov[@]}" side="$k" profile_boot:=true
+		kp_log "profile boot: kernel $k ($(eval "echo \$rel$k")), $pdesc"
+		qemu_run "$k" 1 "$outdir/console-profile-$k.log" "" "$timeout" \
+			"$outdir/initramfs-profile.gz" "$psmp" "${popts[@]}"
+		collect_into "$outdir/profile-$k" "$k" "profile boot" "$outdir/console-profile-$k.log" \
+			"profile boot: $pdesc; not the measured boots' timings" "" profile_boot:=true
 		took "profile boot $k"
 	done
 	profile_desc=$pdesc
